@@ -1,0 +1,61 @@
+// Parses process.env once at boot against a JSON Schema, applies defaults and freezes the result.
+// Nothing below an app's main module reads process.env; it receives the config object instead.
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+
+export interface EnvSchema {
+  type: 'object';
+  properties: Record<string, { type: 'string' | 'integer' | 'number' | 'boolean'; default?: unknown; description?: string; minimum?: number; maximum?: number; enum?: readonly unknown[]; pattern?: string }>;
+  required?: readonly string[];
+}
+
+export type ConfigOf<S extends EnvSchema> = {
+  readonly [K in keyof S['properties']]: S['properties'][K]['type'] extends 'string'
+    ? string
+    : S['properties'][K]['type'] extends 'boolean'
+      ? boolean
+      : number;
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true });
+addFormats.default(ajv);
+
+/** Reads the variables named in `schema` from `env`, coerces and checks them; throws a ConfigError naming every bad one. */
+export function loadConfig<S extends EnvSchema>(schema: S, env: Record<string, string | undefined> = process.env): ConfigOf<S> {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const validate = ajv.compile(schema);
+  if (!validate(raw)) {
+    const problems = (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || (e.params as { missingProperty?: string }).missingProperty}: ${e.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  return Object.freeze(raw) as ConfigOf<S>;
+}
+
+/** Variables every service shares; each app spreads these into its own schema. */
+export const commonEnv = {
+  DATABASE_URL: { type: 'string', description: 'PostgreSQL connection string.' },
+  DATABASE_POOL_SIZE: { type: 'integer', default: 20, minimum: 1, maximum: 500, description: 'Maximum PostgreSQL connections per process.' },
+  LOG_LEVEL: { type: 'string', default: 'info', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], description: 'pino log level.' },
+} as const;
+
+export const redisEnv = {
+  REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', description: 'Redis for the BullMQ queues.' },
+  QUEUE_PREFIX: { type: 'string', default: 'bull', description: 'BullMQ key prefix (lets several environments share one Redis).' },
+} as const;
+
+export const httpEnv = {
+  PORT: { type: 'integer', default: 3000, minimum: 0, maximum: 65535, description: 'HTTP port.' },
+  HOST: { type: 'string', default: '0.0.0.0', description: 'HTTP bind address.' },
+  PROBLEM_BASE: { type: 'string', default: 'https://problems.activity-backbone.dev', description: 'Base URI of RFC 7807 problem types.' },
+  BODY_LIMIT: { type: 'string', default: '1mb', description: 'Largest JSON body accepted (413 above it).' },
+  AUTH_CACHE_TTL_MS: { type: 'integer', default: 5000, minimum: 0, description: 'How long a verified API key is trusted without a database lookup; a revoked key stops working within this time.' },
+  SHUTDOWN_TIMEOUT_MS: { type: 'integer', default: 10000, minimum: 0, description: 'Grace period for in-flight requests on SIGTERM.' },
+} as const;

@@ -1,0 +1,50 @@
+// Building blocks shared by the request, response and event schemas.
+export const uuidSchema = {
+  type: 'string',
+  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+  description: 'UUID in canonical 8-4-4-4-12 hex form, any case.',
+} as const;
+
+export const calendarDateSchema = {
+  type: 'string',
+  format: 'date',
+  description: 'Calendar date, YYYY-MM-DD.',
+  examples: ['2026-07-14'],
+} as const;
+
+export const clockTimeSchema = {
+  type: 'string',
+  pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+  description: 'Wall-clock time, HH:MM (24-hour).',
+  examples: ['09:30'],
+} as const;
+
+/** Unix seconds, from 1970 to the end of year 9999. */
+export const unixSecondsSchema = {
+  type: 'integer',
+  minimum: 0,
+  maximum: 253402300799,
+  description: 'Unix timestamp in seconds.',
+} as const;
+
+export const problemSchema = {
+  type: 'object',
+  description: 'RFC 7807 problem detail.',
+  required: ['type', 'title', 'status', 'detail', 'instance'],
+  properties: {
+    type: { type: 'string', format: 'uri' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    instance: { type: 'string' },
+    requestId: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['field', 'message'],
+        properties: { field: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,30 @@
+// The description of one HTTP operation: the same object drives routing, validation, scopes and the OpenAPI document.
+import type { JSONSchema } from 'json-schema-to-ts';
+
+export const SCOPES = ['ota', 'usage:write', 'usage:read', 'platform:events', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface OperationResponse {
+  readonly description: string;
+  readonly schema?: JSONSchema;
+  readonly headers?: Readonly<Record<string, { readonly description: string }>>;
+}
+
+export interface Operation {
+  readonly operationId: string;
+  readonly method: 'get' | 'post';
+  /** Express-style path, `:Name` for path parameters. */
+  readonly path: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tags: readonly string[];
+  readonly scope: Scope;
+  readonly params?: JSONSchema;
+  readonly query?: JSONSchema;
+  /** Status for a query that fails its schema: 422 by default, 400 where the contract says so (resolve-product). */
+  readonly queryErrorStatus?: 400 | 422;
+  readonly body?: JSONSchema;
+  /** Accepts an Idempotency-Key header. */
+  readonly idempotent?: boolean;
+  readonly responses: Readonly<Record<number, OperationResponse>>;
+}

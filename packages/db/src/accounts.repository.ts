@@ -1,0 +1,28 @@
+// Operator accounts: the tenant every other row belongs to.
+import { randomUUID } from 'node:crypto';
+import type { Db } from './pool.js';
+
+export interface Account {
+  id: string;
+  name: string;
+  timeZone: string;
+  createdAt: string;
+}
+
+export async function createAccount(db: Db, input: { name: string; timeZone?: string; id?: string }): Promise<Account> {
+  const { rows } = await db.query<{ id: string; name: string; time_zone: string; created_at: Date }>(
+    `INSERT INTO accounts (id, name, time_zone) VALUES ($1, $2, $3) RETURNING id, name, time_zone, created_at`,
+    [input.id ?? randomUUID(), input.name, input.timeZone ?? 'UTC'],
+  );
+  const row = rows[0]!;
+  return { id: row.id, name: row.name, timeZone: row.time_zone, createdAt: row.created_at.toISOString() };
+}
+
+export async function findAccount(db: Db, accountId: string): Promise<Account | null> {
+  const { rows } = await db.query<{ id: string; name: string; time_zone: string; created_at: Date }>(
+    `SELECT id, name, time_zone, created_at FROM accounts WHERE id = $1`,
+    [accountId],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, name: row.name, timeZone: row.time_zone, createdAt: row.created_at.toISOString() } : null;
+}

@@ -1,0 +1,58 @@
+// The PostgreSQL pool and the transaction helper every repository uses.
+import pg from 'pg';
+
+// int8 columns (ids, counts) fit in a JS number here; numeric stays a string so usage sums stay exact.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export type Pool = pg.Pool;
+export type Db = pg.Pool | pg.PoolClient;
+export type DbClient = pg.PoolClient;
+
+export interface PoolOptions {
+  connectionString: string;
+  max?: number;
+  /** Postgres schema to use instead of public (tests give each file its own). */
+  schema?: string;
+  applicationName?: string;
+}
+
+export function createPool(options: PoolOptions): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 20,
+    application_name: options.applicationName ?? 'activity-backbone',
+    ...(options.schema ? { options: `-c search_path=${quoteIdent(options.schema)}` } : {}),
+  });
+  // An idle client losing its connection must not crash the process; the next checkout reconnects.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** Runs `work` in one transaction: commit when it resolves, roll back when it throws. */
+export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export async function isDatabaseReachable(pool: pg.Pool): Promise<boolean> {
+  try {
+    await pool.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,40 @@
+// Typed failures of the domain. Domain code throws these and knows nothing of HTTP;
+// the HTTP layer maps each code to a status and problem type in one registry.
+export const DOMAIN_ERROR_CODES = [
+  'invalid-request',
+  'validation',
+  'not-found',
+  'insufficient-capacity',
+  'timeslot-unavailable',
+  'idempotency-conflict',
+  'idempotency-in-progress',
+] as const;
+export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  override name = 'DomainError';
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+    /** Extra members for the problem document (for example the places left). */
+    readonly extensions: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A request that breaks a rule on one or more named fields (HTTP 422). */
+export class ValidationError extends DomainError {
+  constructor(readonly errors: FieldError[]) {
+    super('validation', errors.map((e) => e.message).join('; '), { errors });
+  }
+}
+
+export function notFound(what: string): DomainError {
+  return new DomainError('not-found', `${what} not found.`);
+}

@@ -1,0 +1,50 @@
+// The Express plumbing every API shares: request ids and logs, health probes, docs, the mounted operations,
+// a problem for unknown routes and the one error handler. Apps add only their operations.
+import express, { type Express, type Router } from 'express';
+import type { Logger } from 'pino';
+import { docsRouter } from './docs.js';
+import { notFoundHandler, errorHandler } from './error-handler.js';
+import { requestLogger } from './logger.js';
+import { sendProblem } from './problems.js';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  problemBase: string;
+  /** Named readiness checks for /readyz (database, Redis, ...). */
+  readiness: Record<string, () => Promise<boolean>>;
+  openApiDocument: object;
+  mount: (router: Router) => void;
+}
+
+export function createHttpApp(options: HttpAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.locals.problemBase = options.problemBase.replace(/\/+$/, '');
+
+  app.use(requestLogger(options.logger));
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (req, res) => {
+    const results = Object.fromEntries(
+      await Promise.all(Object.entries(options.readiness).map(async ([name, check]) => [name, await check().catch(() => false)] as const)),
+    );
+    const failing = Object.entries(results).filter(([, ok]) => !ok).map(([name]) => name);
+    if (failing.length > 0) {
+      sendProblem(req, res, 'unavailable', `Not ready: ${failing.join(', ')} unreachable.`, { checks: results });
+      return;
+    }
+    res.json({ status: 'ready', checks: results });
+  });
+  app.use(docsRouter(options.openApiDocument));
+
+  const router = express.Router({ caseSensitive: true, strict: false });
+  options.mount(router);
+  app.use(router);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,60 @@
+// The one error middleware: every failure leaves as application/problem+json. Unexpected errors are logged
+// with their stack and answered with a 500 that carries only the request id.
+import type { NextFunction, Request, Response } from 'express';
+import { DomainError, ValidationError } from '@backbone/domain';
+import { HttpProblem, sendProblem } from './problems.js';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+}
+
+export function notFoundHandler(req: Request, res: Response): void {
+  sendProblem(req, res, 'not-found', `No route for ${req.method} ${req.path}.`);
+}
+
+export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+  if (res.headersSent) {
+    req.log.error({ err: error }, 'error after the response was sent');
+    res.destroy();
+    return;
+  }
+  if (error instanceof HttpProblem) {
+    res.set(error.headers);
+    sendProblem(req, res, error.code, error.message, error.extensions);
+    return;
+  }
+  if (error instanceof ValidationError) {
+    sendProblem(req, res, 'validation', error.message, { errors: error.errors });
+    return;
+  }
+  if (error instanceof DomainError) {
+    sendProblem(req, res, error.code, error.message, error.extensions);
+    return;
+  }
+  const parserError = error as BodyParserError;
+  switch (parserError.type) {
+    case 'entity.parse.failed':
+      sendProblem(req, res, 'malformed-json', 'The request body is not valid JSON.');
+      return;
+    case 'entity.too.large':
+      sendProblem(req, res, 'payload-too-large', 'The request body is too large.');
+      return;
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      sendProblem(req, res, 'unsupported-media-type', 'The request body must be UTF-8 encoded JSON.');
+      return;
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      sendProblem(req, res, 'invalid-request', 'The request body could not be read.');
+      return;
+  }
+  if (parserError.expose && parserError.status && parserError.status >= 400 && parserError.status < 500) {
+    sendProblem(req, res, 'invalid-request', 'The request could not be read.');
+    return;
+  }
+  req.log.error({ err: error }, 'unhandled error');
+  sendProblem(req, res, 'internal', `An unexpected error occurred. Quote request id ${String(req.id)} when reporting it.`);
+}

@@ -1,0 +1,51 @@
+// The one registry of problem kinds: each code has its status, title and `type` URI (under PROBLEM_BASE).
+// Domain errors, HTTP-level failures and library errors all end up here, via the error middleware.
+import type { Request, Response } from 'express';
+import { ProblemDocument } from 'http-problem-details';
+
+export const PROBLEMS = {
+  'invalid-request': { status: 400, title: 'Bad Request' },
+  'malformed-json': { status: 400, title: 'Bad Request' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  forbidden: { status: 403, title: 'Forbidden' },
+  'not-found': { status: 404, title: 'Not Found' },
+  'method-not-allowed': { status: 405, title: 'Method Not Allowed' },
+  'insufficient-capacity': { status: 409, title: 'Conflict' },
+  'timeslot-unavailable': { status: 409, title: 'Conflict' },
+  'idempotency-in-progress': { status: 409, title: 'Conflict' },
+  'payload-too-large': { status: 413, title: 'Payload Too Large' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported Media Type' },
+  validation: { status: 422, title: 'Unprocessable Entity' },
+  'idempotency-conflict': { status: 422, title: 'Unprocessable Entity' },
+  internal: { status: 500, title: 'Internal Server Error' },
+  unavailable: { status: 503, title: 'Service Unavailable' },
+} as const;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+/** An HTTP-level failure (authentication, content type, ...) raised by the plumbing rather than the domain. */
+export class HttpProblem extends Error {
+  override name = 'HttpProblem';
+  constructor(
+    readonly code: ProblemCode,
+    message: string,
+    readonly extensions: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function problemDocument(problemBase: string, code: ProblemCode, detail: string, instance: string, extensions: Record<string, unknown> = {}): object {
+  const { status, title } = PROBLEMS[code];
+  return new ProblemDocument({ type: `${problemBase}/${code}`, title, status, detail, instance }, extensions as Record<string, object>);
+}
+
+export function sendProblem(req: Request, res: Response, code: ProblemCode, detail: string, extensions: Record<string, unknown> = {}): void {
+  const problemBase = (req.app.locals as { problemBase: string }).problemBase;
+  const instance = req.originalUrl.split('?')[0] ?? req.originalUrl;
+  res
+    .status(PROBLEMS[code].status)
+    .type('application/problem+json')
+    .send(JSON.stringify(problemDocument(problemBase, code, detail, instance, { ...extensions, requestId: String(req.id) })));
+}

@@ -1,0 +1,163 @@
+// Mounts one Operation: authentication, scope, path (400), query and body (422) validation and, for operations
+// that accept Idempotency-Key, the claim/replay protocol; then the handler, a thin call into the domain.
+import { createHash } from 'node:crypto';
+import express, { type Request, type Response, type Router } from 'express';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { Operation } from '@backbone/contracts';
+import { ValidationError } from '@backbone/domain';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, type Db, type IdempotencyScope, type Pool } from '@backbone/db';
+import { authenticate, authOf, requireScope, type AuthContext, type KeyVerifier } from './auth.js';
+import { HttpProblem } from './problems.js';
+import { compileValidator } from './validation.js';
+
+type InputOf<S> = S extends JSONSchema ? FromSchema<S> : undefined;
+
+export interface HandlerContext<Op extends Operation> {
+  params: InputOf<Op['params']>;
+  query: InputOf<Op['query']>;
+  body: InputOf<Op['body']>;
+  auth: AuthContext;
+  /** The Idempotency-Key header, when the operation takes one and the caller sent it. */
+  idempotencyKey: string | null;
+  req: Request;
+  res: Response;
+  /**
+   * Serialises the answer once and, when the request carries an Idempotency-Key, stores it through `db`:
+   * pass the transaction doing the work, so the stored answer commits with it.
+   */
+  recordResponse(db: Db, result: HandlerResult): Promise<void>;
+}
+
+export interface HandlerResult {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Handler<Op extends Operation> = (ctx: HandlerContext<Op>) => Promise<HandlerResult>;
+
+export interface RouteDeps {
+  pool: Pool;
+  keyVerifier: KeyVerifier;
+  bodyLimit: string;
+}
+
+export interface MountOptions {
+  /** Store and replay whole answers (default for idempotent operations); false when the handler dedupes by itself. */
+  storeIdempotentResponses?: boolean;
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+export function mountOperation<Op extends Operation>(router: Router, deps: RouteDeps, op: Op, handler: Handler<Op>, options: MountOptions = {}): void {
+  const validateParams = op.params ? compileValidator(op.params as object, 'params') : null;
+  const validateQuery = op.query ? compileValidator(op.query as object, 'query') : null;
+  const validateBody = op.body ? compileValidator(op.body as object, 'body') : null;
+  const storeResponses = op.idempotent === true && options.storeIdempotentResponses !== false;
+  const operationName = `${op.method.toUpperCase()} ${op.path}`;
+  const parseJson = express.json({ limit: deps.bodyLimit, type: JSON_TYPES, strict: false });
+
+  const middleware = [
+    authenticate(deps.keyVerifier),
+    requireScope(op.scope),
+    (req: Request, _res: Response, next: () => void) => {
+      if (validateParams) {
+        const errors = validateParams(req.params);
+        if (errors.length > 0) throw new HttpProblem('invalid-request', errors.map((e) => e.message).join(' '), { errors });
+      }
+      if (validateQuery) {
+        const query = { ...(req.query as Record<string, unknown>) };
+        const errors = validateQuery(query);
+        if (errors.length > 0) {
+          if (op.queryErrorStatus === 400) throw new HttpProblem('invalid-request', errors.map((e) => e.message).join(' '), { errors });
+          throw new ValidationError(errors);
+        }
+        // Express 5 makes req.query a getter; keep the coerced copy where handlers read it.
+        Object.defineProperty(req, 'query', { value: query, writable: true });
+      }
+      if (validateBody) {
+        if (!req.is(JSON_TYPES)) throw new HttpProblem('unsupported-media-type', 'The request body must be JSON, sent with Content-Type: application/json.');
+      }
+      next();
+    },
+    ...(validateBody ? [parseJson] : []),
+  ];
+
+  router[op.method](op.path, ...middleware, async (req: Request, res: Response) => {
+    if (validateBody) {
+      const errors = validateBody(req.body);
+      if (errors.length > 0) throw new ValidationError(errors);
+    }
+    const auth = authOf(res);
+    const idempotencyKey = op.idempotent ? readIdempotencyKey(req) : null;
+    const scope: IdempotencyScope | null =
+      storeResponses && idempotencyKey
+        ? { accountId: auth.accountId, operation: operationName, key: idempotencyKey, requestHash: hashRequest(req.body) }
+        : null;
+
+    if (scope) {
+      const claim = await claimIdempotencyKey(deps.pool, scope);
+      if (claim.outcome === 'replay') {
+        res.status(claim.status).set('Idempotent-Replayed', 'true').type('application/json').send(claim.body);
+        return;
+      }
+      if (claim.outcome === 'mismatch') {
+        throw new HttpProblem('idempotency-conflict', 'This Idempotency-Key was already used with a different request body.');
+      }
+      if (claim.outcome === 'in-progress') {
+        throw new HttpProblem('idempotency-in-progress', 'A request with this Idempotency-Key is still being processed; retry later.');
+      }
+    }
+
+    let recorded: { status: number; text: string; headers: Record<string, string> } | null = null;
+    const ctx: HandlerContext<Op> = {
+      params: req.params as InputOf<Op['params']>,
+      query: req.query as InputOf<Op['query']>,
+      body: req.body as InputOf<Op['body']>,
+      auth,
+      idempotencyKey,
+      req,
+      res,
+      async recordResponse(db, result) {
+        const text = JSON.stringify(result.body);
+        if (scope) await completeIdempotencyKey(db, scope, result.status, text);
+        recorded = { status: result.status, text, headers: result.headers ?? {} };
+      },
+    };
+
+    try {
+      const result = await handler(ctx);
+      if (!recorded) await ctx.recordResponse(deps.pool, result);
+    } catch (error) {
+      // Only answers that did their work are kept; after a failure the same key may be retried.
+      if (scope) await releaseIdempotencyKey(deps.pool, scope).catch(() => undefined);
+      throw error;
+    }
+    const answer = recorded as unknown as { status: number; text: string; headers: Record<string, string> };
+    res.status(answer.status).set(answer.headers).type('application/json').send(answer.text);
+  });
+}
+
+function readIdempotencyKey(req: Request): string | null {
+  const value = req.headers['idempotency-key'];
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) {
+    throw new HttpProblem('invalid-request', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
+  }
+  return value;
+}
+
+/** Hash of the body with object keys sorted, so the same JSON sent with another member order is the same request. */
+export function hashRequest(body: unknown): string {
+  return createHash('sha256').update(stableStringify(body)).digest('hex');
+}
+
+function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,82 @@
+// Request validation with ajv, compiled once per schema. Bodies are checked as sent (a "5" is not a number);
+// query strings are coerced, since every query value arrives as text.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FieldError } from '@backbone/domain';
+
+function makeAjv(coerceTypes: boolean): Ajv {
+  const ajv = new Ajv({ allErrors: true, coerceTypes, useDefaults: false, strict: false });
+  addFormats.default(ajv, ['date', 'email', 'uri', 'date-time']);
+  ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
+  return ajv;
+}
+
+const bodyAjv = makeAjv(false);
+const queryAjv = makeAjv(true);
+const cache = new WeakMap<object, ValidateFunction>();
+
+export type Validator = (data: unknown) => FieldError[];
+
+export function compileValidator(schema: object, source: 'body' | 'query' | 'params'): Validator {
+  let validate = cache.get(schema);
+  if (!validate) {
+    validate = (source === 'body' ? bodyAjv : queryAjv).compile(schema);
+    cache.set(schema, validate);
+  }
+  const compiled = validate;
+  return (data) => (compiled(data) ? [] : toFieldErrors(compiled.errors ?? [], schema));
+}
+
+/** Dotted path of the failing member: `Customer.Email`, `Answers[2].Value`. */
+function fieldOf(error: ErrorObject): string {
+  const segments = error.instancePath.split('/').slice(1).map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  if (error.keyword === 'required') segments.push((error.params as { missingProperty: string }).missingProperty);
+  if (error.keyword === 'additionalProperties') segments.push((error.params as { additionalProperty: string }).additionalProperty);
+  return segments.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), '');
+}
+
+function messageOf(error: ErrorObject, field: string): string {
+  const name = field || 'The request';
+  const custom = (error.parentSchema as { 'x-message'?: string } | undefined)?.['x-message'];
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `${name} is required.`;
+    case 'additionalProperties':
+      return `${name} is not a known member.`;
+    case 'type':
+      return custom ? `${name} ${custom}` : `${name} must be of type ${String(p.type).replace(',', ' or ')}.`;
+    case 'exclusiveMinimum':
+      return `${name} must be greater than ${String(p.limit)}.`;
+    case 'minimum':
+      return `${name} must be at least ${String(p.limit)}.`;
+    case 'maximum':
+      return `${name} must be at most ${String(p.limit)}.`;
+    case 'minLength':
+      return p.limit === 1 ? `${name} must not be empty.` : `${name} must be at least ${String(p.limit)} characters long.`;
+    case 'maxLength':
+      return `${name} must be at most ${String(p.limit)} characters long.`;
+    case 'maxItems':
+      return `${name} must have at most ${String(p.limit)} items.`;
+    case 'minItems':
+      return `${name} must have at least ${String(p.limit)} items.`;
+    case 'enum':
+      return `${name} must be one of: ${(p.allowedValues as unknown[]).join(', ')}.`;
+    default:
+      return custom ? `${name} ${custom}` : `${name} ${error.message ?? 'is invalid'}.`;
+  }
+}
+
+function toFieldErrors(errors: ErrorObject[], _schema: object): FieldError[] {
+  const seen = new Set<string>();
+  const result: FieldError[] = [];
+  for (const error of errors) {
+    if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
+    const field = fieldOf(error);
+    // One message per field: the first failure is the most specific.
+    if (seen.has(field)) continue;
+    seen.add(field);
+    result.push({ field, message: messageOf(error, field) });
+  }
+  return result;
+}

@@ -1,0 +1,142 @@
+// Per-file fixtures: a fresh PostgreSQL schema with every migration applied, a Redis key prefix of its own,
+// and an in-process HTTP harness for the real Express apps.
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import http from 'node:http';
+import type { Express } from 'express';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, inject } from 'vitest';
+import type { Scope } from '@backbone/contracts';
+import { createAccount, createApiKey, createPool, migrate, quoteIdent, type Account, type Pool } from '@backbone/db';
+
+export interface TestDatabase {
+  /** Valid after beforeAll. */
+  pool: Pool;
+  schema: string;
+  databaseUrl: string;
+  /** A URL whose connections use this file's schema (for child processes). */
+  urlWithSchema: string;
+}
+
+/** Gives the calling test file its own schema, migrated, and drops it afterwards. */
+export function useTestDatabase(options: { poolSize?: number } = {}): TestDatabase {
+  const databaseUrl = inject('databaseUrl');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const url = new URL(databaseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const db = { schema, databaseUrl, urlWithSchema: url.toString() } as TestDatabase;
+  beforeAll(async () => {
+    await migrate({ databaseUrl, schema });
+    db.pool = createPool({ connectionString: databaseUrl, schema, max: options.poolSize ?? 20, applicationName: 'backbone-test' });
+  });
+  afterAll(async () => {
+    await db.pool?.end();
+    const admin = createPool({ connectionString: databaseUrl, max: 1 });
+    await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
+    await admin.end();
+  });
+  return db;
+}
+
+export interface TestRedis {
+  redisUrl: string;
+  /** BullMQ prefix unique to this file. */
+  prefix: string;
+  connection(): Redis;
+}
+
+export function useTestRedis(): TestRedis {
+  const redisUrl = inject('redisUrl');
+  const prefix = `test-${randomBytes(6).toString('hex')}`;
+  const opened: Redis[] = [];
+  afterAll(async () => {
+    const redis = new Redis(redisUrl);
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+    redis.disconnect();
+    for (const connection of opened) connection.disconnect();
+  });
+  return {
+    redisUrl,
+    prefix,
+    connection() {
+      const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+      opened.push(redis);
+      return redis;
+    },
+  };
+}
+
+export interface TestAccount {
+  account: Account;
+  /** Secret of a key with every scope. */
+  key: string;
+  keyWith(scopes: Scope[]): Promise<string>;
+}
+
+export async function createTestAccount(pool: Pool, options: { name?: string; timeZone?: string; scopes?: Scope[] } = {}): Promise<TestAccount> {
+  const account = await createAccount(pool, { name: options.name ?? 'Test operator', timeZone: options.timeZone ?? 'UTC' });
+  const keyWith = async (scopes: Scope[]) => (await createApiKey(pool, account.id, { name: 'test', scopes })).secret;
+  const key = await keyWith(options.scopes ?? ['ota', 'usage:write', 'usage:read', 'platform:events', 'admin']);
+  return { account, key, keyWith };
+}
+
+export interface TestServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves an Express app on a free loopback port for the duration of the test file. */
+export function useTestServer(makeApp: () => Express): TestServer {
+  const server = { url: '' } as TestServer;
+  let instance: http.Server;
+  beforeAll(async () => {
+    instance = http.createServer(makeApp());
+    await new Promise<void>((resolve) => instance.listen(0, '127.0.0.1', resolve));
+    server.url = `http://127.0.0.1:${(instance.address() as AddressInfo).port}`;
+  });
+  server.close = () =>
+    new Promise<void>((resolve) => {
+      instance.close(() => resolve());
+      instance.closeAllConnections();
+    });
+  afterAll(() => server.close());
+  return server;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: T;
+}
+
+/** A small client for the tests: JSON in, JSON (or problem) out. */
+export async function request<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(baseUrl + path, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body: parsed as T };
+}

@@ -1,0 +1,17 @@
+// vitest globalSetup: one PostgreSQL and one Redis for the whole run, handed to every test file by inject().
+import type { TestProject } from 'vitest/node';
+import { findOrStartInfrastructure } from './infrastructure.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    redisUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const infrastructure = await findOrStartInfrastructure();
+  project.provide('databaseUrl', infrastructure.databaseUrl);
+  project.provide('redisUrl', infrastructure.redisUrl);
+  return () => infrastructure.stop();
+}

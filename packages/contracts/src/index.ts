@@ -1,3 +1,6 @@
 export * from './common.schemas.js';
 export * from './operation.js';
 export * from './events.catalog.js';
+export * from './partner.operations.js';
+export * from './usage.operations.js';
+export * from './platform.operations.js';

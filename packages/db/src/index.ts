@@ -3,3 +3,4 @@ export * from './migrate.js';
 export * from './accounts.repository.js';
 export * from './api-keys.repository.js';
 export * from './idempotency.repository.js';
+export * from './usage.repository.js';

@@ -11,7 +11,23 @@ export interface MigrateOptions {
   log?: (message: string) => void;
 }
 
+const LOCK_WAIT_MS = 60_000;
+
+/** Applies pending migrations; when another process holds the migration lock, waits for it instead of failing. */
 export async function migrate(options: MigrateOptions): Promise<void> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      return await runMigrations(options);
+    } catch (error) {
+      const locked = (error as Error).message.includes('Another migration is already running');
+      if (!locked || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 150));
+    }
+  }
+}
+
+async function runMigrations(options: MigrateOptions): Promise<void> {
   const schema = options.schema ?? 'public';
   await runner({
     databaseUrl: options.databaseUrl,

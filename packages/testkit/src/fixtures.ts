@@ -7,6 +7,7 @@ import type { Express } from 'express';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { Scope } from '@backbone/contracts';
+import './provided-context.js';
 import { createAccount, createApiKey, createPool, migrate, quoteIdent, type Account, type Pool } from '@backbone/db';
 
 export interface TestDatabase {
@@ -24,7 +25,7 @@ export function useTestDatabase(options: { poolSize?: number } = {}): TestDataba
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const url = new URL(databaseUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  const db = { schema, databaseUrl, urlWithSchema: url.toString() } as TestDatabase;
+  const db = { schema, databaseUrl, urlWithSchema: url.toString() } as unknown as TestDatabase;
   beforeAll(async () => {
     await migrate({ databaseUrl, schema });
     db.pool = createPool({ connectionString: databaseUrl, schema, max: options.poolSize ?? 20, applicationName: 'backbone-test' });

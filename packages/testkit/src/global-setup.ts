@@ -2,12 +2,7 @@
 import type { TestProject } from 'vitest/node';
 import { findOrStartInfrastructure } from './infrastructure.js';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    databaseUrl: string;
-    redisUrl: string;
-  }
-}
+import './provided-context.js';
 
 export default async function setup(project: TestProject) {
   const infrastructure = await findOrStartInfrastructure();

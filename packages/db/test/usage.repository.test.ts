@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { insertUsageEntries, type NewUsageEntry } from '@backbone/db';
+import { createTestAccount, useTestDatabase } from '@backbone/testkit';
+
+const db = useTestDatabase();
+
+function entry(accountId: string, overrides: Partial<NewUsageEntry> = {}): NewUsageEntry {
+  return { accountId, meter: 'api-calls', usage: 1, extraInfo: null, occurredAt: 1_767_225_600, dedupeKey: null, requestHash: null, ...overrides };
+}
+
+describe('insertUsageEntries', () => {
+  it('stores entries in input order and keeps the rollups equal to the entries', async () => {
+    const { account } = await createTestAccount(db.pool);
+    const outcomes = await insertUsageEntries(db.pool, [
+      entry(account.id, { usage: '0.1' }),
+      entry(account.id, { usage: '0.2' }),
+      entry(account.id, { usage: '0.1' }),
+      entry(account.id, { meter: 'sms', usage: 3, occurredAt: 1_767_225_600 + 7200 }),
+    ]);
+    expect(outcomes.map((o) => o.created)).toEqual([true, true, true, true]);
+    expect(outcomes.map((o) => (o.created ? o.entry.usage : ''))).toEqual(['0.1', '0.2', '0.1', '3']);
+    const ids = outcomes.map((o) => (o.created ? o.entry.id : 0));
+    expect(new Set(ids).size).toBe(4);
+    const hourly = await db.pool.query(`SELECT meter, total_usage::text AS t, event_count AS n FROM usage_rollups_hourly WHERE account_id = $1 ORDER BY meter`, [account.id]);
+    expect(hourly.rows).toEqual([{ meter: 'api-calls', t: '0.4', n: 3 }, { meter: 'sms', t: '3', n: 1 }]);
+    const daily = await db.pool.query(`SELECT meter, total_usage::text AS t, event_count AS n FROM usage_rollups_daily WHERE account_id = $1 ORDER BY meter`, [account.id]);
+    expect(daily.rows).toEqual(hourly.rows);
+  });
+
+  it('counts a dedupe key once, within a batch and across batches', async () => {
+    const { account } = await createTestAccount(db.pool);
+    const first = await insertUsageEntries(db.pool, [entry(account.id, { dedupeKey: 'event:a' }), entry(account.id, { dedupeKey: 'event:a' })]);
+    expect(first[0]!.created).toBe(true);
+    expect(first[1]).toMatchObject({ created: false, existing: { id: first[0]!.created ? first[0]!.entry.id : -1 } });
+    const again = await Promise.all([1, 2, 3].map(() => insertUsageEntries(db.pool, [entry(account.id, { dedupeKey: 'event:a' })])));
+    expect(again.every((o) => o[0]!.created === false)).toBe(true);
+    const count = await db.pool.query(`SELECT count(*)::int AS n, sum(event_count)::int AS r FROM usage_entries e, usage_rollups_daily d WHERE e.account_id = $1 AND d.account_id = $1`, [account.id]);
+    expect(count.rows[0]).toEqual({ n: 1, r: 1 });
+  });
+});

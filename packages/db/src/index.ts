@@ -4,3 +4,4 @@ export * from './accounts.repository.js';
 export * from './api-keys.repository.js';
 export * from './idempotency.repository.js';
 export * from './usage.repository.js';
+export * from './usage-writer.js';

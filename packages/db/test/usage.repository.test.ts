@@ -38,3 +38,16 @@ describe('insertUsageEntries', () => {
     expect(count.rows[0]).toEqual({ n: 1, r: 1 });
   });
 });
+
+describe('createUsageWriter', () => {
+  it('writes concurrent entries in shared batches, each answered with its own row', async () => {
+    const { createUsageWriter } = await import('@backbone/db');
+    const { account } = await createTestAccount(db.pool);
+    const writer = createUsageWriter(db.pool, { maxBatchSize: 50 });
+    const outcomes = await Promise.all(Array.from({ length: 300 }, (_, i) => writer.write(entry(account.id, { usage: i + 1, meter: `m${i % 3}` }))));
+    expect(outcomes.map((o) => (o.created ? Number(o.entry.usage) : 0))).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+    const stored = await db.pool.query(`SELECT count(*)::int AS n, sum(usage)::text AS s FROM usage_entries WHERE account_id = $1`, [account.id]);
+    expect(stored.rows[0]).toEqual({ n: 300, s: String((300 * 301) / 2) });
+    await writer.drain();
+  });
+});

@@ -1,2 +1,3 @@
 export * from './fixtures.js';
 export * from './infrastructure.js';
+export * from './local-services.js';

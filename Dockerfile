@@ -1,0 +1,22 @@
+# One image for every service; docker-compose.yml picks the entry point. TypeScript runs through tsx.
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY apps/partner-api/package.json apps/partner-api/
+COPY apps/usage-api/package.json apps/usage-api/
+COPY apps/metering-worker/package.json apps/metering-worker/
+COPY packages/config/package.json packages/config/
+COPY packages/contracts/package.json packages/contracts/
+COPY packages/db/package.json packages/db/
+COPY packages/domain/package.json packages/domain/
+COPY packages/http/package.json packages/http/
+COPY packages/publisher/package.json packages/publisher/
+COPY packages/testkit/package.json packages/testkit/
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY tsconfig.base.json ./
+COPY apps apps
+COPY packages packages
+COPY scripts scripts
+USER node
+CMD ["node", "--import", "tsx", "apps/partner-api/src/server.ts"]

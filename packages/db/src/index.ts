@@ -5,3 +5,4 @@ export * from './api-keys.repository.js';
 export * from './idempotency.repository.js';
 export * from './usage.repository.js';
 export * from './usage-writer.js';
+export * from './outbox.repository.js';

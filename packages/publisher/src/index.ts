@@ -1,1 +1,4 @@
 export * from './publisher.js';
+export * from './queues.js';
+export * from './event-validation.js';
+export * from './failed-jobs.js';

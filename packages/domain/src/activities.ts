@@ -1,0 +1,62 @@
+// Activities as partners see them (products), and the rules a new activity must meet.
+import type { Product } from '@backbone/contracts';
+import { ValidationError, type FieldError } from './errors.js';
+import { isValidTimeZone } from './time-zones.js';
+
+export interface Activity {
+  /** Numeric product ID. */
+  id: number;
+  /** UUID used by availability, questions and booking. */
+  activityId: string;
+  accountId: string;
+  name: string;
+  description: string;
+  durationMinutes: number;
+  timeZone: string;
+  priceMinor: number;
+  currency: string;
+  maxParticipants: number;
+  active: boolean;
+  inShopfront: boolean;
+}
+
+export interface NewActivity {
+  name: string;
+  description?: string;
+  durationMinutes: number;
+  timeZone: string;
+  priceMinor: number;
+  currency: string;
+  maxParticipants: number;
+  active?: boolean;
+  inShopfront?: boolean;
+}
+
+export function toProduct(activity: Activity): Product {
+  return {
+    ID: activity.id,
+    ActivityID: activity.activityId,
+    Name: activity.name,
+    Description: activity.description,
+    DurationMinutes: activity.durationMinutes,
+    TimeZone: activity.timeZone,
+    Price: { Amount: activity.priceMinor, Currency: activity.currency },
+    MaxParticipants: activity.maxParticipants,
+  };
+}
+
+const isWholeNumber = (value: number, min: number, max: number) => Number.isSafeInteger(value) && value >= min && value <= max;
+
+/** Throws a ValidationError naming every field of `input` that breaks a rule. */
+export function checkNewActivity(input: NewActivity): void {
+  const errors: FieldError[] = [];
+  const name = input.name.trim();
+  if (name.length < 1 || name.length > 200) errors.push({ field: 'name', message: 'name must be 1 to 200 characters.' });
+  if ((input.description ?? '').length > 10_000) errors.push({ field: 'description', message: 'description must be at most 10000 characters.' });
+  if (!isWholeNumber(input.durationMinutes, 1, 7 * 24 * 60)) errors.push({ field: 'durationMinutes', message: 'durationMinutes must be a whole number of minutes from 1 to 10080.' });
+  if (!isValidTimeZone(input.timeZone)) errors.push({ field: 'timeZone', message: `timeZone must be an IANA time zone name such as Europe/Berlin; got '${input.timeZone}'.` });
+  if (!isWholeNumber(input.priceMinor, 0, Number.MAX_SAFE_INTEGER)) errors.push({ field: 'priceMinor', message: 'priceMinor must be a whole number of minor units (cents), 0 or more.' });
+  if (!/^[A-Z]{3}$/.test(input.currency)) errors.push({ field: 'currency', message: 'currency must be an ISO 4217 code in capitals, such as EUR.' });
+  if (!isWholeNumber(input.maxParticipants, 1, 1000)) errors.push({ field: 'maxParticipants', message: 'maxParticipants must be a whole number from 1 to 1000.' });
+  if (errors.length > 0) throw new ValidationError(errors);
+}

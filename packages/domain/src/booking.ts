@@ -1,0 +1,165 @@
+// Creating a booking: the rules a request must meet against its activity (422), then one atomic reservation that
+// either books or says why not (409). The store is the persistence port; the db package implements it in SQL.
+import { randomUUID } from 'node:crypto';
+import type { Booking, BookingAnswer, BookingChannel, BookingCreatedPayload } from '@backbone/contracts';
+import { DomainError, ValidationError } from './errors.js';
+import { generateBookingReference } from './booking-reference.js';
+import { checkAnswers, type StoredAnswer } from './waiver-answers.js';
+import type { WaiverQuestion } from './waiver-questions.js';
+
+export interface Customer {
+  FirstName: string;
+  LastName: string;
+  Email: string;
+  Phone: string | null;
+}
+
+export interface NewBooking {
+  accountId: string;
+  /** The key that made the booking (null for bookings made by the operator). */
+  apiKeyId: string | null;
+  channel: BookingChannel;
+  activityId: string;
+  date: string;
+  time: string;
+  participants: number;
+  customer: { FirstName: string; LastName: string; Email: string; Phone?: string | undefined };
+  paymentReference: string | null;
+  /** Undefined when the client sent no answers (it may collect the waiver later); [] means "answered nothing". */
+  answers: readonly BookingAnswer[] | undefined;
+}
+
+export interface BookableActivity {
+  /** Internal numeric id (the product ID). */
+  id: number;
+  activityId: string;
+  maxParticipants: number;
+  /** Loaded only when the request carries answers. */
+  questions: WaiverQuestion[] | null;
+}
+
+export interface Reservation {
+  accountId: string;
+  activity: BookableActivity;
+  date: string;
+  time: string;
+  participants: number;
+  reference: string;
+  channel: BookingChannel;
+  customer: Customer;
+  paymentReference: string | null;
+  answers: StoredAnswer[];
+  apiKeyId: string | null;
+  eventId: string;
+  /** The booking.created payload; the store adds OccurredAt, the commit time of the booking. */
+  event: Omit<BookingCreatedPayload, 'OccurredAt'>;
+}
+
+/** How the timeslot looked when a reservation was refused; null when there is no such timeslot. */
+export interface TimeslotState {
+  status: 'open' | 'closed';
+  started: boolean;
+  available: number;
+}
+
+export type ReservationOutcome =
+  | { kind: 'booked'; createdAt: Date }
+  | { kind: 'refused'; timeslot: TimeslotState | null }
+  /** The random reference already belongs to another booking (the unique index said so): draw another one. */
+  | { kind: 'reference-taken' };
+
+export interface BookingStore {
+  /** An active activity of the account; with `anyShopfront` false, only one offered in the shopfront. */
+  findActivity(accountId: string, activityId: string, options: { withQuestions: boolean; anyShopfront: boolean }): Promise<BookableActivity | null>;
+  /** Reserves the places and records booking and event atomically, only if the timeslot is bookable and has room. */
+  reserve(reservation: Reservation): Promise<ReservationOutcome>;
+}
+
+const ATTEMPTS = 5;
+
+export async function createBooking(store: BookingStore, request: NewBooking): Promise<Booking> {
+  // Partners and the online shop may only book what the shopfront offers; the point of sale may book any active activity.
+  const activity = await store.findActivity(request.accountId, request.activityId, {
+    withQuestions: request.answers !== undefined,
+    anyShopfront: request.channel === 'pos',
+  });
+  if (!activity) throw new ValidationError([{ field: 'ActivityID', message: 'ActivityID is not an activity offered by this account.' }]);
+  if (request.participants > activity.maxParticipants) {
+    throw new ValidationError([{ field: 'Participants', message: `Participants must be at most ${activity.maxParticipants} for this activity.` }]);
+  }
+  const answers = request.answers === undefined ? [] : checkAnswers(activity.questions ?? [], request.answers, request.participants);
+  const customer: Customer = {
+    FirstName: request.customer.FirstName,
+    LastName: request.customer.LastName,
+    Email: request.customer.Email,
+    Phone: request.customer.Phone ?? null,
+  };
+
+  let lastRefusal: TimeslotState | null = null;
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const reference = generateBookingReference();
+    const eventId = randomUUID();
+    const outcome = await store.reserve({
+      accountId: request.accountId,
+      activity,
+      date: request.date,
+      time: request.time,
+      participants: request.participants,
+      reference,
+      channel: request.channel,
+      customer,
+      paymentReference: request.paymentReference,
+      answers,
+      apiKeyId: request.apiKeyId,
+      eventId,
+      event: {
+        EventID: eventId,
+        AccountID: request.accountId,
+        Reference: reference,
+        ActivityID: activity.activityId,
+        Date: request.date,
+        Time: request.time,
+        Participants: request.participants,
+        Channel: request.channel,
+        PaymentReference: request.paymentReference,
+      },
+    });
+    if (outcome.kind === 'booked') {
+      return {
+        Reference: reference,
+        Status: 'confirmed',
+        ActivityID: activity.activityId,
+        Date: request.date,
+        Time: request.time,
+        Participants: request.participants,
+        Customer: customer,
+        PaymentReference: request.paymentReference,
+        Channel: request.channel,
+        CreatedAt: outcome.createdAt.toISOString(),
+      };
+    }
+    if (outcome.kind === 'reference-taken') continue;
+    const slot = outcome.timeslot;
+    lastRefusal = slot;
+    if (!slot || slot.status === 'closed' || slot.started) throw timeslotUnavailable(request, slot);
+    // Places freed between the refusal and the look (a cancellation): try again.
+    if (slot.available < request.participants) break;
+  }
+  if (lastRefusal) throw insufficientCapacity(request, lastRefusal.available);
+  throw new Error(`no free booking reference after ${ATTEMPTS} attempts`);
+}
+
+function timeslotUnavailable(request: NewBooking, slot: TimeslotState | null): DomainError {
+  const at = `${request.date} at ${request.time}`;
+  const why = !slot ? `There is no timeslot on ${at}.` : slot.status === 'closed' ? `The timeslot on ${at} is closed.` : `The timeslot on ${at} has already started.`;
+  return new DomainError('timeslot-unavailable', `${why} Choose another timeslot.`);
+}
+
+function insufficientCapacity(request: NewBooking, available: number): DomainError {
+  const left = available <= 0 ? 'no places are left' : available === 1 ? 'only 1 place is left' : `only ${available} places are left`;
+  return new DomainError(
+    'insufficient-capacity',
+    `Not enough places on ${request.date} at ${request.time}: ${request.participants} requested, ${left}.`,
+    { Available: Math.max(0, available) },
+  );
+}

@@ -1,0 +1,54 @@
+// What every section of the bench shares: where things are, the load settings, and how an app is started.
+import type { Pool } from '@backbone/db';
+import { freePort } from '@backbone/testkit/local-services';
+import { startProcess, waitForHttp, type ManagedProcess } from './processes.js';
+
+export interface BenchContext {
+  root: string;
+  tmpDir: string;
+  databaseUrl: string;
+  redisUrl: string;
+  pool: Pool;
+  /** LOG_LEVEL of the apps under test (their logs go to bench/.tmp/<name>.log). */
+  logLevel: string;
+  connections: number;
+  durationSec: number;
+  warmupSec: number;
+  workerJobs: number;
+  workerConcurrency: number;
+  usageEntries: number;
+  log(message: string): void;
+}
+
+export interface StartedServer {
+  proc: ManagedProcess;
+  url: string;
+}
+
+/** Starts `entry` on a free port and waits until `readyPath` answers 200. */
+export async function startServer(ctx: BenchContext, name: string, entry: string, env: Record<string, string>, readyPath = '/healthz'): Promise<StartedServer> {
+  const port = await freePort();
+  const proc = startProcess({
+    name,
+    entry,
+    cwd: ctx.root,
+    logDir: ctx.tmpDir,
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: ctx.databaseUrl,
+      REDIS_URL: ctx.redisUrl,
+      LOG_LEVEL: ctx.logLevel,
+      ...env,
+    },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(proc, `${url}${readyPath}`);
+  } catch (error) {
+    await proc.stop();
+    throw error;
+  }
+  ctx.log(`${name} ready at ${url} (pid ${proc.pid})`);
+  return { proc, url };
+}

@@ -1,0 +1,144 @@
+// The processes under test: each app and ceiling runs as its own child process so its resident memory can be
+// sampled from /proc, and every child is stopped when the bench ends, fails or is interrupted (no orphans).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface ManagedProcess {
+  name: string;
+  pid: number;
+  logFile: string;
+  /** Peak resident set size seen so far, in MiB (max of the sampled VmRSS and the kernel's VmHWM). */
+  peakRssMiB(): number;
+  stop(): Promise<void>;
+  exited(): boolean;
+}
+
+const running = new Set<ChildProcess>();
+const peaks = new Map<string, number>();
+
+/** Peak RSS per process name over the whole run (a name started twice keeps the higher peak). */
+export function peakMemory(): ReadonlyMap<string, number> {
+  return peaks;
+}
+
+function readStatusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export interface StartOptions {
+  name: string;
+  /** Module path relative to the repository root, run with `node --import tsx`. */
+  entry: string;
+  env: Record<string, string>;
+  cwd: string;
+  logDir: string;
+}
+
+export function startProcess(options: StartOptions): ManagedProcess {
+  const logFile = path.join(options.logDir, `${options.name}.log`);
+  const fd = openSync(logFile, 'w');
+  const child = spawn(process.execPath, ['--import', 'tsx', options.entry], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...options.env },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  if (child.pid === undefined) throw new Error(`${options.name} could not be started (${options.entry})`);
+  const pid = child.pid;
+  running.add(child);
+  let exitedFlag = false;
+  const exitedPromise = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exitedFlag = true;
+      running.delete(child);
+      resolve();
+    }),
+  );
+
+  let peakKiB = 0;
+  const sample = () => {
+    const rss = Math.max(readStatusKiB(pid, 'VmRSS'), readStatusKiB(pid, 'VmHWM'));
+    if (rss > peakKiB) peakKiB = rss;
+    const mib = peakKiB / 1024;
+    if (mib > (peaks.get(options.name) ?? 0)) peaks.set(options.name, mib);
+  };
+  const sampler = setInterval(sample, 200);
+  sampler.unref();
+
+  return {
+    name: options.name,
+    pid,
+    logFile,
+    peakRssMiB: () => {
+      sample();
+      return peakKiB / 1024;
+    },
+    exited: () => exitedFlag,
+    async stop() {
+      if (!exitedFlag) sample();
+      clearInterval(sampler);
+      if (exitedFlag) return;
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exitedPromise;
+      clearTimeout(killer);
+    },
+  };
+}
+
+/** Waits until `url` answers 200, failing early with the log's tail when the process dies first. */
+export async function waitForHttp(proc: ManagedProcess, url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.exited()) throw new Error(`${proc.name} exited during start-up. Last log lines:\n${tail(proc.logFile)}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${proc.name} did not answer ${url} within ${timeoutMs / 1000}s. Last log lines:\n${tail(proc.logFile)}`);
+}
+
+export function tail(file: string, lines = 25): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/** Kills every child still running; safe to call from 'exit' handlers (synchronous). */
+export function killAll(signal: NodeJS.Signals = 'SIGKILL'): void {
+  for (const child of running) child.kill(signal);
+}
+
+let handlersInstalled = false;
+/** On Ctrl+C, SIGTERM or a crash, take the children down with the driver. */
+export function installExitHandlers(onSignal: () => Promise<void>): void {
+  if (handlersInstalled) return;
+  handlersInstalled = true;
+  process.on('exit', () => killAll('SIGKILL'));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      console.error(`\n[bench] ${signal}: stopping the processes under test`);
+      const hard = setTimeout(() => {
+        killAll('SIGKILL');
+        process.exit(130);
+      }, 5_000);
+      hard.unref();
+      void onSignal().finally(() => {
+        killAll('SIGTERM');
+        setTimeout(() => process.exit(130), 500).unref();
+      });
+    });
+  }
+}

@@ -1,0 +1,123 @@
+// `npm run bench`: the benchmarks of issues 2 and 3 in one run, each figure next to its ceiling, written to
+// bench/RESULTS.md and printed. Bounded: every load runs for a fixed time or request count, every wait has a
+// deadline, all traffic goes to 127.0.0.1, and every child process is stopped at the end or on Ctrl+C.
+//
+// Knobs (environment): BENCH_DURATION (s per run, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32),
+// BENCH_WORKER_JOBS (100000), BENCH_WORKER_CONCURRENCY (50), BENCH_USAGE_ENTRIES (10000000), BENCH_LOG_LEVEL
+// (info), BENCH_ONLY (comma list of partner, usage, worker: a partial run, written to bench/.tmp/ instead),
+// DATABASE_URL / REDIS_URL / BENCH_DATABASE_URL.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPool } from '@backbone/db';
+import { setUpInfrastructure } from './lib/infra.js';
+import { createBenchAccount, resetBenchData, SUMMARY_ACCOUNT_ID } from './lib/fixtures.js';
+import { installExitHandlers, killAll, peakMemory } from './lib/processes.js';
+import { describeMachine, fmt, renderMarkdown, renderText, type Row, type Section } from './lib/report.js';
+import type { BenchContext } from './lib/context.js';
+import { partnerSection } from './sections/partner.js';
+import { usageSection } from './sections/usage.js';
+import { workerSection } from './sections/worker.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const tmpDir = path.join(root, 'bench', '.tmp');
+const env = process.env;
+const num = (name: string, fallback: number) => {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+};
+const only = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
+const started = Date.now();
+const log = (message: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${message}`);
+
+function memorySection(): Section {
+  const peaks = peakMemory();
+  const limits: Record<string, number> = { 'partner-api': 200, 'usage-api': 200, 'metering-worker': 300 };
+  const rows: Row[] = [...peaks.entries()]
+    .sort(([a], [b]) => Number(b in limits) - Number(a in limits) || a.localeCompare(b))
+    .map(([name, mib]) => {
+      const limit = limits[name];
+      return limit ? { metric: `${name}: peak RSS`, ours: fmt.mib(mib), target: `< ${limit} MiB`, pass: mib < limit } : { metric: `${name} (for comparison): peak RSS`, ours: fmt.mib(mib) };
+    });
+  return {
+    title: 'Memory',
+    rows,
+    method: [
+      'Peak resident set size of each process over its whole life in this run: the maximum of VmRSS sampled every 200 ms and the kernel high-water mark VmHWM from /proc/<pid>/status.',
+      'Each app runs as `node --import tsx <entry>`, as in production; the figure is that Node process.',
+    ],
+  };
+}
+
+async function main(): Promise<void> {
+  mkdirSync(tmpDir, { recursive: true });
+  const infra = await setUpInfrastructure(env, tmpDir);
+  const pool = createPool({ connectionString: infra.databaseUrl, max: 4, applicationName: 'bench-driver' });
+  installExitHandlers(async () => {
+    killAll('SIGTERM');
+    await pool.end().catch(() => undefined);
+    await infra.stop();
+  });
+  const ctx: BenchContext = {
+    root,
+    tmpDir,
+    databaseUrl: infra.databaseUrl,
+    redisUrl: infra.redisUrl,
+    pool,
+    logLevel: env.BENCH_LOG_LEVEL ?? 'info',
+    connections: num('BENCH_CONNECTIONS', 32),
+    durationSec: num('BENCH_DURATION', 10),
+    warmupSec: Number(env.BENCH_WARMUP ?? 2),
+    workerJobs: num('BENCH_WORKER_JOBS', 100_000),
+    workerConcurrency: num('BENCH_WORKER_CONCURRENCY', 50),
+    usageEntries: num('BENCH_USAGE_ENTRIES', 10_000_000),
+    log,
+  };
+  log(`database ${new URL(infra.databaseUrl).pathname.slice(1)} on PostgreSQL ${infra.postgresVersion}, Redis ${infra.redisVersion}; logs in bench/.tmp/`);
+  await resetBenchData(pool);
+  await createBenchAccount(pool, 'bench summary account', 'UTC', SUMMARY_ACCOUNT_ID);
+
+  const sections: Section[] = [];
+  const failures: string[] = [];
+  const plan: Array<[string, (c: BenchContext) => Promise<Section>]> = [
+    ['partner', partnerSection],
+    ['usage', usageSection],
+    ['worker', workerSection],
+  ];
+  for (const [name, run] of plan) {
+    if (only && !only.has(name)) continue;
+    try {
+      sections.push(await run(ctx));
+    } catch (error) {
+      // One broken app must not hide the other figures: record the failure and go on.
+      const message = (error as Error).stack ?? String(error);
+      log(`${name} section failed: ${message}`);
+      failures.push(`${name}: ${(error as Error).message.split('\n')[0]}`);
+      sections.push({ title: `${name} (failed)`, rows: [{ metric: `${name} section`, ours: 'did not complete', pass: false }], method: [(error as Error).message] });
+    }
+  }
+  sections.push(memorySection());
+
+  const elapsed = (Date.now() - started) / 1000;
+  const machine = describeMachine(infra.postgresVersion, infra.redisVersion);
+  const preamble = [
+    `Load generator: autocannon 8 in the driver process, on the same ${machine.cpus} CPUs as the servers, PostgreSQL and Redis (all on 127.0.0.1), so absolute figures are lower than on separate machines; ours and the ceiling share the same conditions, one after the other.`,
+    `Apps run as child processes with LOG_LEVEL=${ctx.logLevel} (pino request logs written to bench/.tmp/*.log) and their default pool sizes and caches.`,
+    ...(failures.length > 0 ? ['', `Sections that did not complete: ${failures.join('; ')}`] : []),
+  ];
+  console.log(renderText(sections));
+  const markdown = renderMarkdown(machine, sections, preamble, elapsed);
+  const target = only ? path.join(tmpDir, 'RESULTS.partial.md') : path.join(root, 'bench', 'RESULTS.md');
+  writeFileSync(target, markdown);
+  log(`wrote ${path.relative(root, target)} in ${Math.round(elapsed)} s`);
+  await pool.end();
+  await infra.stop();
+  process.exitCode = failures.length > 0 ? 1 : 0;
+}
+
+main().catch((error: Error) => {
+  console.error(`[bench] ${error.stack ?? error.message}`);
+  killAll('SIGKILL');
+  process.exit(1);
+});

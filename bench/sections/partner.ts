@@ -1,0 +1,172 @@
+// Partner API: each endpoint under 32 connections next to its ceiling (bare Express, same SQL, no middleware),
+// the uncontended and the hot-timeslot booking rates, and the oversell checks afterwards.
+import type { AutocannonRequest } from 'autocannon';
+import { createPartnerFixture, tallySlot, type PartnerFixture, type Slot } from '../lib/fixtures.js';
+import { describeStatuses, runLoad, shareOf, summarize, type LoadOptions, type LoadResult } from '../lib/load.js';
+import { fmt, type Row, type Section } from '../lib/report.js';
+import { startServer, type BenchContext } from '../lib/context.js';
+
+const SMALL_CAPACITY = 150;
+const SMALL_REQUESTS = 1_000;
+
+interface Endpoint {
+  name: string;
+  /** Built per target (ours and ceiling get the same requests). */
+  load(base: string, fixture: PartnerFixture): Omit<LoadOptions, 'connections' | 'durationSec'>;
+  latencyTarget?: number;
+}
+
+function bookingBody(fixture: PartnerFixture, activity: string, slot: Slot, participants: number, n: number): string {
+  return JSON.stringify({
+    ActivityID: activity,
+    Date: slot.date,
+    Time: slot.time,
+    Participants: participants,
+    Customer: { FirstName: 'Ada', LastName: `Bench ${n}`, Email: `ada.${n}@example.com`, Phone: '+49 30 1234567' },
+    PaymentReference: `PAY-${n}`,
+  });
+}
+
+function booking(base: string, fixture: PartnerFixture, pick: (n: number) => { activity: string; slot: Slot; participants: number }): Omit<LoadOptions, 'connections' | 'durationSec'> {
+  let n = 0;
+  return {
+    url: base,
+    method: 'POST',
+    headers: { authorization: `Bearer ${fixture.key}`, 'content-type': 'application/json' },
+    setupRequest: (request: AutocannonRequest) => {
+      n += 1;
+      const { activity, slot, participants } = pick(n);
+      return { ...request, method: 'POST', path: '/api/v2/ota/partner/booking', body: bookingBody(fixture, activity, slot, participants, n) };
+    },
+  };
+}
+
+function get(base: string, fixture: PartnerFixture, path: (n: number) => string): Omit<LoadOptions, 'connections' | 'durationSec'> {
+  let n = 0;
+  return {
+    url: base,
+    headers: { authorization: `Bearer ${fixture.key}` },
+    setupRequest: (request: AutocannonRequest) => ({ ...request, method: 'GET', path: path((n += 1)) }),
+  };
+}
+
+const ENDPOINTS: Endpoint[] = [
+  { name: 'GET products', load: (base, f) => get(base, f, () => '/api/v2/ota/partner/products') },
+  { name: 'GET resolve-product', load: (base, f) => get(base, f, (n) => `/api/v2/ota/partner/resolve-product?ID=${f.productIds[n % f.productIds.length]}`) },
+  {
+    name: 'GET dates (30 days)',
+    load: (base, f) => get(base, f, () => `/api/v2/ota/partner/availability/${f.catalogActivity}/dates?StartDate=${f.datesRange.start}&EndDate=${f.datesRange.end}`),
+  },
+  { name: 'GET timeslots', load: (base, f) => get(base, f, () => `/api/v2/ota/partner/availability/${f.catalogActivity}/timeslots?Date=${f.catalogDate}`), latencyTarget: 20 },
+  { name: 'GET questions (partner)', load: (base, f) => get(base, f, () => `/api/v2/ota/partner/questions/${f.catalogActivity}`) },
+  { name: 'GET questions (core)', load: (base, f) => get(base, f, () => `/api/v2/ota/core/questions/${f.catalogActivity}`) },
+  {
+    name: 'POST booking (uncontended)',
+    load: (base, f) => booking(base, f, (n) => ({ activity: f.bookingActivity, slot: f.bookingSlots[n % f.bookingSlots.length]!, participants: 1 })),
+    latencyTarget: 50,
+  },
+];
+
+function ok(result: LoadResult, expected: (status: number) => boolean): string | null {
+  const share = shareOf(result, expected);
+  if (result.requests === 0) return 'no responses';
+  if (share < 0.99 || result.errors > 0) return `unexpected answers: ${describeStatuses(result)}, ${result.errors} socket errors`;
+  return null;
+}
+
+export async function partnerSection(ctx: BenchContext): Promise<Section> {
+  const fixture = await createPartnerFixture(ctx.pool, SMALL_CAPACITY);
+  const ours = await startServer(ctx, 'partner-api', 'apps/partner-api/src/server.ts', {}, '/readyz');
+  const ceiling = await startServer(ctx, 'partner-ceiling', 'bench/ceilings/partner-ceiling.ts', { ACCOUNT_ID: fixture.accountId });
+  const rows: Row[] = [];
+  const problems: string[] = [];
+  const base = { connections: ctx.connections, durationSec: ctx.durationSec, warmupSec: ctx.warmupSec };
+  try {
+    for (const endpoint of ENDPOINTS) {
+      ctx.log(`partner: ${endpoint.name}`);
+      const mine = await runLoad({ ...base, ...endpoint.load(ours.url, fixture) });
+      ctx.log(`  ours:    ${summarize(mine)}`);
+      const bare = await runLoad({ ...base, ...endpoint.load(ceiling.url, fixture) });
+      ctx.log(`  ceiling: ${summarize(bare)}`);
+      const expected = endpoint.name.startsWith('POST') ? (s: number) => s === 201 : (s: number) => s === 200;
+      for (const [who, result] of [['ours', mine], ['ceiling', bare]] as const) {
+        const issue = ok(result, expected);
+        if (issue) problems.push(`${endpoint.name} (${who}): ${issue}`);
+      }
+      const ratio = mine.rps / bare.rps;
+      const valid = ok(mine, expected) === null;
+      rows.push({ metric: `${endpoint.name}: req/s`, ours: fmt.int(mine.rps), ceiling: fmt.int(bare.rps), ratio: fmt.pct(ratio), target: '>= 70% of ceiling', pass: valid && ratio >= 0.7 });
+      rows.push({
+        metric: `${endpoint.name}: p50 / p99 ms`,
+        ours: `${fmt.ms(mine.p50)} / ${fmt.ms(mine.p99)}`,
+        ceiling: `${fmt.ms(bare.p50)} / ${fmt.ms(bare.p99)}`,
+        ...(endpoint.latencyTarget ? { target: `p99 < ${endpoint.latencyTarget} ms`, pass: valid && mine.p99 < endpoint.latencyTarget } : {}),
+      });
+    }
+
+    ctx.log('partner: hot timeslot');
+    const hot = (slot: Slot) => booking('', fixture, () => ({ activity: fixture.hotActivity, slot, participants: 1 }));
+    const hotMine = await runLoad({ ...base, warmupSec: 0, ...hot(fixture.hotSlots.ours), url: ours.url });
+    const hotBare = await runLoad({ ...base, warmupSec: 0, ...hot(fixture.hotSlots.ceiling), url: ceiling.url });
+    ctx.log(`  ours:    ${summarize(hotMine)}`);
+    ctx.log(`  ceiling: ${summarize(hotBare)}`);
+    const booked = (r: LoadResult) => (r.statusCounts[201] ?? 0) / r.durationSec;
+    const hotIssue = ok(hotMine, (s) => s === 201);
+    if (hotIssue) problems.push(`hot timeslot (ours): ${hotIssue}`);
+    rows.push({
+      metric: 'Hot timeslot (one slot, capacity 1,000,000): bookings/s',
+      ours: fmt.int(booked(hotMine)),
+      ceiling: fmt.int(booked(hotBare)),
+      ratio: fmt.pct(booked(hotMine) / booked(hotBare)),
+      target: '>= 500/s',
+      pass: booked(hotMine) >= 500,
+    });
+    rows.push({ metric: 'Hot timeslot: p50 / p99 ms', ours: `${fmt.ms(hotMine.p50)} / ${fmt.ms(hotMine.p99)}`, ceiling: `${fmt.ms(hotBare.p50)} / ${fmt.ms(hotBare.p99)}` });
+    const hotTally = await tallySlot(ctx.pool, fixture.accountId, fixture.hotActivity, fixture.hotSlots.ours);
+    const hot201 = hotMine.statusCounts[201] ?? 0;
+    rows.push({
+      metric: 'Hot timeslot: stored booked = sum of booking rows',
+      ours: `${fmt.int(hotTally.booked)} = ${fmt.int(hotTally.participants)} (${fmt.int(hotTally.bookings)} rows)`,
+      target: 'equal, no oversell',
+      pass: hotTally.booked === hotTally.participants && hotTally.booked <= hotTally.capacity && hotTally.bookings >= hot201,
+    });
+
+    ctx.log(`partner: ${SMALL_REQUESTS} bookings of 1-3 places at once on a slot of capacity ${SMALL_CAPACITY}`);
+    const small = await runLoad({
+      connections: ctx.connections,
+      durationSec: 60,
+      maxRequests: SMALL_REQUESTS,
+      ...booking(ours.url, fixture, (n) => ({ activity: fixture.hotActivity, slot: fixture.hotSlots.smallOurs, participants: 1 + (n % 3) })),
+    });
+    ctx.log(`  ours:    ${summarize(small)}`);
+    const smallTally = await tallySlot(ctx.pool, fixture.accountId, fixture.hotActivity, fixture.hotSlots.smallOurs);
+    const created = small.statusCounts[201] ?? 0;
+    const refused = small.statusCounts[409] ?? 0;
+    rows.push({
+      metric: `Small slot (capacity ${SMALL_CAPACITY}, ${SMALL_REQUESTS} concurrent requests of 1-3 places)`,
+      ours: `booked ${smallTally.booked}, rows sum ${smallTally.participants}; answers ${describeStatuses(small)}`,
+      target: 'booked <= capacity = rows sum; only 201/409',
+      pass:
+        smallTally.booked <= smallTally.capacity &&
+        smallTally.booked === smallTally.participants &&
+        smallTally.bookings === created &&
+        created + refused === small.requests &&
+        small.requests === SMALL_REQUESTS,
+    });
+  } finally {
+    await ours.proc.stop();
+    await ceiling.proc.stop();
+  }
+  return {
+    title: 'Partner API (issue 2)',
+    rows,
+    method: [
+      `autocannon, ${ctx.connections} connections, ${ctx.warmupSec} s warm-up then ${ctx.durationSec} s measured per row, against our partner API and against the ceiling, one after the other on the same database.`,
+      'Ceiling: bench/ceilings/partner-ceiling.ts, a bare Express 5 app running the same SQL for each endpoint (a fixed account, no key lookup, no validation, no logging, no problem mapping).',
+      `Operator in ${fixture.timeZone} with ${fixture.productIds.length} products; dates over 30 days of 8 slots a day; timeslots of one day (8 slots); 6 questions.`,
+      `Uncontended bookings rotate over ${fixture.bookingSlots.length} timeslots (capacity 1,000,000 each); the hot timeslot takes every booking on one row (ours and the ceiling each on their own slot).`,
+      'Latency percentiles are computed from every response time seen by the client.',
+      ...(problems.length > 0 ? [`Unexpected answers: ${problems.join('; ')}`] : ['Every measured request got the expected status (200, or 201 for bookings).']),
+    ],
+  };
+}

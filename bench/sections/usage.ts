@@ -1,0 +1,180 @@
+// Usage API: single POST against a one-INSERT-per-request ceiling, batch POST in entries/s, and summaries over
+// the account holding 10,000,000 entries.
+import type { AutocannonRequest } from 'autocannon';
+import { createBenchAccount, createKey, SUMMARY_ACCOUNT_ID } from '../lib/fixtures.js';
+import { describeStatuses, runLoad, shareOf, summarize, type LoadResult } from '../lib/load.js';
+import { fmt, type Row, type Section } from '../lib/report.js';
+import { startServer, type BenchContext } from '../lib/context.js';
+import { ensureUsageLoaded, SUMMARY_DATA } from '../load-usage.js';
+
+const METERS = Array.from({ length: 10 }, (_, i) => `api-calls-${i + 1}`);
+const BATCH_SIZE = 1_000;
+const BATCH_CONNECTIONS = 8;
+const SUMMARY_CONNECTIONS = 8;
+
+function valid(result: LoadResult, expected: number): string | null {
+  if (result.requests === 0) return 'no responses';
+  if (shareOf(result, (s) => s === expected) < 0.99 || result.errors > 0) return `unexpected answers: ${describeStatuses(result)}, ${result.errors} socket errors`;
+  return null;
+}
+
+function singlePost(url: string, key: string) {
+  let n = 0;
+  return {
+    url,
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    setupRequest: (request: AutocannonRequest) => {
+      n += 1;
+      return { ...request, method: 'POST', path: '/api/v2/usage/meters', body: JSON.stringify({ Meter: METERS[n % METERS.length], Usage: 1 + (n % 100) / 100, ExtraInfo: `{"Request":${n}}` }) };
+    },
+  };
+}
+
+function batchBody(): string {
+  const now = Math.floor(Date.now() / 1000);
+  const Entries = Array.from({ length: BATCH_SIZE }, (_, i) => ({
+    Meter: METERS[i % METERS.length],
+    Usage: 1 + (i % 250) / 100,
+    OccurredAt: now - 86_400 + Math.floor((i * 86_400) / BATCH_SIZE),
+    ExtraInfo: `{"Line":${i}}`,
+  }));
+  return JSON.stringify({ Entries });
+}
+
+interface SummaryCase {
+  name: string;
+  from: string;
+  to: string;
+  tz?: string;
+  target: boolean;
+}
+
+const SUMMARIES: SummaryCase[] = [
+  { name: '31 days', from: '2025-10-01', to: '2025-10-31', target: true },
+  { name: '365 days', from: '2024-11-01', to: '2025-10-31', target: true },
+  { name: '31 days, tz=Asia/Kolkata (+05:30)', from: '2025-10-01', to: '2025-10-31', tz: 'Asia/Kolkata', target: false },
+  { name: '365 days, tz=Asia/Kolkata (+05:30)', from: '2024-11-01', to: '2025-10-31', tz: 'Asia/Kolkata', target: false },
+];
+
+export async function usageSection(ctx: BenchContext): Promise<Section> {
+  const load = await ensureUsageLoaded(ctx.pool, {
+    accountId: SUMMARY_ACCOUNT_ID,
+    total: ctx.usageEntries,
+    meters: 20,
+    ...SUMMARY_DATA,
+    chunkSize: 500_000,
+    log: (message) => ctx.log(`load-usage: ${message}`),
+  });
+  const accountId = await createBenchAccount(ctx.pool, 'bench usage writer', 'UTC');
+  const writeKey = await createKey(ctx.pool, accountId, ['usage:write']);
+  const readKey = await createKey(ctx.pool, SUMMARY_ACCOUNT_ID, ['usage:read']);
+  const ceilingAccount = await createBenchAccount(ctx.pool, 'bench usage ceiling', 'UTC');
+
+  const ours = await startServer(ctx, 'usage-api', 'apps/usage-api/src/server.ts', { QUEUE_PREFIX: 'bench-usage-api' }, '/readyz');
+  const ceiling = await startServer(ctx, 'usage-ceiling', 'bench/ceilings/usage-ceiling.ts', { ACCOUNT_ID: ceilingAccount, SUMMARY_ACCOUNT_ID });
+  const rows: Row[] = [];
+  const problems: string[] = [];
+  const note = (who: string, result: LoadResult, expected: number) => {
+    const issue = valid(result, expected);
+    if (issue) problems.push(`${who}: ${issue}`);
+    return issue === null;
+  };
+  const base = { connections: ctx.connections, durationSec: ctx.durationSec, warmupSec: ctx.warmupSec };
+  try {
+    ctx.log('usage: single POST');
+    const mine = await runLoad({ ...base, ...singlePost(ours.url, writeKey) });
+    const bare = await runLoad({ ...base, ...singlePost(ceiling.url, writeKey) });
+    ctx.log(`  ours:    ${summarize(mine)}`);
+    ctx.log(`  ceiling: ${summarize(bare)}`);
+    const mineOk = note('single POST (ours)', mine, 201);
+    note('single POST (ceiling)', bare, 201);
+    rows.push({
+      metric: `Single POST /usage/meters (${ctx.connections} connections): req/s`,
+      ours: fmt.int(mine.rps),
+      ceiling: fmt.int(bare.rps),
+      ratio: fmt.pct(mine.rps / bare.rps),
+      target: '>= 100% of ceiling',
+      pass: mineOk && mine.rps >= bare.rps,
+    });
+    rows.push({
+      metric: 'Single POST: p50 / p99 ms',
+      ours: `${fmt.ms(mine.p50)} / ${fmt.ms(mine.p99)}`,
+      ceiling: `${fmt.ms(bare.p50)} / ${fmt.ms(bare.p99)}`,
+      target: 'p99 < 25 ms',
+      pass: mineOk && mine.p99 < 25,
+    });
+
+    ctx.log('usage: batch POST');
+    const body = batchBody();
+    const batch = (url: string) => ({
+      url,
+      method: 'POST',
+      headers: { authorization: `Bearer ${writeKey}`, 'content-type': 'application/json' },
+      setupRequest: (request: AutocannonRequest) => ({ ...request, method: 'POST', path: '/api/v2/usage/meters/batch', body }),
+    });
+    const batchMine = await runLoad({ ...base, connections: BATCH_CONNECTIONS, ...batch(ours.url) });
+    const batchBare = await runLoad({ ...base, connections: BATCH_CONNECTIONS, ...batch(ceiling.url) });
+    ctx.log(`  ours:    ${summarize(batchMine)}`);
+    ctx.log(`  ceiling: ${summarize(batchBare)}`);
+    const batchOk = note('batch POST (ours)', batchMine, 201);
+    note('batch POST (ceiling)', batchBare, 201);
+    const entries = (r: LoadResult) => ((r.statusCounts[201] ?? 0) * BATCH_SIZE) / r.durationSec;
+    rows.push({
+      metric: `Batch POST /usage/meters/batch (${BATCH_SIZE} entries, ${BATCH_CONNECTIONS} connections): entries/s`,
+      ours: fmt.int(entries(batchMine)),
+      ceiling: fmt.int(entries(batchBare)),
+      ratio: fmt.pct(entries(batchMine) / entries(batchBare)),
+      target: '>= 50,000/s',
+      pass: batchOk && entries(batchMine) >= 50_000,
+    });
+    rows.push({ metric: 'Batch POST: p50 / p99 ms per request', ours: `${fmt.ms(batchMine.p50)} / ${fmt.ms(batchMine.p99)}`, ceiling: `${fmt.ms(batchBare.p50)} / ${fmt.ms(batchBare.p99)}` });
+
+    for (const summary of SUMMARIES) {
+      ctx.log(`usage: summary ${summary.name}`);
+      const path = `/api/v2/usage/meters?from=${summary.from}&to=${summary.to}${summary.tz ? `&tz=${encodeURIComponent(summary.tz)}` : ''}`;
+      const get = (url: string) => ({ url, headers: { authorization: `Bearer ${readKey}` }, setupRequest: (r: AutocannonRequest) => ({ ...r, method: 'GET', path }) });
+      const run = { connections: SUMMARY_CONNECTIONS, durationSec: Math.min(ctx.durationSec, 8), warmupSec: ctx.warmupSec };
+      const s = await runLoad({ ...run, ...get(ours.url) });
+      const c = summary.tz ? null : await runLoad({ ...run, ...get(ceiling.url) });
+      ctx.log(`  ours:    ${summarize(s)}`);
+      if (c) ctx.log(`  ceiling: ${summarize(c)}`);
+      const sOk = note(`summary ${summary.name} (ours)`, s, 200);
+      rows.push({
+        metric: `Summary ${summary.name} over ${fmt.int(ctx.usageEntries)} entries: p95 ms (req/s)`,
+        ours: `${fmt.ms(s.p95)} (${fmt.int(s.rps)})`,
+        ceiling: c ? `${fmt.ms(c.p95)} (${fmt.int(c.rps)})` : '',
+        target: summary.target ? 'p95 < 25 ms' : 'p95 < 25 ms (bonus)',
+        pass: sOk && s.p95 < 25,
+      });
+    }
+    const naive = await naiveSummaryMs(ctx);
+    rows.push({ metric: 'Reference: the same 365-day sums straight from usage_entries (no rollups), one query', ours: `${fmt.int(naive)} ms` });
+  } finally {
+    await ours.proc.stop();
+    await ceiling.proc.stop();
+  }
+  return {
+    title: 'Usage API (issue 3)',
+    rows,
+    method: [
+      `Single POST: autocannon, ${ctx.connections} connections, ${ctx.warmupSec} s warm-up then ${ctx.durationSec} s; bodies rotate over ${METERS.length} meters with an ExtraInfo, OccurredAt omitted (server time). Ours includes key lookup (cached), validation, the group-commit writer with rollups, and pino request logs at LOG_LEVEL=${ctx.logLevel}.`,
+      'Ceiling: bench/ceilings/usage-ceiling.ts, bare Express 5 doing one autocommit INSERT into usage_entries per request (synchronous_commit on, so one WAL flush each), no rollups, no auth, no validation, no logging.',
+      `Batch: the same body of ${BATCH_SIZE} entries each request (no IdempotencyKey, so each request stores ${BATCH_SIZE} new entries); the ceiling inserts them with one unnest INSERT, without rollups.`,
+      `Summaries: account ${SUMMARY_ACCOUNT_ID} holds ${fmt.int(ctx.usageEntries)} entries over 20 meters from 2024-10-01 to 2025-10-31 (bench/load-usage.ts${load.loaded ? `, loaded this run in ${Math.round(load.seconds)} s` : ', loaded by an earlier run'}); ${SUMMARY_CONNECTIONS} connections, ${Math.min(ctx.durationSec, 8)} s each. The ceiling sums whole UTC days from usage_rollups_daily with one GROUP BY and no middleware.`,
+      ...(problems.length > 0 ? [`Unexpected answers: ${problems.join('; ')}`] : ['Every measured request got the expected status.']),
+    ],
+  };
+}
+
+/** One timed query summing 365 days from the raw entries, to show what the rollups save. */
+async function naiveSummaryMs(ctx: BenchContext): Promise<number> {
+  const started = process.hrtime.bigint();
+  await ctx.pool.query(
+    `SELECT meter, sum(usage), count(*) FROM usage_entries
+      WHERE account_id = $1 AND occurred_at >= '2024-11-01T00:00:00Z' AND occurred_at <= '2025-10-31T23:59:59Z'
+      GROUP BY meter ORDER BY 2 DESC, 1`,
+    [SUMMARY_ACCOUNT_ID],
+  );
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}

@@ -99,7 +99,7 @@ export async function createBooking(store: BookingStore, request: NewBooking): P
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const reference = generateBookingReference();
     const eventId = randomUUID();
-    const outcome = await store.reserve({
+    const reservation: Reservation = {
       accountId: request.accountId,
       activity,
       date: request.date,
@@ -123,21 +123,9 @@ export async function createBooking(store: BookingStore, request: NewBooking): P
         Channel: request.channel,
         PaymentReference: request.paymentReference,
       },
-    });
-    if (outcome.kind === 'booked') {
-      return {
-        Reference: reference,
-        Status: 'confirmed',
-        ActivityID: activity.activityId,
-        Date: request.date,
-        Time: request.time,
-        Participants: request.participants,
-        Customer: customer,
-        PaymentReference: request.paymentReference,
-        Channel: request.channel,
-        CreatedAt: outcome.createdAt.toISOString(),
-      };
-    }
+    };
+    const outcome = await store.reserve(reservation);
+    if (outcome.kind === 'booked') return bookingOf(reservation, outcome.createdAt);
     if (outcome.kind === 'reference-taken') continue;
     const slot = outcome.timeslot;
     lastRefusal = slot;
@@ -147,6 +135,22 @@ export async function createBooking(store: BookingStore, request: NewBooking): P
   }
   if (lastRefusal) throw insufficientCapacity(request, lastRefusal.available);
   throw new Error(`no free booking reference after ${ATTEMPTS} attempts`);
+}
+
+/** The booking as the API shows it, from its reservation and commit time. */
+export function bookingOf(reservation: Reservation, createdAt: Date): Booking {
+  return {
+    Reference: reservation.reference,
+    Status: 'confirmed',
+    ActivityID: reservation.activity.activityId,
+    Date: reservation.date,
+    Time: reservation.time,
+    Participants: reservation.participants,
+    Customer: reservation.customer,
+    PaymentReference: reservation.paymentReference,
+    Channel: reservation.channel,
+    CreatedAt: createdAt.toISOString(),
+  };
 }
 
 function timeslotUnavailable(request: NewBooking, slot: TimeslotState | null): DomainError {

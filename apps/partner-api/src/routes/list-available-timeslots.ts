@@ -1,0 +1,16 @@
+// GET /api/v2/ota/partner/availability/:ActivityID/timeslots: bookable timeslots on a local date, in the
+// activity's zone with the UTC offset of each instant (daylight-saving days included).
+import type { Router } from 'express';
+import { listAvailableTimeslotsOperation } from '@backbone/contracts';
+import { listBookableTimeslots } from '@backbone/db';
+import { notFound, toAvailableTimeslot } from '@backbone/domain';
+import { mountOperation } from '@backbone/http';
+import type { PartnerAppDeps } from '../app.js';
+
+export function mountListAvailableTimeslots(router: Router, deps: PartnerAppDeps): void {
+  mountOperation<typeof listAvailableTimeslotsOperation>(router, deps, listAvailableTimeslotsOperation, async ({ params, query, auth }) => {
+    const found = await listBookableTimeslots(deps.pool, auth.accountId, params.ActivityID, query.Date);
+    if (!found) throw notFound('Activity');
+    return { status: 200, body: found.timeslots.map((slot) => toAvailableTimeslot(slot, found.timeZone)) };
+  });
+}

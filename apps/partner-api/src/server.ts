@@ -1,0 +1,26 @@
+// Entry point: config -> pool -> migrations -> app -> listen, with graceful shutdown on SIGTERM/SIGINT.
+import { createPool, migrate } from '@backbone/db';
+import { createKeyVerifier, createLogger, listen, shutdownOnSignals } from '@backbone/http';
+import { createPartnerApp } from './app.js';
+import { loadPartnerApiConfig } from './config.js';
+
+const config = loadPartnerApiConfig();
+const logger = createLogger({ level: config.LOG_LEVEL, name: 'partner-api' });
+
+try {
+  await migrate({ databaseUrl: config.DATABASE_URL, log: (message) => logger.debug(message) });
+  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'partner-api' });
+  const app = createPartnerApp({
+    pool,
+    logger,
+    problemBase: config.PROBLEM_BASE,
+    bodyLimit: config.BODY_LIMIT,
+    keyVerifier: createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS),
+  });
+  const running = await listen(app, { port: config.PORT, host: config.HOST });
+  logger.info({ url: running.url }, 'partner API listening');
+  shutdownOnSignals(running, { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS, cleanup: () => pool.end() });
+} catch (error) {
+  logger.fatal({ err: error }, 'partner API failed to start');
+  process.exit(1);
+}

@@ -1,0 +1,63 @@
+// Shared set-up of the partner API tests: the real app in-process over a fresh schema, and an operator with a key,
+// an activity in Europe/Berlin and a few future timeslots.
+import { createLogger, createKeyVerifier } from '@backbone/http';
+import { createTestAccount, createTestActivity, useTestDatabase, useTestServer, type TestAccount } from '@backbone/testkit';
+import type { Pool } from '@backbone/db';
+import type { Activity } from '@backbone/domain';
+import { createPartnerApp } from '../src/app.js';
+
+export const PROBLEM_BASE = 'https://problems.example.test';
+
+export function usePartnerApi(options: { poolSize?: number; bodyLimit?: string } = {}) {
+  const db = useTestDatabase({ poolSize: options.poolSize ?? 20 });
+  const server = useTestServer(() =>
+    createPartnerApp({
+      pool: db.pool,
+      logger: createLogger({ level: 'silent', name: 'partner-api-test' }),
+      problemBase: PROBLEM_BASE,
+      bodyLimit: options.bodyLimit ?? '64kb',
+      // No key cache: a revoked key must fail on the very next request.
+      keyVerifier: createKeyVerifier(db.pool, 0),
+    }),
+  );
+  return { db, server };
+}
+
+export interface Operator extends TestAccount {
+  /** A key with only the ota scope. */
+  ota: string;
+  activity: Activity;
+}
+
+export async function createOperator(pool: Pool, options: { timeZone?: string; activity?: Parameters<typeof createTestActivity>[2] } = {}): Promise<Operator> {
+  const account = await createTestAccount(pool, { timeZone: options.timeZone ?? 'Europe/Berlin' });
+  const ota = await account.keyWith(['ota']);
+  const activity = await createTestActivity(pool, account.account.id, { timeZone: options.timeZone ?? 'Europe/Berlin', ...options.activity });
+  return { ...account, ota, activity };
+}
+
+export function bookingBody(activity: Activity, slot: { date: string; time: string }, overrides: Record<string, unknown> = {}) {
+  return {
+    ActivityID: activity.activityId,
+    Date: slot.date,
+    Time: slot.time,
+    Participants: 1,
+    Customer: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+44 20 7946 0958' },
+    PaymentReference: 'PAY-123',
+    ...overrides,
+  };
+}
+
+/** Row counts and capacity totals that no failed request may change. */
+export async function databaseFingerprint(pool: Pool) {
+  const { rows } = await pool.query<Record<string, number>>(
+    `SELECT (SELECT count(*) FROM bookings) AS bookings,
+            (SELECT count(*) FROM outbox_events) AS events,
+            (SELECT coalesce(sum(booked), 0) FROM timeslots) AS booked,
+            (SELECT count(*) FROM timeslots) AS timeslots,
+            (SELECT count(*) FROM activities) AS activities,
+            (SELECT count(*) FROM waiver_questions) AS questions,
+            (SELECT count(*) FROM idempotency_keys WHERE state = 'done') AS idempotency_answers`,
+  );
+  return rows[0]!;
+}

@@ -1,0 +1,172 @@
+// Bookings. The reservation is one statement: a conditional UPDATE takes the places only if the timeslot is open,
+// not started and has room (PostgreSQL re-checks the condition on the latest row version, so concurrent bookings
+// queue on the row and never oversell; the CHECK on timeslots is the backstop), and data-modifying CTEs insert the
+// booking and its booking.created outbox event in the same statement, so the row lock is held for one round trip.
+import type { Booking, BookingChannel } from '@backbone/contracts';
+import { bookingOf, type BookableActivity, type BookingStore, type Reservation, type ReservationOutcome, type TimeslotState, type WaiverQuestion } from '@backbone/domain';
+import { withTransaction, type Db, type DbClient, type Pool } from './pool.js';
+
+const UNIQUE_VIOLATION = '23505';
+
+export interface BookingStoreOptions {
+  /**
+   * Work that must commit with the booking (storing the Idempotency-Key answer). When given, the reservation runs in
+   * an explicit transaction and this runs inside it; without it the reservation statement commits on its own.
+   */
+  beforeCommit?: (client: DbClient, booking: Booking) => Promise<void>;
+}
+
+export function createBookingStore(pool: Pool, options: BookingStoreOptions = {}): BookingStore {
+  return {
+    findActivity: (accountId, activityId, findOptions) => findBookableActivity(pool, accountId, activityId, findOptions),
+    async reserve(reservation) {
+      try {
+        const { beforeCommit } = options;
+        if (!beforeCommit) return await reserveOnce(pool, reservation);
+        return await withTransaction(pool, async (client) => {
+          const outcome = await reserveOnce(client, reservation);
+          if (outcome.kind === 'booked') await beforeCommit(client, bookingOf(reservation, outcome.createdAt));
+          return outcome;
+        });
+      } catch (error) {
+        const pgError = error as { code?: string; constraint?: string };
+        if (pgError.code === UNIQUE_VIOLATION && pgError.constraint === 'bookings_reference_key') return { kind: 'reference-taken' };
+        throw error;
+      }
+    },
+  };
+}
+
+async function findBookableActivity(
+  db: Db,
+  accountId: string,
+  activityId: string,
+  options: { withQuestions: boolean; anyShopfront: boolean },
+): Promise<BookableActivity | null> {
+  const { rows } = await db.query<{ id: number; activity_id: string; max_participants: number; questions: WaiverQuestion[] | null }>({
+    name: 'bookings-find-activity',
+    text: `SELECT a.id, a.activity_id, a.max_participants,
+                  CASE WHEN $3 THEN (
+                    SELECT coalesce(json_agg(json_build_object('id', q.id, 'question', q.question, 'type', q.type, 'required', q.required,
+                                                               'options', q.options, 'perParticipant', q.per_participant)
+                                             ORDER BY q.position, q.id), '[]'::json)
+                      FROM waiver_questions q WHERE q.account_id = a.account_id AND q.activity_id = a.id)
+                  END AS questions
+             FROM activities a
+            WHERE a.account_id = $1 AND a.activity_id = $2 AND a.active AND (a.in_shopfront OR $4)`,
+    values: [accountId, activityId, options.withQuestions, options.anyShopfront],
+  });
+  const row = rows[0];
+  return row ? { id: row.id, activityId: row.activity_id, maxParticipants: row.max_participants, questions: row.questions } : null;
+}
+
+async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> {
+  const { rows } = await db.query<{ created_at: Date }>({
+    name: 'bookings-reserve',
+    text: `WITH slot AS (
+             UPDATE timeslots SET booked = booked + $5
+              WHERE account_id = $1 AND activity_id = $2 AND local_date = $3 AND local_time = $4
+                AND status = 'open' AND starts_at > now() AND booked + $5 <= capacity
+             RETURNING id
+           ), booking AS (
+             INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer,
+                                   payment_reference, answers, api_key_id)
+             SELECT $1, $6, $2, slot.id, $7, $5, $8, $9, $10, $11 FROM slot
+             RETURNING created_at
+           ), event AS (
+             INSERT INTO outbox_events (account_id, event_id, type, payload)
+             SELECT $1, $12, 'booking.created', $13::jsonb || jsonb_build_object('OccurredAt', floor(extract(epoch FROM created_at))::bigint)
+               FROM booking
+           )
+           SELECT created_at FROM booking`,
+    values: [
+      r.accountId,
+      r.activity.id,
+      r.date,
+      r.time,
+      r.participants,
+      r.reference,
+      r.channel,
+      JSON.stringify(r.customer),
+      r.paymentReference,
+      JSON.stringify(r.answers),
+      r.apiKeyId,
+      r.eventId,
+      JSON.stringify(r.event),
+    ],
+  });
+  const booked = rows[0];
+  if (booked) return { kind: 'booked', createdAt: booked.created_at };
+  return { kind: 'refused', timeslot: await timeslotState(db, r) };
+}
+
+/** Why a reservation was refused: read only after the conditional update matched nothing. */
+async function timeslotState(db: Db, r: Reservation): Promise<TimeslotState | null> {
+  const { rows } = await db.query<{ status: 'open' | 'closed'; started: boolean; available: number }>({
+    name: 'bookings-timeslot-state',
+    text: `SELECT status, starts_at <= now() AS started, capacity - booked AS available
+             FROM timeslots WHERE account_id = $1 AND activity_id = $2 AND local_date = $3 AND local_time = $4`,
+    values: [r.accountId, r.activity.id, r.date, r.time],
+  });
+  return rows[0] ?? null;
+}
+
+export interface BookingListItem {
+  Reference: string;
+  Status: string;
+  Channel: BookingChannel;
+  ActivityID: string;
+  ActivityName: string;
+  Date: string;
+  Time: string;
+  StartsAt: string;
+  Participants: number;
+  Customer: Record<string, unknown>;
+  PaymentReference: string | null;
+  Answers: unknown[];
+  CreatedAt: string;
+}
+
+/** The account's bookings of every channel, by timeslot; `from`/`to` bound the timeslots' local dates. */
+export async function listBookings(db: Db, accountId: string, range: { from?: string | null; to?: string | null } = {}): Promise<BookingListItem[]> {
+  const { rows } = await db.query<{
+    reference: string;
+    status: string;
+    channel: BookingChannel;
+    activity_id: string;
+    name: string;
+    local_date: string;
+    local_time: string;
+    starts_at: Date;
+    participants: number;
+    customer: Record<string, unknown>;
+    payment_reference: string | null;
+    answers: unknown[];
+    created_at: Date;
+  }>(
+    `SELECT b.reference, b.status, b.channel, a.activity_id, a.name, to_char(t.local_date, 'YYYY-MM-DD') AS local_date,
+            to_char(t.local_time, 'HH24:MI') AS local_time, t.starts_at, b.participants, b.customer, b.payment_reference,
+            b.answers, b.created_at
+       FROM bookings b
+       JOIN timeslots t ON t.id = b.timeslot_id
+       JOIN activities a ON a.account_id = b.account_id AND a.id = b.activity_id
+      WHERE b.account_id = $1 AND ($2::date IS NULL OR t.local_date >= $2::date) AND ($3::date IS NULL OR t.local_date <= $3::date)
+      ORDER BY t.starts_at, b.created_at, b.id`,
+    [accountId, range.from ?? null, range.to ?? null],
+  );
+  return rows.map((r) => ({
+    Reference: r.reference,
+    Status: r.status,
+    Channel: r.channel,
+    ActivityID: r.activity_id,
+    ActivityName: r.name,
+    Date: r.local_date,
+    Time: r.local_time,
+    StartsAt: r.starts_at.toISOString(),
+    Participants: r.participants,
+    Customer: r.customer,
+    PaymentReference: r.payment_reference,
+    Answers: r.answers,
+    CreatedAt: r.created_at.toISOString(),
+  }));
+}

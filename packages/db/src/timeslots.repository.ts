@@ -1,0 +1,102 @@
+// Timeslots: creation from a planned list, and the availability reads. A slot is bookable when it is open, has not
+// started and has free places; the reservation in bookings.repository.ts applies the same rule atomically.
+import type { BookableTimeslot, DateAvailability, PlannedTimeslot } from '@backbone/domain';
+import type { Db } from './pool.js';
+
+/** Adds the planned timeslots; those whose (date, time) already exists for the activity are left as they are. */
+export async function insertTimeslots(
+  db: Db,
+  accountId: string,
+  activityInternalId: number,
+  timeslots: readonly PlannedTimeslot[],
+): Promise<{ created: number; existing: number }> {
+  if (timeslots.length === 0) return { created: 0, existing: 0 };
+  const { rowCount } = await db.query(
+    `INSERT INTO timeslots (account_id, activity_id, local_date, local_time, starts_at, ends_at, capacity)
+     SELECT $1, $2, d, t, s, e, c
+       FROM unnest($3::date[], $4::time[], $5::timestamptz[], $6::timestamptz[], $7::int[]) AS x(d, t, s, e, c)
+     ON CONFLICT (account_id, activity_id, local_date, local_time) DO NOTHING`,
+    [
+      accountId,
+      activityInternalId,
+      timeslots.map((s) => s.localDate),
+      timeslots.map((s) => s.localTime),
+      timeslots.map((s) => s.startsAt),
+      timeslots.map((s) => s.endsAt),
+      timeslots.map((s) => s.capacity),
+    ],
+  );
+  const created = rowCount ?? 0;
+  return { created, existing: timeslots.length - created };
+}
+
+/**
+ * The bookable timeslots of an offered activity on a local date, ordered by time; null when the account offers no
+ * such activity. One statement: the activity row comes back even when no slot matches.
+ */
+export async function listBookableTimeslots(
+  db: Db,
+  accountId: string,
+  activityId: string,
+  date: string,
+): Promise<{ timeZone: string; timeslots: BookableTimeslot[] } | null> {
+  const { rows } = await db.query<{ time_zone: string; local_time: string | null; starts_at: Date; ends_at: Date; capacity: number; booked: number }>({
+    name: 'timeslots-bookable',
+    text: `SELECT a.time_zone, to_char(t.local_time, 'HH24:MI') AS local_time, t.starts_at, t.ends_at, t.capacity, t.booked
+             FROM activities a
+             LEFT JOIN timeslots t
+               ON t.account_id = a.account_id AND t.activity_id = a.id AND t.local_date = $3
+              AND t.status = 'open' AND t.starts_at > now() AND t.booked < t.capacity
+            WHERE a.account_id = $1 AND a.activity_id = $2 AND a.active AND a.in_shopfront
+            ORDER BY t.local_time`,
+    values: [accountId, activityId, date],
+  });
+  const first = rows[0];
+  if (!first) return null;
+  return {
+    timeZone: first.time_zone,
+    timeslots: rows
+      .filter((r) => r.local_time !== null)
+      .map((r) => ({ localTime: r.local_time!, startsAt: r.starts_at, endsAt: r.ends_at, capacity: r.capacity, booked: r.booked })),
+  };
+}
+
+/** Per local date from `from` to `to`: free places and number of bookable timeslots; dates without any are left out. */
+export async function listAvailableDates(
+  db: Db,
+  accountId: string,
+  activityId: string,
+  from: string,
+  to: string,
+): Promise<DateAvailability[] | null> {
+  const { rows } = await db.query<{ date: string | null; available: number | null; timeslots: number }>({
+    name: 'timeslots-dates',
+    text: `SELECT to_char(t.local_date, 'YYYY-MM-DD') AS date, sum(t.capacity - t.booked) AS available, count(t.id) AS timeslots
+             FROM activities a
+             LEFT JOIN timeslots t
+               ON t.account_id = a.account_id AND t.activity_id = a.id AND t.local_date BETWEEN $3 AND $4
+              AND t.status = 'open' AND t.starts_at > now() AND t.booked < t.capacity
+            WHERE a.account_id = $1 AND a.activity_id = $2 AND a.active AND a.in_shopfront
+            GROUP BY t.local_date
+            ORDER BY t.local_date`,
+    values: [accountId, activityId, from, to],
+  });
+  if (rows.length === 0) return null;
+  return rows.filter((r) => r.date !== null).map((r) => ({ date: r.date!, available: Number(r.available), timeslots: Number(r.timeslots) }));
+}
+
+/** Closes or reopens one timeslot of the account (an operator action); false when there is no such slot. */
+export async function setTimeslotStatus(
+  db: Db,
+  accountId: string,
+  activityInternalId: number,
+  localDate: string,
+  localTime: string,
+  status: 'open' | 'closed',
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE timeslots SET status = $5 WHERE account_id = $1 AND activity_id = $2 AND local_date = $3 AND local_time = $4`,
+    [accountId, activityInternalId, localDate, localTime, status],
+  );
+  return rowCount === 1;
+}

@@ -10,7 +10,9 @@ import { authenticate, authOf, requireScope, type AuthContext, type KeyVerifier 
 import { HttpProblem } from './problems.js';
 import { compileValidator } from './validation.js';
 
-type InputOf<S> = S extends JSONSchema ? FromSchema<S> : undefined;
+// While TypeScript infers Op it also tries the wide JSONSchema; FromSchema of that never ends (TS2589), so it is
+// answered with unknown and only a concrete schema is turned into a type.
+type InputOf<S> = S extends JSONSchema ? (JSONSchema extends S ? unknown : FromSchema<S>) : undefined;
 
 export interface HandlerContext<Op extends Operation> {
   params: InputOf<Op['params']>;

@@ -6,6 +6,7 @@ export * from './idempotency.repository.js';
 export * from './usage.repository.js';
 export * from './usage-writer.js';
 export * from './outbox.repository.js';
+export * from './usage-summary.repository.js';
 export * from './activities.repository.js';
 export * from './timeslots.repository.js';
 export * from './questions.repository.js';

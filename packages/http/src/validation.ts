@@ -5,7 +5,9 @@ import addFormats from 'ajv-formats';
 import type { FieldError } from '@backbone/domain';
 
 function makeAjv(coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({ allErrors: true, coerceTypes, useDefaults: false, strict: false });
+  // strict: false would also let Infinity through as a number (JSON 1e400 parses to it); strictNumbers keeps it out.
+  // verbose puts parentSchema on errors, where messageOf finds a schema's x-message.
+  const ajv = new Ajv({ allErrors: true, coerceTypes, useDefaults: false, strict: false, strictNumbers: true, verbose: true });
   addFormats.default(ajv, ['date', 'email', 'uri', 'date-time']);
   ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
   return ajv;

@@ -1,4 +1,298 @@
-// Placeholder: filled in by the partner work.
-import type { AdminCommand } from './command.js';
+// Admin CLI commands for operators: accounts, API keys, activities, timeslots, waiver questions and bookings.
+// Each command checks its input with the same domain rules the API uses and prints JSON.
+import { SCOPES, BOOKING_CHANNELS, type BookingChannel, type Scope } from '@backbone/contracts';
+import {
+  addQuestion,
+  createAccount,
+  createActivity,
+  createApiKey,
+  createBookingStore,
+  findAccount,
+  findActivity,
+  insertTimeslots,
+  listActivities,
+  listApiKeys,
+  listBookings,
+  revokeApiKey,
+  type Pool,
+} from '@backbone/db';
+import {
+  checkNewActivity,
+  checkNewQuestion,
+  createBooking,
+  isCalendarDate,
+  isValidTimeZone,
+  planTimeslots,
+  toProduct,
+  toQuestion,
+  type Activity,
+} from '@backbone/domain';
+import { requireOption, type AdminCommand } from './command.js';
 
-export const partnerCommands: Record<string, AdminCommand> = {};
+type Options = Record<string, string | boolean | string[] | undefined>;
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+function optional(options: Options, name: string): string | undefined {
+  const value = options[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function integerOption(options: Options, name: string, fallback?: number): number {
+  const raw = optional(options, name);
+  if (raw === undefined) {
+    if (fallback !== undefined) return fallback;
+    throw new Error(`--${name} is required`);
+  }
+  if (!/^-?\d+$/.test(raw)) throw new Error(`--${name} must be a whole number, got '${raw}'`);
+  return Number(raw);
+}
+
+function listOption(options: Options, name: string): string[] {
+  return requireOption(options, name)
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+function uuidOption(options: Options, name: string): string {
+  const value = requireOption(options, name);
+  if (!UUID.test(value)) throw new Error(`--${name} must be a UUID, got '${value}'`);
+  return value.toLowerCase();
+}
+
+async function accountOf(pool: Pool, options: Options) {
+  const accountId = uuidOption(options, 'account');
+  const account = await findAccount(pool, accountId);
+  if (!account) throw new Error(`no account ${accountId}`);
+  return account;
+}
+
+async function activityOf(pool: Pool, accountId: string, options: Options): Promise<Activity> {
+  const activityId = uuidOption(options, 'activity');
+  const activity = await findActivity(pool, accountId, activityId);
+  if (!activity) throw new Error(`no activity ${activityId} in account ${accountId}`);
+  return activity;
+}
+
+function dateOption(options: Options, name: string): string | undefined {
+  const value = optional(options, name);
+  if (value !== undefined && !isCalendarDate(value)) throw new Error(`--${name} must be a date (YYYY-MM-DD), got '${value}'`);
+  return value;
+}
+
+function describeActivity(activity: Activity) {
+  return { ...toProduct(activity), Active: activity.active, InShopfront: activity.inShopfront };
+}
+
+export const partnerCommands: Record<string, AdminCommand> = {
+  'create-account': {
+    summary: 'Create an operator account.',
+    usage: '--name <name> [--time-zone <IANA zone, default UTC>]',
+    options: { name: { type: 'string' }, 'time-zone': { type: 'string' } },
+    async run(options, { pool }) {
+      const timeZone = optional(options, 'time-zone') ?? 'UTC';
+      if (!isValidTimeZone(timeZone)) throw new Error(`--time-zone must be an IANA time zone such as Europe/Lisbon, got '${timeZone}'`);
+      const name = requireOption(options, 'name').trim();
+      if (name.length > 200) throw new Error('--name must be at most 200 characters');
+      return createAccount(pool, { name, timeZone });
+    },
+  },
+
+  'create-key': {
+    summary: 'Create an API key; the secret is printed once and stored only as a hash.',
+    usage: `--account <uuid> --name <label> --scopes <comma list of ${SCOPES.join(', ')}>`,
+    options: { account: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' } },
+    async run(options, { pool }) {
+      const account = await accountOf(pool, options);
+      const scopes = [...new Set(listOption(options, 'scopes'))];
+      const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+      if (scopes.length === 0 || unknown.length > 0) throw new Error(`--scopes must be a comma list of ${SCOPES.join(', ')}; unknown: ${unknown.join(', ') || '(none given)'}`);
+      const key = await createApiKey(pool, account.id, { name: requireOption(options, 'name'), scopes: scopes as Scope[] });
+      return { ...key, note: 'Store the secret now: it is not shown again.' };
+    },
+  },
+
+  'revoke-key': {
+    summary: 'Revoke an API key (it stops working at once, or within AUTH_CACHE_TTL_MS on running servers).',
+    usage: '--account <uuid> --key <key id>',
+    options: { account: { type: 'string' }, key: { type: 'string' } },
+    async run(options, { pool }) {
+      const account = await accountOf(pool, options);
+      const keyId = uuidOption(options, 'key');
+      if (!(await revokeApiKey(pool, account.id, keyId))) throw new Error(`account ${account.id} has no active key ${keyId}`);
+      return { revoked: true, id: keyId };
+    },
+  },
+
+  'list-keys': {
+    summary: "List an account's API keys (prefixes only, never secrets).",
+    usage: '--account <uuid>',
+    options: { account: { type: 'string' } },
+    async run(options, { pool }) {
+      const account = await accountOf(pool, options);
+      return listApiKeys(pool, account.id);
+    },
+  },
+
+  'create-activity': {
+    summary: 'Create an activity (a product partners can book).',
+    usage:
+      '--account <uuid> --name <name> [--description <text>] --duration <minutes> [--time-zone <IANA, default the account\'s>] ' +
+      '--price <minor units> --currency <ISO 4217> --max-participants <n> [--hidden (not in the shopfront)]',
+    options: {
+      account: { type: 'string' },
+      name: { type: 'string' },
+      description: { type: 'string' },
+      duration: { type: 'string' },
+      'time-zone': { type: 'string' },
+      price: { type: 'string' },
+      currency: { type: 'string' },
+      'max-participants': { type: 'string' },
+      hidden: { type: 'boolean' },
+    },
+    async run(options, { pool }) {
+      const account = await accountOf(pool, options);
+      const input = {
+        name: requireOption(options, 'name'),
+        description: optional(options, 'description') ?? '',
+        durationMinutes: integerOption(options, 'duration'),
+        timeZone: optional(options, 'time-zone') ?? account.timeZone,
+        priceMinor: integerOption(options, 'price'),
+        currency: requireOption(options, 'currency').toUpperCase(),
+        maxParticipants: integerOption(options, 'max-participants'),
+        inShopfront: options.hidden !== true,
+      };
+      checkNewActivity(input);
+      return describeActivity(await createActivity(pool, account.id, input));
+    },
+  },
+
+  'list-activities': {
+    summary: "List an account's activities, offered or not.",
+    usage: '--account <uuid>',
+    options: { account: { type: 'string' } },
+    async run(options, { pool }) {
+      const account = await accountOf(pool, options);
+      return (await listActivities(pool, account.id)).map(describeActivity);
+    },
+  },
+
+  'generate-timeslots': {
+    summary: 'Create timeslots from a weekly pattern over a date range, in the activity\'s time zone.',
+    usage:
+      '--account <uuid> --activity <uuid> --from <YYYY-MM-DD> --to <YYYY-MM-DD> --days <mon,tue,...> --times <09:00,14:00> --capacity <n>. ' +
+      'Existing (date, time) slots are kept; times skipped by a daylight-saving jump are reported.',
+    options: {
+      account: { type: 'string' },
+      activity: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      days: { type: 'string' },
+      times: { type: 'string' },
+      capacity: { type: 'string' },
+    },
+    async run(options, { pool }) {
+      const account = await accountOf(pool, options);
+      const activity = await activityOf(pool, account.id, options);
+      const plan = planTimeslots({
+        from: requireOption(options, 'from'),
+        to: requireOption(options, 'to'),
+        days: listOption(options, 'days').map((d) => d.toLowerCase()),
+        times: listOption(options, 'times'),
+        timeZone: activity.timeZone,
+        durationMinutes: activity.durationMinutes,
+        capacity: integerOption(options, 'capacity'),
+      });
+      const { created, existing } = await insertTimeslots(pool, account.id, activity.id, plan.timeslots);
+      return { ActivityID: activity.activityId, TimeZone: activity.timeZone, Created: created, AlreadyExisting: existing, Skipped: plan.skipped };
+    },
+  },
+
+  'add-question': {
+    summary: 'Add a waiver question to an activity (shown after the existing ones).',
+    usage:
+      '--account <uuid> --activity <uuid> --question <text> --type <text|textarea|select|multiselect|checkbox|date|email|phone|number|file|signature> ' +
+      '[--required] [--options <A,B,C> (select, multiselect)] [--per-participant]',
+    options: {
+      account: { type: 'string' },
+      activity: { type: 'string' },
+      question: { type: 'string' },
+      type: { type: 'string' },
+      required: { type: 'boolean' },
+      options: { type: 'string' },
+      'per-participant': { type: 'boolean' },
+    },
+    async run(options, { pool }) {
+      const account = await accountOf(pool, options);
+      const activity = await activityOf(pool, account.id, options);
+      const input = {
+        question: requireOption(options, 'question'),
+        type: requireOption(options, 'type'),
+        required: options.required === true,
+        options: optional(options, 'options') ? listOption(options, 'options') : [],
+        perParticipant: options['per-participant'] === true,
+      };
+      checkNewQuestion(input);
+      return toQuestion(await addQuestion(pool, account.id, activity.id, input));
+    },
+  },
+
+  'create-booking': {
+    summary: 'Book a timeslot for the online shop or the point of sale (same atomic reservation as the partner API).',
+    usage:
+      '--account <uuid> --activity <uuid> --date <YYYY-MM-DD> --time <HH:MM> --participants <n> --first-name <..> --last-name <..> --email <..> ' +
+      '[--phone <..>] [--payment-reference <..>] [--channel online|pos (default pos)]',
+    options: {
+      account: { type: 'string' },
+      activity: { type: 'string' },
+      date: { type: 'string' },
+      time: { type: 'string' },
+      participants: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+      email: { type: 'string' },
+      phone: { type: 'string' },
+      'payment-reference': { type: 'string' },
+      channel: { type: 'string' },
+    },
+    async run(options, { pool }) {
+      const account = await accountOf(pool, options);
+      const channel = optional(options, 'channel') ?? 'pos';
+      if (channel === 'ota' || !(BOOKING_CHANNELS as readonly string[]).includes(channel)) throw new Error('--channel must be online or pos (partners book through the API)');
+      const date = dateOption(options, 'date');
+      if (!date) throw new Error('--date is required');
+      const time = requireOption(options, 'time');
+      if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) throw new Error(`--time must be HH:MM, got '${time}'`);
+      const email = requireOption(options, 'email');
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new Error(`--email must be an email address, got '${email}'`);
+      return createBooking(createBookingStore(pool), {
+        accountId: account.id,
+        apiKeyId: null,
+        channel: channel as BookingChannel,
+        activityId: uuidOption(options, 'activity'),
+        date,
+        time,
+        participants: integerOption(options, 'participants', 1),
+        customer: {
+          FirstName: requireOption(options, 'first-name'),
+          LastName: requireOption(options, 'last-name'),
+          Email: email,
+          Phone: optional(options, 'phone'),
+        },
+        paymentReference: optional(options, 'payment-reference') ?? null,
+        answers: undefined,
+      });
+    },
+  },
+
+  'list-bookings': {
+    summary: "List an account's bookings of every channel (ota, online, pos) with their payment references.",
+    usage: '--account <uuid> [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] (timeslot dates, local to each activity)',
+    options: { account: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } },
+    async run(options, { pool }) {
+      const account = await accountOf(pool, options);
+      return listBookings(pool, account.id, { from: dateOption(options, 'from') ?? null, to: dateOption(options, 'to') ?? null });
+    },
+  },
+};

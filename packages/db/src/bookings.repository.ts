@@ -3,7 +3,7 @@
 // queue on the row and never oversell; the CHECK on timeslots is the backstop), and data-modifying CTEs insert the
 // booking and its booking.created outbox event in the same statement, so the row lock is held for one round trip.
 import type { Booking, BookingChannel } from '@backbone/contracts';
-import { bookingOf, type BookableActivity, type BookingStore, type Reservation, type ReservationOutcome, type TimeslotState, type WaiverQuestion } from '@backbone/domain';
+import { bookingOf, formatInZone, type BookableActivity, type BookingStore, type Reservation, type ReservationOutcome, type TimeslotState, type WaiverQuestion } from '@backbone/domain';
 import { withTransaction, type Db, type DbClient, type Pool } from './pool.js';
 
 const UNIQUE_VIOLATION = '23505';
@@ -119,6 +119,7 @@ export interface BookingListItem {
   ActivityName: string;
   Date: string;
   Time: string;
+  /** ISO 8601 with the offset of the activity's zone. */
   StartsAt: string;
   Participants: number;
   Customer: Record<string, unknown>;
@@ -138,6 +139,7 @@ export async function listBookings(db: Db, accountId: string, range: { from?: st
     local_date: string;
     local_time: string;
     starts_at: Date;
+    time_zone: string;
     participants: number;
     customer: Record<string, unknown>;
     payment_reference: string | null;
@@ -145,7 +147,7 @@ export async function listBookings(db: Db, accountId: string, range: { from?: st
     created_at: Date;
   }>(
     `SELECT b.reference, b.status, b.channel, a.activity_id, a.name, to_char(t.local_date, 'YYYY-MM-DD') AS local_date,
-            to_char(t.local_time, 'HH24:MI') AS local_time, t.starts_at, b.participants, b.customer, b.payment_reference,
+            to_char(t.local_time, 'HH24:MI') AS local_time, t.starts_at, a.time_zone, b.participants, b.customer, b.payment_reference,
             b.answers, b.created_at
        FROM bookings b
        JOIN timeslots t ON t.id = b.timeslot_id
@@ -162,7 +164,7 @@ export async function listBookings(db: Db, accountId: string, range: { from?: st
     ActivityName: r.name,
     Date: r.local_date,
     Time: r.local_time,
-    StartsAt: r.starts_at.toISOString(),
+    StartsAt: formatInZone(r.starts_at, r.time_zone),
     Participants: r.participants,
     Customer: r.customer,
     PaymentReference: r.payment_reference,

@@ -5,7 +5,10 @@ import { partnerOperations, platformOperations, usageOperations } from '@backbon
 import { isDatabaseReachable, type UsageWriter } from '@backbone/db';
 import { buildOpenApiDocument, createHttpApp, type Logger, type RouteDeps } from '@backbone/http';
 import type { EventPublisher } from '@backbone/publisher';
+import { mountGetUsageSummary } from './routes/get-usage-summary.js';
 import { mountPublishPlatformEvent } from './routes/publish-platform-event.js';
+import { mountRecordUsageEntries } from './routes/record-usage-entries.js';
+import { mountRecordUsageEntry } from './routes/record-usage-entry.js';
 
 export interface UsageAppDeps extends RouteDeps {
   logger: Logger;
@@ -31,6 +34,10 @@ export function createUsageApp(deps: UsageAppDeps): Express {
       description: 'Partner (OTA) booking API, usage metering API and platform events, under one base URL.',
     }),
     mount(router) {
+      // The batch path first: /meters/batch must not be read as anything else.
+      mountRecordUsageEntries(router, deps);
+      mountRecordUsageEntry(router, deps);
+      mountGetUsageSummary(router, deps);
       mountPublishPlatformEvent(router, deps);
     },
   });

@@ -1,1 +1,2 @@
-export {};
+export { createUsageApp, type UsageAppDeps } from './app.js';
+export { loadUsageApiConfig, usageApiEnv, type UsageApiConfig } from './config.js';

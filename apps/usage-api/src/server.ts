@@ -1,0 +1,45 @@
+// Entry point: config -> migrations -> pool -> usage writer -> publisher -> app -> listen, with graceful shutdown:
+// in-flight requests finish, queued usage entries are committed, then the publisher and the pool close.
+import { createPool, createUsageWriter, migrate } from '@backbone/db';
+import { createKeyVerifier, createLogger, listen, shutdownOnSignals } from '@backbone/http';
+import { createEventPublisher, createRedisConnection } from '@backbone/publisher';
+import { createUsageApp } from './app.js';
+import { loadUsageApiConfig } from './config.js';
+
+const config = loadUsageApiConfig();
+const logger = createLogger({ level: config.LOG_LEVEL, name: 'usage-api' });
+
+try {
+  await migrate({ databaseUrl: config.DATABASE_URL, log: (message) => logger.debug(message) });
+  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'usage-api' });
+  const usageWriter = createUsageWriter(pool, { maxBatchSize: config.USAGE_WRITER_MAX_BATCH, maxConcurrentBatches: config.USAGE_WRITER_CONCURRENCY });
+  // One Redis connection serves the publisher's queues and the readiness probe.
+  const redis = createRedisConnection(config.REDIS_URL, 'producer');
+  const publisher = createEventPublisher({ connection: redis, prefix: config.QUEUE_PREFIX, onError: (err) => logger.warn({ err }, 'event queue connection error') });
+  const app = createUsageApp({
+    pool,
+    logger,
+    problemBase: config.PROBLEM_BASE,
+    bodyLimit: config.BODY_LIMIT,
+    batchBodyLimit: config.USAGE_BATCH_BODY_LIMIT,
+    keyVerifier: createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS),
+    usageWriter,
+    publisher,
+    redisReady: async () => (await redis.ping()) === 'PONG',
+  });
+  const running = await listen(app, { port: config.PORT, host: config.HOST });
+  logger.info({ url: running.url }, 'usage API listening');
+  shutdownOnSignals(running, {
+    logger,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    cleanup: async () => {
+      await usageWriter.drain();
+      await publisher.close();
+      redis.disconnect();
+      await pool.end();
+    },
+  });
+} catch (error) {
+  logger.fatal({ err: error }, 'usage API failed to start');
+  process.exit(1);
+}

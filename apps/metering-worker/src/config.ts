@@ -1,0 +1,49 @@
+// The metering worker's configuration, parsed once at boot from the environment.
+import { commonEnv, loadConfig, redisEnv, type ConfigOf } from '@backbone/config';
+
+export const workerEnv = {
+  type: 'object',
+  required: ['DATABASE_URL'],
+  properties: {
+    ...commonEnv,
+    ...redisEnv,
+    DATABASE_SCHEMA: { type: 'string', default: 'public', description: 'PostgreSQL schema holding the tables (tests give each file its own).' },
+    WORKER_CONCURRENCY: {
+      type: 'integer',
+      default: 100,
+      minimum: 1,
+      maximum: 2000,
+      description: 'Jobs processed at once per worker process. Jobs mostly wait on Redis and on the shared group commit, so this is high.',
+    },
+    WORKER_LOCK_DURATION_MS: {
+      type: 'integer',
+      default: 30000,
+      minimum: 1000,
+      description: 'How long a job stays locked to a worker without renewal: a job of a killed worker is redelivered after it.',
+    },
+    WORKER_STALLED_INTERVAL_MS: { type: 'integer', default: 30000, minimum: 500, description: 'How often a worker looks for jobs whose worker died.' },
+    WORKER_MAX_STALLED_COUNT: {
+      type: 'integer',
+      default: 3,
+      minimum: 0,
+      description: 'Times a job may lose its worker (crash, Redis restart) before it is moved to the failed set.',
+    },
+    USAGE_WRITER_MAX_BATCH: { type: 'integer', default: 500, minimum: 1, maximum: 5000, description: 'Most entries committed together by one statement.' },
+    USAGE_WRITER_CONCURRENCY: { type: 'integer', default: 2, minimum: 1, maximum: 64, description: 'Group commits in flight at once (each holds one pooled connection).' },
+    OUTBOX_RELAY_ENABLED: { type: 'boolean', default: true, description: 'Run the outbox relay in this process (any number of relays may run side by side).' },
+    OUTBOX_RELAY_INTERVAL_MS: { type: 'integer', default: 250, minimum: 10, description: 'Pause of the outbox relay when it found nothing (or less than a batch) to send.' },
+    OUTBOX_RELAY_BATCH_SIZE: { type: 'integer', default: 500, minimum: 1, maximum: 10000, description: 'Outbox rows moved to the queue per transaction.' },
+    SHUTDOWN_TIMEOUT_MS: {
+      type: 'integer',
+      default: 30000,
+      minimum: 0,
+      description: 'On SIGTERM, how long active jobs may take to finish; after it the process exits and unfinished jobs are redelivered.',
+    },
+  },
+} as const;
+
+export type WorkerConfig = ConfigOf<typeof workerEnv>;
+
+export function loadWorkerConfig(env: Record<string, string | undefined> = process.env): WorkerConfig {
+  return loadConfig(workerEnv, env);
+}

@@ -1,0 +1,66 @@
+// Composition root of the metering worker: config -> migrations -> pool -> worker (and the outbox relay) ->
+// graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the active ones finish (up to
+// SHUTDOWN_TIMEOUT_MS; unfinished ones are redelivered to another worker), then closes its connections.
+import { pino } from 'pino';
+import { createPool, createUsageWriter, migrate } from '@backbone/db';
+import { closeQueues, createRedisConnection, openQueues } from '@backbone/publisher';
+import { loadWorkerConfig } from './config.js';
+import { platformEventHandlers } from './handlers/index.js';
+import { startMeteringWorker } from './metering-worker.js';
+import { startOutboxRelay, type OutboxRelay } from './outbox-relay.js';
+
+const config = loadWorkerConfig();
+const logger = pino({ level: config.LOG_LEVEL, name: 'metering-worker', base: { service: 'metering-worker' } });
+const schema = config.DATABASE_SCHEMA === 'public' ? undefined : config.DATABASE_SCHEMA;
+
+try {
+  await migrate({ databaseUrl: config.DATABASE_URL, ...(schema ? { schema } : {}), log: (message) => logger.debug(message) });
+  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'metering-worker', ...(schema ? { schema } : {}) });
+  const consumer = createRedisConnection(config.REDIS_URL, 'consumer');
+  const producer = createRedisConnection(config.REDIS_URL, 'producer');
+  const writer = createUsageWriter(pool, { maxBatchSize: config.USAGE_WRITER_MAX_BATCH, maxConcurrentBatches: config.USAGE_WRITER_CONCURRENCY });
+
+  const metering = startMeteringWorker({
+    connection: consumer,
+    prefix: config.QUEUE_PREFIX,
+    pool,
+    writer,
+    handlers: platformEventHandlers,
+    concurrency: config.WORKER_CONCURRENCY,
+    lockDurationMs: config.WORKER_LOCK_DURATION_MS,
+    stalledIntervalMs: config.WORKER_STALLED_INTERVAL_MS,
+    maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
+    logger,
+  });
+  const queues = openQueues(producer, config.QUEUE_PREFIX, (err) => logger.warn({ err }, 'outbox queue connection error'));
+  const relay: OutboxRelay | null = config.OUTBOX_RELAY_ENABLED
+    ? startOutboxRelay({ pool, queues, batchSize: config.OUTBOX_RELAY_BATCH_SIZE, intervalMs: config.OUTBOX_RELAY_INTERVAL_MS, logger })
+    : null;
+  await metering.worker.waitUntilReady();
+  logger.info({ concurrency: config.WORKER_CONCURRENCY, relay: relay !== null, prefix: config.QUEUE_PREFIX }, 'metering worker running');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new jobs, finishing active ones');
+    const timer = setTimeout(() => {
+      logger.warn('grace period over: exiting with jobs still active (they will be redelivered)');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS);
+    timer.unref();
+    await relay?.stop();
+    await metering.close();
+    await closeQueues(queues);
+    await Promise.all([consumer.quit(), producer.quit()]).catch(() => undefined);
+    await pool.end();
+    clearTimeout(timer);
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+} catch (error) {
+  logger.fatal({ err: error }, 'metering worker failed to start');
+  process.exit(1);
+}

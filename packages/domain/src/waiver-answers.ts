@@ -103,7 +103,7 @@ export function checkAnswers(questions: readonly WaiverQuestion[], answers: read
     }
     const slot = `${question.id}/${participant ?? 0}`;
     if (seen.has(slot)) {
-      errors.push({ field: `${at}.QuestionID`, message: `${at} answers question ${question.id}${participant ? ` for participant ${participant}` : ''} a second time.` });
+      errors.push({ field: `${at}.QuestionID`, message: `${at}.QuestionID ${question.id} is answered a second time${participant ? ` for participant ${participant}` : ''}.` });
       return;
     }
     seen.add(slot);

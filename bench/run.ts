@@ -3,9 +3,11 @@
 // deadline, all traffic goes to 127.0.0.1, and every child process is stopped at the end or on Ctrl+C.
 //
 // Knobs (environment): BENCH_DURATION (s per run, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32),
-// BENCH_WORKER_JOBS (100000), BENCH_WORKER_CONCURRENCY (50), BENCH_USAGE_ENTRIES (10000000), BENCH_LOG_LEVEL
+// BENCH_WORKER_JOBS (100000), BENCH_WORKER_CONCURRENCY (100, the worker's default), BENCH_USAGE_ENTRIES (10000000), BENCH_LOG_LEVEL
 // (info), BENCH_ONLY (comma list of partner, usage, worker: a partial run, written to bench/.tmp/ instead),
-// DATABASE_URL / REDIS_URL / BENCH_DATABASE_URL.
+// DATABASE_URL / REDIS_URL / BENCH_DATABASE_URL, PGOPTIONS (passed to every process, e.g. '-c jit=off', and
+// recorded in the results).
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +32,17 @@ const num = (name: string, fallback: number) => {
 const only = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 const started = Date.now();
 const log = (message: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${message}`);
+
+/** The commit measured, marked when the work tree had uncommitted changes. */
+function revision(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'apps', 'packages'], { cwd: root, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${head} with uncommitted changes in apps/ or packages/` : head;
+  } catch {
+    return 'unknown (not a git work tree)';
+  }
+}
 
 function memorySection(): Section {
   const peaks = peakMemory();
@@ -70,7 +83,7 @@ async function main(): Promise<void> {
     durationSec: num('BENCH_DURATION', 10),
     warmupSec: Number(env.BENCH_WARMUP ?? 2),
     workerJobs: num('BENCH_WORKER_JOBS', 100_000),
-    workerConcurrency: num('BENCH_WORKER_CONCURRENCY', 50),
+    workerConcurrency: num('BENCH_WORKER_CONCURRENCY', 100),
     usageEntries: num('BENCH_USAGE_ENTRIES', 10_000_000),
     log,
   };
@@ -102,6 +115,7 @@ async function main(): Promise<void> {
   const elapsed = (Date.now() - started) / 1000;
   const machine = describeMachine(infra.postgresVersion, infra.redisVersion);
   const preamble = [
+    `Code measured: commit ${revision()}.${env.PGOPTIONS ? ` PGOPTIONS for every process: \`${env.PGOPTIONS}\`.` : ' PostgreSQL and Redis with their configuration as found (no tuning by the bench).'}`,
     `Load generator: autocannon 8 in the driver process, on the same ${machine.cpus} CPUs as the servers, PostgreSQL and Redis (all on 127.0.0.1), so absolute figures are lower than on separate machines; ours and the ceiling share the same conditions, one after the other.`,
     `Apps run as child processes with LOG_LEVEL=${ctx.logLevel} (pino request logs written to bench/.tmp/*.log) and their default pool sizes and caches.`,
     ...(failures.length > 0 ? ['', `Sections that did not complete: ${failures.join('; ')}`] : []),

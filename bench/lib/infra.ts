@@ -2,6 +2,7 @@
 // else an embedded PostgreSQL (data kept in bench/.tmp so the 10M-entry load survives between runs) and a
 // redis-server from PATH. The bench works in its own database, backbone_bench, so it never meets the tests' data.
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { migrate } from '@backbone/db';
 import { canConnectPostgres, canConnectRedis, freePort, startEmbeddedPostgres, startRedisServer, type LocalService } from '@backbone/testkit/local-services';
@@ -71,9 +72,10 @@ export async function setUpInfrastructure(env: NodeJS.ProcessEnv, tmpDir: string
 
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const postgresVersion = (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
+  const setting = async (name: string) => (await client.query<Record<string, string>>(`SHOW ${name}`)).rows[0]![name]!;
+  // The settings that move these figures most, recorded next to the version.
+  const postgresVersion = `${await setting('server_version')} (shared_buffers ${await setting('shared_buffers')}, synchronous_commit ${await setting('synchronous_commit')}, jit ${await setting('jit')})`;
   await client.end();
-  const { Redis } = await import('ioredis');
   const connection = new Redis(redis, { maxRetriesPerRequest: 1 });
   const info = await connection.info('server');
   connection.disconnect();

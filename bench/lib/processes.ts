@@ -45,7 +45,14 @@ export function startProcess(options: StartOptions): ManagedProcess {
   const fd = openSync(logFile, 'w');
   const child = spawn(process.execPath, ['--import', 'tsx', options.entry], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...options.env },
+    // A clean environment: only what the bench passes, plus PGOPTIONS when the operator set it for the whole run.
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'production',
+      ...(process.env.PGOPTIONS ? { PGOPTIONS: process.env.PGOPTIONS } : {}),
+      ...options.env,
+    },
     stdio: ['ignore', fd, fd],
   });
   closeSync(fd);

@@ -22,7 +22,7 @@ function validatorFor(name: JobName): ValidateFunction {
 
 /** Every way `payload` breaks the catalog schema of job `name`, one message per member; empty when valid. */
 export function validateEvent(name: string, payload: unknown): FieldError[] {
-  if (!isJobName(name)) return [{ field: 'name', message: `'${name}' is not a job of the catalog.` }];
+  if (!isJobName(name)) return [{ field: 'name', message: `name '${name}' is not a job of the catalog.` }];
   const validate = validatorFor(name);
   if (validate(payload)) return [];
   const seen = new Set<string>();

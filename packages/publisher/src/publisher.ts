@@ -57,7 +57,7 @@ export function createEventPublisher(options: EventPublisherOptions): EventPubli
     },
     async publishBulk(events) {
       const errors: FieldError[] = events.flatMap((event, index) =>
-        validateEvent(event.name, event.payload).map((e) => ({ field: `[${index}].${e.field}`, message: `${event.name}: ${e.message}` })),
+        validateEvent(event.name, event.payload).map((e) => ({ field: `[${index}].${e.field}`, message: `[${index}] ${event.name}: ${e.message}` })),
       );
       if (errors.length > 0) throw new ValidationError(errors);
       const byQueue = new Map<QueueName, Array<{ name: string; data: unknown; opts: ReturnType<typeof jobOptionsFor> }>>();

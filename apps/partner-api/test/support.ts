@@ -1,5 +1,6 @@
 // Shared set-up of the partner API tests: the real app in-process over a fresh schema, and an operator with a key,
 // an activity in Europe/Berlin and a few future timeslots.
+import http from 'node:http';
 import { createLogger, createKeyVerifier } from '@backbone/http';
 import { createTestAccount, createTestActivity, useTestDatabase, useTestServer, type TestAccount } from '@backbone/testkit';
 import type { Pool } from '@backbone/db';
@@ -60,4 +61,55 @@ export async function databaseFingerprint(pool: Pool) {
             (SELECT count(*) FROM idempotency_keys WHERE state = 'done') AS idempotency_answers`,
   );
   return rows[0]!;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  // Tests read arbitrary members of answers.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+/**
+ * A keep-alive HTTP client for load in tests: at most `maxSockets` connections, reused, so a thousand concurrent
+ * requests queue on a realistic number of sockets instead of opening a thousand.
+ */
+export function keepAliveClient(baseUrl: string, maxSockets = 64) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  const url = new URL(baseUrl);
+  return {
+    send(method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+      const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+      const headers: Record<string, string> = { ...(options.headers ?? {}) };
+      if (options.key) headers.authorization = `Bearer ${options.key}`;
+      if (payload !== undefined) {
+        headers['content-type'] = 'application/json';
+        headers['content-length'] = String(Buffer.byteLength(payload));
+      }
+      return new Promise((resolve, reject) => {
+        const req = http.request({ agent, host: url.hostname, port: url.port, method, path, headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let body: unknown;
+            try {
+              body = text ? JSON.parse(text) : undefined;
+            } catch {
+              body = undefined;
+            }
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+          });
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end(payload);
+      });
+    },
+    close() {
+      agent.destroy();
+    },
+  };
 }

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll } from 'vitest';
 import { QUEUES, type QueueName } from '@backbone/contracts';
@@ -125,6 +125,12 @@ export interface ChildWorker {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+// Worker processes a failed test left running are killed after the file.
+const spawned = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
 /** Runs `tsx apps/metering-worker/src/main.ts` as its own process, the way it runs in production. */
 export function spawnWorker(db: TestDatabase, env: Record<string, string>): ChildWorker {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/metering-worker/src/main.ts'], {
@@ -143,9 +149,7 @@ export function spawnWorker(db: TestDatabase, env: Record<string, string>): Chil
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  afterAll(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
+  spawned.add(child);
   return { child, output: () => output, exited };
 }
 
@@ -159,4 +163,53 @@ export async function untilRunning(worker: ChildWorker): Promise<void> {
     },
     60_000,
   );
+}
+
+export interface OwnRedis {
+  url: string;
+  /** Stops the server (SIGKILL: a crash) and starts it again on the same port and data directory. */
+  restart(): Promise<void>;
+  /** The caller stops it (afterAll). */
+  stop(): Promise<void>;
+}
+
+/**
+ * A redis-server of the test's own, so restarting it harms nobody. AOF with fsync on every write: whatever Redis
+ * acknowledged survives the crash, as in production with `appendonly yes`.
+ */
+export async function startOwnRedis(port: number, dir: string): Promise<OwnRedis> {
+  const url = `redis://127.0.0.1:${port}`;
+  let child: ChildProcess;
+  const launch = async () => {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir], {
+      stdio: 'ignore',
+    });
+    await waitFor(`redis-server on port ${port}`, async () => {
+      const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      probe.on('error', () => undefined);
+      try {
+        await probe.connect();
+        return (await probe.ping()) === 'PONG';
+      } catch {
+        return false;
+      } finally {
+        probe.disconnect();
+      }
+    });
+  };
+  const kill = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  };
+  await launch();
+  return {
+    url,
+    async restart() {
+      await kill();
+      await launch();
+    },
+    stop: kill,
+  };
 }

@@ -51,7 +51,8 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
       sendProblem(req, res, 'invalid-request', 'The request body could not be read.');
       return;
   }
-  if (parserError.expose && parserError.status && parserError.status >= 400 && parserError.status < 500) {
+  // The router marks a path it cannot percent-decode as a 400 URIError without `expose`; it is still the client's fault.
+  if ((parserError.expose || error instanceof URIError) && parserError.status && parserError.status >= 400 && parserError.status < 500) {
     sendProblem(req, res, 'invalid-request', 'The request could not be read.');
     return;
   }

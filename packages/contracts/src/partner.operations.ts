@@ -13,13 +13,16 @@ const partnerDateSchema = {
 
 const partnerTimeSchema = { ...clockTimeSchema, 'x-message': 'must be a clock time in the form HH:MM (00:00 to 23:59).' } as const;
 
-/** Visible text without control characters: PostgreSQL cannot store NUL, and names with line breaks help nobody. */
+/**
+ * Visible text without control characters or unpaired surrogates: PostgreSQL cannot store NUL nor a lone surrogate
+ * in jsonb, and names with line breaks help nobody.
+ */
 function visibleText<const Max extends number>(maxLength: Max) {
   return {
     type: 'string',
     minLength: 1,
     maxLength,
-    pattern: '^[^\\u0000-\\u001f\\u007f]*\\S[^\\u0000-\\u001f\\u007f]*$',
+    pattern: '^[^\\u0000-\\u001f\\u007f\\ud800-\\udfff]*[^\\s\\u0000-\\u001f\\u007f\\ud800-\\udfff][^\\u0000-\\u001f\\u007f\\ud800-\\udfff]*$',
     'x-message': 'must contain visible text and no control characters.',
   } as const;
 }
@@ -123,10 +126,10 @@ const customerSchema = {
 const answerValueSchema = {
   type: ['string', 'number', 'boolean', 'array'],
   maxLength: 65536,
-  pattern: '^[^\\u0000]*$',
+  pattern: '^[^\\u0000\\ud800-\\udfff]*$',
   maxItems: 100,
-  items: { type: 'string', maxLength: 1000, pattern: '^[^\\u0000]*$' },
-  'x-message': 'must be a string, number, boolean or array of strings without NUL characters.',
+  items: { type: 'string', maxLength: 1000, pattern: '^[^\\u0000\\ud800-\\udfff]*$' },
+  'x-message': 'must be a string, number, boolean or array of strings, without NUL characters or unpaired surrogates.',
   description: 'Value of the question\'s type: string (text, textarea, select, date, email, phone, signature, file URL), array of strings (multiselect), boolean (checkbox), number (number).',
 } as const;
 

@@ -1,0 +1,188 @@
+// Malformed requests across the partner endpoints: each gets a 4xx RFC 7807 problem (never a 500) and the database
+// is left exactly as it was. Injection-looking text in well-formed places is just data.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestQuestion, createTestTimeslot, futureDate, request } from '@backbone/testkit';
+import { bookingBody, createOperator, databaseFingerprint, PROBLEM_BASE, usePartnerApi, type Operator } from './support.js';
+
+const { db, server } = usePartnerApi({ bodyLimit: '64kb' });
+const day = futureDate(9);
+const BOOKING = '/api/v2/ota/partner/booking';
+let op: Operator;
+
+interface Case {
+  name: string;
+  method?: 'GET' | 'POST';
+  path: () => string;
+  body?: () => unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  status: number;
+}
+
+const id = () => op.activity.activityId;
+const valid = () => bookingBody(op.activity, { date: day, time: '09:00' });
+const withBody = (patch: Record<string, unknown>) => () => ({ ...valid(), ...patch });
+const withCustomer = (patch: Record<string, unknown>) => () => ({ ...valid(), Customer: { ...valid().Customer, ...patch } });
+const without = (member: string) => () => Object.fromEntries(Object.entries(valid()).filter(([k]) => k !== member));
+const dates = (query: string) => () => `/api/v2/ota/partner/availability/${id()}/dates${query}`;
+const slots = (query: string) => () => `/api/v2/ota/partner/availability/${id()}/timeslots${query}`;
+const post = (name: string, body: () => unknown, status = 422): Case => ({ name, method: 'POST', path: () => BOOKING, body, status });
+
+const cases: Case[] = [
+  // products
+  { name: 'products: name with a NUL byte', path: () => '/api/v2/ota/partner/products?name=a%00b', status: 422 },
+  { name: 'products: empty name', path: () => '/api/v2/ota/partner/products?name=', status: 422 },
+  { name: 'products: name of 201 characters', path: () => `/api/v2/ota/partner/products?name=${'a'.repeat(201)}`, status: 422 },
+  { name: 'products: name given twice', path: () => '/api/v2/ota/partner/products?name=a&name=b', status: 422 },
+  { name: 'products: name with a line break', path: () => '/api/v2/ota/partner/products?name=a%0Ab', status: 422 },
+  // resolve-product
+  { name: 'resolve: ID huge', path: () => '/api/v2/ota/partner/resolve-product?ID=99999999999999999999999', status: 400 },
+  { name: 'resolve: ID in exponent form', path: () => '/api/v2/ota/partner/resolve-product?ID=1e3', status: 400 },
+  { name: 'resolve: ID with SQL', path: () => `/api/v2/ota/partner/resolve-product?ID=${encodeURIComponent('1 OR 1=1')}`, status: 400 },
+  { name: 'resolve: ID as array syntax', path: () => '/api/v2/ota/partner/resolve-product?ID[]=1', status: 400 },
+  { name: 'resolve: Name with a NUL byte', path: () => '/api/v2/ota/partner/resolve-product?Name=%00', status: 400 },
+  { name: 'resolve: ID with full-width digits', path: () => `/api/v2/ota/partner/resolve-product?ID=${encodeURIComponent('１２')}`, status: 400 },
+  // path parameter
+  { name: 'dates: ActivityID with SQL', path: () => `/api/v2/ota/partner/availability/${encodeURIComponent("1' OR '1'='1")}/dates?StartDate=${day}&EndDate=${day}`, status: 400 },
+  { name: 'dates: ActivityID with a script tag', path: () => `/api/v2/ota/partner/availability/${encodeURIComponent('<script>alert(1)</script>')}/dates`, status: 400 },
+  { name: 'dates: ActivityID in non-ASCII letters', path: () => `/api/v2/ota/partner/availability/${encodeURIComponent('ü'.repeat(36))}/dates`, status: 400 },
+  { name: 'dates: ActivityID with a NUL byte', path: () => `/api/v2/ota/partner/availability/${id()}%00/dates?StartDate=${day}&EndDate=${day}`, status: 400 },
+  { name: 'dates: ActivityID badly percent-encoded', path: () => '/api/v2/ota/partner/availability/%E0%A4%A/dates', status: 400 },
+  { name: 'questions: ActivityID too long', path: () => `/api/v2/ota/partner/questions/${id()}${id()}`, status: 400 },
+  { name: 'core questions: ActivityID of 36 dashes', path: () => `/api/v2/ota/core/questions/${'-'.repeat(36)}`, status: 400 },
+  // dates query
+  { name: 'dates: 2026-02-30', path: dates('?StartDate=2026-02-30&EndDate=2026-03-01'), status: 422 },
+  { name: 'dates: month 13', path: dates('?StartDate=2026-13-01&EndDate=2026-12-31'), status: 422 },
+  { name: 'dates: day 00', path: dates('?StartDate=2026-01-00&EndDate=2026-01-02'), status: 422 },
+  { name: 'dates: year 0000', path: dates('?StartDate=0000-01-01&EndDate=0000-01-02'), status: 422 },
+  { name: 'dates: compact form', path: dates('?StartDate=20260101&EndDate=20260102'), status: 422 },
+  { name: 'dates: date-time instead of date', path: dates(`?StartDate=${day}T00:00:00Z&EndDate=${day}`), status: 422 },
+  { name: 'dates: leading space', path: dates(`?StartDate=%20${day}&EndDate=${day}`), status: 422 },
+  { name: 'dates: six-digit year', path: dates('?StartDate=202026-01-01&EndDate=202026-01-02'), status: 422 },
+  { name: 'dates: StartDate given twice', path: dates(`?StartDate=${day}&StartDate=${day}&EndDate=${day}`), status: 422 },
+  { name: 'dates: Arabic-Indic digits', path: dates(`?StartDate=${encodeURIComponent('٢٠٢٦-٠١-٠١')}&EndDate=${day}`), status: 422 },
+  { name: 'dates: span of ten years', path: dates('?StartDate=2026-01-01&EndDate=2036-01-01'), status: 422 },
+  // timeslots query
+  { name: 'timeslots: 2026-02-29 (not a leap year)', path: slots('?Date=2026-02-29'), status: 422 },
+  { name: 'timeslots: Date with SQL', path: slots(`?Date=${encodeURIComponent("2026-01-01' OR 1=1 --")}`), status: 422 },
+  { name: 'timeslots: Date with a script tag', path: slots(`?Date=${encodeURIComponent('<script>')}`), status: 422 },
+  { name: 'timeslots: empty Date', path: slots('?Date='), status: 422 },
+  // booking: the body as a whole
+  { name: 'booking: empty body', method: 'POST', path: () => BOOKING, rawBody: '', headers: { 'content-type': 'application/json' }, status: 422 },
+  { name: 'booking: no content type', method: 'POST', path: () => BOOKING, rawBody: '{}', headers: { 'content-type': '' }, status: 415 },
+  { name: 'booking: text/plain body', method: 'POST', path: () => BOOKING, rawBody: JSON.stringify({ a: 1 }), headers: { 'content-type': 'text/plain' }, status: 415 },
+  { name: 'booking: JSON in an unsupported charset', method: 'POST', path: () => BOOKING, rawBody: '{}', headers: { 'content-type': 'application/json; charset=latin1' }, status: 415 },
+  { name: 'booking: truncated JSON', method: 'POST', path: () => BOOKING, rawBody: '{"ActivityID": "', headers: { 'content-type': 'application/json' }, status: 400 },
+  { name: 'booking: JSON with a trailing comma', method: 'POST', path: () => BOOKING, rawBody: '{"Participants": 1,}', headers: { 'content-type': 'application/json' }, status: 400 },
+  post('booking: an array instead of an object', () => [valid()]),
+  post('booking: a string instead of an object', () => 'book it'),
+  post('booking: null', () => null),
+  post('booking: a number', () => 42),
+  post('booking: an unknown member', withBody({ Coupon: 'FREE' })),
+  { name: 'booking: oversized body', method: 'POST', path: () => BOOKING, body: withBody({ PaymentReference: 'p'.repeat(70_000) }), status: 413 },
+  // booking: members
+  post('booking: ActivityID missing', without('ActivityID')),
+  post('booking: ActivityID a number', withBody({ ActivityID: 12 })),
+  post('booking: ActivityID with a script tag', withBody({ ActivityID: '<script>alert(1)</script>' })),
+  post('booking: Date missing', without('Date')),
+  post('booking: Date 2026-02-30', withBody({ Date: '2026-02-30' })),
+  post('booking: Date as a number', withBody({ Date: 20260101 })),
+  post('booking: Time 25:00', withBody({ Time: '25:00' })),
+  post('booking: Time 24:00', withBody({ Time: '24:00' })),
+  post('booking: Time 09:60', withBody({ Time: '09:60' })),
+  post('booking: Time without leading zero', withBody({ Time: '9:00' })),
+  post('booking: Time with seconds', withBody({ Time: '09:00:00' })),
+  post('booking: Time in full-width digits', withBody({ Time: '０９:００' })),
+  post('booking: Participants missing', without('Participants')),
+  post('booking: Participants 0', withBody({ Participants: 0 })),
+  post('booking: Participants negative', withBody({ Participants: -1 })),
+  post('booking: Participants fractional', withBody({ Participants: 1.5 })),
+  post('booking: Participants as a string', withBody({ Participants: '2' })),
+  post('booking: Participants huge', withBody({ Participants: 1e21 })),
+  post('booking: Participants boolean', withBody({ Participants: true })),
+  post('booking: Customer missing', without('Customer')),
+  post('booking: Customer an array', withBody({ Customer: [] })),
+  post('booking: Customer a string', withBody({ Customer: 'Ada Lovelace' })),
+  post('booking: Email invalid', withCustomer({ Email: 'ada(at)example.com' })),
+  post('booking: Email missing', () => ({ ...valid(), Customer: { FirstName: 'Ada', LastName: 'Lovelace' } })),
+  post('booking: FirstName empty', withCustomer({ FirstName: '' })),
+  post('booking: FirstName blank', withCustomer({ FirstName: '   ' })),
+  post('booking: FirstName with a NUL byte', withCustomer({ FirstName: 'Ada\u0000' })),
+  post('booking: FirstName with an unpaired surrogate', withCustomer({ FirstName: 'Ada\ud800' })),
+  post('booking: LastName of 101 characters', withCustomer({ LastName: 'L'.repeat(101) })),
+  post('booking: LastName a number', withCustomer({ LastName: 7 })),
+  post('booking: Phone with letters', withCustomer({ Phone: 'call me maybe' })),
+  post('booking: Customer with an unknown member', withCustomer({ Age: 30 })),
+  post('booking: PaymentReference of 256 characters', withBody({ PaymentReference: 'p'.repeat(256) })),
+  post('booking: PaymentReference with a NUL byte', withBody({ PaymentReference: 'PAY\u0000' })),
+  post('booking: PaymentReference a number', withBody({ PaymentReference: 123 })),
+  post('booking: Answers an object', withBody({ Answers: { QuestionID: 1, Value: 'x' } })),
+  post('booking: Answers with an empty item', withBody({ Answers: [{}] })),
+  post('booking: Answers with a string QuestionID', withBody({ Answers: [{ QuestionID: '1', Value: 'x' }] })),
+  post('booking: Answers with an object Value', withBody({ Answers: [{ QuestionID: 1, Value: { a: 1 } }] })),
+  post('booking: Answers with a null Value', withBody({ Answers: [{ QuestionID: 1, Value: null }] })),
+  post('booking: Answers with a NUL byte in the Value', withBody({ Answers: [{ QuestionID: 1, Value: 'a\u0000b' }] })),
+  post('booking: Answers with an unpaired surrogate in the Value', withBody({ Answers: [{ QuestionID: 1, Value: '\udc00' }] })),
+  post('booking: Answers with a NUL byte in a list Value', withBody({ Answers: [{ QuestionID: 1, Value: ['a\u0000'] }] })),
+  post('booking: Answers with Participant 0', withBody({ Answers: [{ QuestionID: 1, Participant: 0, Value: 'x' }] })),
+  { name: 'booking: Idempotency-Key of 300 characters', method: 'POST', path: () => BOOKING, body: valid, headers: { 'idempotency-key': 'k'.repeat(300) }, status: 400 },
+];
+
+beforeAll(async () => {
+  op = await createOperator(db.pool);
+  await createTestTimeslot(db.pool, op.activity, { date: day, time: '09:00', capacity: 100 });
+  await createTestQuestion(db.pool, op.activity, { question: 'Notes' });
+});
+
+describe('malformed requests', () => {
+  it('has a table of at least 50 cases', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(50);
+  });
+
+  it.each(cases)('$name: $status problem, nothing written', async (c) => {
+    const before = await databaseFingerprint(db.pool);
+    const headers = { ...(c.headers ?? {}) };
+    const res = await request(server.url, c.method ?? 'GET', c.path(), {
+      key: op.ota,
+      ...(c.body ? { body: c.body() } : {}),
+      ...(c.rawBody !== undefined ? { rawBody: c.rawBody } : {}),
+      headers,
+    });
+    expect(res.status).toBe(c.status);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ status: c.status, title: expect.any(String), detail: expect.any(String), instance: expect.stringMatching(/^\/api\/v2\/ota\//) });
+    expect(res.body.type.startsWith(`${PROBLEM_BASE}/`)).toBe(true);
+    expect(await databaseFingerprint(db.pool)).toEqual(before);
+  });
+
+  it('still books the valid request the cases were derived from', async () => {
+    const res = await request(server.url, 'POST', BOOKING, { key: op.ota, body: valid() });
+    expect(res.status).toBe(201);
+  });
+});
+
+describe('injection-looking text in well-formed places is data', () => {
+  it.each([
+    ["'; DROP TABLE activities; --"],
+    ['<script>alert(1)</script>'],
+    ['%_\\'],
+    ['Ærøskøbing 🛶 Ünïcödé'],
+  ])('filters and resolves by %j without effect', async (text) => {
+    const before = await databaseFingerprint(db.pool);
+    const list = await request(server.url, 'GET', `/api/v2/ota/partner/products?name=${encodeURIComponent(text)}`, { key: op.ota });
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([]);
+    const resolve = await request(server.url, 'GET', `/api/v2/ota/partner/resolve-product?Name=${encodeURIComponent(text)}`, { key: op.ota });
+    expect(resolve.status).toBe(404);
+    expect(await databaseFingerprint(db.pool)).toEqual(before);
+  });
+
+  it('stores unicode and markup in names verbatim, and returns them as JSON strings', async () => {
+    const customer = { FirstName: 'Zoë 🛶', LastName: "<b>O'Brien</b>; DROP TABLE bookings", Email: 'zoe@example.com' };
+    const res = await request(server.url, 'POST', BOOKING, { key: op.ota, body: { ...valid(), Customer: customer, PaymentReference: "' OR 1=1 --" } });
+    expect(res.status).toBe(201);
+    expect(res.body.Customer).toEqual({ ...customer, Phone: null });
+    const { rows } = await db.pool.query('SELECT customer, payment_reference FROM bookings WHERE reference = $1', [res.body.Reference]);
+    expect(rows[0]).toEqual({ customer: { ...customer, Phone: null }, payment_reference: "' OR 1=1 --" });
+  });
+});

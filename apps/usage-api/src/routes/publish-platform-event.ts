@@ -9,7 +9,7 @@ import { EventQueueUnavailableError, eventJobId } from '@backbone/publisher';
 import type { UsageAppDeps } from '../app.js';
 
 export function mountPublishPlatformEvent(router: Router, deps: Pick<UsageAppDeps, 'pool' | 'keyVerifier' | 'bodyLimit' | 'publisher'>): void {
-  mountOperation(router, deps, publishPlatformEventOperation, async ({ body, auth }) => {
+  mountOperation<typeof publishPlatformEventOperation>(router, deps, publishPlatformEventOperation, async ({ body, auth }) => {
     if (body.AccountID !== undefined && body.AccountID.toLowerCase() !== auth.accountId) {
       throw new ValidationError([{ field: 'AccountID', message: 'AccountID must be the account of the API key (or be left out).' }]);
     }

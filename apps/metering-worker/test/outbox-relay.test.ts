@@ -1,0 +1,184 @@
+// The outbox relay: only committed events leave, every committed event reaches the booking-events queue (also after
+// a crash between the queue accepting it and the row being stamped sent, and after the relay process was killed),
+// always with the EventID as job id, and several relays side by side never send a row twice.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUES } from '@backbone/contracts';
+import { insertOutboxEvent, withTransaction, type Pool } from '@backbone/db';
+import { createKeyVerifier, createLogger } from '@backbone/http';
+import { closeQueues, createRedisConnection, openQueues, validateEvent, type EventQueues } from '@backbone/publisher';
+import { createTestAccount, createTestActivity, createTestTimeslot, futureDate, request, useTestDatabase, useTestRedis, useTestServer } from '@backbone/testkit';
+import { createPartnerApp } from '../../partner-api/src/app.js';
+import { relayOutboxBatch, startOutboxRelay } from '../src/outbox-relay.js';
+import { silentLogger, spawnWorker, untilRunning, waitFor } from './support.js';
+
+const db = useTestDatabase();
+const redis = useTestRedis();
+let queues: EventQueues;
+
+const partner = useTestServer(() =>
+  createPartnerApp({
+    pool: db.pool,
+    logger: createLogger({ level: 'silent', name: 'outbox-test' }),
+    problemBase: 'https://problems.example.test',
+    bodyLimit: '64kb',
+    keyVerifier: createKeyVerifier(db.pool, 0),
+  }),
+);
+
+beforeAll(() => {
+  queues = openQueues(redis.connection(), redis.prefix);
+});
+afterAll(() => closeQueues(queues));
+
+const bookingEvents = () => queues[QUEUES.bookingEvents];
+
+/** Outbox rows as the partner API writes them, committed, for one account. */
+async function insertEvents(pool: Pool, accountId: string, count: number): Promise<string[]> {
+  const ids = Array.from({ length: count }, () => randomUUID());
+  await withTransaction(pool, async (client) => {
+    for (const eventId of ids) {
+      await insertOutboxEvent(client, {
+        accountId,
+        eventId,
+        type: 'booking.created',
+        payload: { Reference: `R${eventId.slice(0, 6)}`, ActivityID: randomUUID(), Date: '2030-01-01', Time: '09:00', Participants: 2, Channel: 'ota', PaymentReference: null },
+      });
+    }
+  });
+  return ids;
+}
+
+async function unsent(pool: Pool, eventIds: readonly string[]): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_events WHERE event_id = ANY($1::uuid[]) AND sent_at IS NULL`, [eventIds]);
+  return rows[0]!.n;
+}
+
+/** EventIDs of the jobs on the booking-events queue (no consumer runs here, so they wait). */
+async function queuedEventIds(): Promise<string[]> {
+  const jobs = await bookingEvents().getJobs(['waiting', 'active', 'completed', 'failed', 'delayed']);
+  for (const job of jobs) expect(job.id).toBe(job.data.EventID);
+  return jobs.map((job) => job.data.EventID as string);
+}
+
+/** 'duplicated' entries in the queue's event stream: adds of a job id that was already there. */
+async function duplicateAdds(): Promise<number> {
+  const entries = await redis.connection().xrange(`${redis.prefix}:${QUEUES.bookingEvents}:events`, '-', '+');
+  return entries.filter(([, fields]) => fields[1] === 'duplicated').length;
+}
+
+async function drainOutbox(): Promise<void> {
+  while ((await relayOutboxBatch(db.pool, queues, 500)) > 0);
+}
+
+describe('outbox relay', () => {
+  it('a rolled-back transaction leaves no event, and the relay has nothing to send', async () => {
+    const { account } = await createTestAccount(db.pool);
+    await drainOutbox();
+    const eventId = randomUUID();
+    await expect(
+      withTransaction(db.pool, async (client) => {
+        await insertOutboxEvent(client, { accountId: account.id, eventId, type: 'booking.created', payload: { Reference: 'ROLLED' } });
+        throw new Error('the booking failed after its event was written');
+      }),
+    ).rejects.toThrow('the booking failed');
+    expect((await db.pool.query(`SELECT count(*)::int AS n FROM outbox_events WHERE event_id = $1`, [eventId])).rows[0].n).toBe(0);
+    expect(await relayOutboxBatch(db.pool, queues, 100)).toBe(0);
+    expect(await bookingEvents().getJob(eventId)).toBeUndefined();
+  });
+
+  it('bookings made through the partner API reach the queue, one job each, valid against the catalog; a refused booking sends nothing', async () => {
+    const { account, key } = await createTestAccount(db.pool, { scopes: ['ota'] });
+    const activity = await createTestActivity(db.pool, account.id);
+    const day = futureDate(10);
+    await createTestTimeslot(db.pool, activity, { date: day, time: '09:00', capacity: 5 });
+    const book = (participants: number) =>
+      request(partner.url, 'POST', '/api/v2/ota/partner/booking', {
+        key,
+        body: { ActivityID: activity.activityId, Date: day, Time: '09:00', Participants: participants, Customer: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com' } },
+      });
+    const references: string[] = [];
+    for (const participants of [2, 2]) {
+      const res = await book(participants);
+      expect(res.status).toBe(201);
+      references.push(res.body.Reference);
+    }
+    // Only one place is left: refused, and its transaction leaves no event.
+    expect((await book(2)).status).toBe(409);
+
+    const { rows } = await db.pool.query<{ event_id: string }>(`SELECT event_id FROM outbox_events WHERE account_id = $1 ORDER BY id`, [account.id]);
+    expect(rows).toHaveLength(2);
+    await drainOutbox();
+    expect(await unsent(db.pool, rows.map((r) => r.event_id))).toBe(0);
+    for (const [i, { event_id }] of rows.entries()) {
+      const job = (await bookingEvents().getJob(event_id))!;
+      expect(job.name).toBe('booking.created');
+      expect(job.data).toMatchObject({ EventID: event_id, AccountID: account.id, Reference: references[i], ActivityID: activity.activityId, Participants: 2, Channel: 'ota' });
+      expect(validateEvent('booking.created', job.data)).toEqual([]);
+      expect(job.opts).toMatchObject({ attempts: 8, backoff: { type: 'exponential', delay: 1000 }, removeOnFail: false });
+    }
+  });
+
+  it('a crash between the queue accepting the jobs and the rows being marked sent sends them again, with the same job ids', async () => {
+    const { account } = await createTestAccount(db.pool);
+    await drainOutbox();
+    const eventIds = await insertEvents(db.pool, account.id, 50);
+    // PostgreSQL refuses the "mark sent" update: the jobs are already queued, the transaction rolls back.
+    await db.pool.query(`CREATE FUNCTION refuse_mark_sent() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'crash before marking sent'; END $$`);
+    await db.pool.query(`CREATE TRIGGER refuse_mark_sent BEFORE UPDATE ON outbox_events FOR EACH ROW EXECUTE FUNCTION refuse_mark_sent()`);
+    await expect(relayOutboxBatch(db.pool, queues, 500)).rejects.toThrow('crash before marking sent');
+    expect(await unsent(db.pool, eventIds)).toBe(50);
+    const duplicatesBefore = await duplicateAdds();
+    expect((await queuedEventIds()).filter((id) => eventIds.includes(id))).toHaveLength(50);
+
+    await db.pool.query(`DROP TRIGGER refuse_mark_sent ON outbox_events`);
+    expect(await relayOutboxBatch(db.pool, queues, 500)).toBe(50);
+    expect(await unsent(db.pool, eventIds)).toBe(0);
+    // Sent twice (at least once), queued once: the second add found each job id already there.
+    expect((await duplicateAdds()) - duplicatesBefore).toBe(50);
+    const queued = (await queuedEventIds()).filter((id) => eventIds.includes(id));
+    expect(queued.sort()).toEqual([...eventIds].sort());
+  });
+
+  it('several relays side by side send every row exactly once', async () => {
+    const { account } = await createTestAccount(db.pool);
+    await drainOutbox();
+    const eventIds = await insertEvents(db.pool, account.id, 1_000);
+    const duplicatesBefore = await duplicateAdds();
+    const relays = Array.from({ length: 4 }, () => startOutboxRelay({ pool: db.pool, queues, batchSize: 20, intervalMs: 10, logger: silentLogger }));
+    try {
+      await waitFor('every row sent', async () => (await unsent(db.pool, eventIds)) === 0);
+    } finally {
+      await Promise.all(relays.map((relay) => relay.stop()));
+    }
+    expect(await duplicateAdds()).toBe(duplicatesBefore);
+    const queued = (await queuedEventIds()).filter((id) => eventIds.includes(id));
+    expect(queued.sort()).toEqual([...eventIds].sort());
+  });
+
+  it('a relay process killed with SIGKILL mid-way and started again delivers every committed row', async () => {
+    const { account } = await createTestAccount(db.pool);
+    await drainOutbox();
+    const eventIds = await insertEvents(db.pool, account.id, 3_000);
+    const env = {
+      REDIS_URL: redis.redisUrl,
+      QUEUE_PREFIX: redis.prefix,
+      OUTBOX_RELAY_BATCH_SIZE: '10',
+      OUTBOX_RELAY_INTERVAL_MS: '10',
+    };
+    const first = spawnWorker(db, env);
+    await untilRunning(first);
+    await waitFor('some rows sent', async () => (await unsent(db.pool, eventIds)) <= 2_800, 60_000, 10);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(await unsent(db.pool, eventIds)).toBeGreaterThan(0);
+
+    const second = spawnWorker(db, env);
+    await untilRunning(second);
+    await waitFor('every row sent', async () => (await unsent(db.pool, eventIds)) === 0, 120_000, 100);
+    second.child.kill('SIGTERM');
+    expect((await second.exited).code).toBe(0);
+    const queued = (await queuedEventIds()).filter((id) => eventIds.includes(id));
+    expect(queued.sort()).toEqual([...eventIds].sort());
+  });
+});

@@ -87,6 +87,17 @@ describe('GET /api/v2/usage/meters', () => {
     expect(autumn.body.data.Meters).toEqual([{ Meter: 'autumn', TotalUsage: 1110, EventCount: 3 }]);
   });
 
+  it('starts a day without a midnight at its first instant (America/Santiago, 2024-09-08 begins at 01:00)', async () => {
+    const client = await createUsageClient(db.pool);
+    await record(client, [
+      { Meter: 'x', Usage: 1, OccurredAt: utc(2024, 9, 8, 3, 59, 59) },
+      { Meter: 'x', Usage: 2, OccurredAt: utc(2024, 9, 8, 4) },
+    ]);
+    const res = await summary(client, 'from=2024-09-08&to=2024-09-08&tz=America/Santiago');
+    expect(res.body.data.Period).toMatchObject({ FromTimestamp: utc(2024, 9, 8, 4), ToTimestamp: utc(2024, 9, 9, 3) - 1 });
+    expect(res.body.data.Totals).toEqual({ Usage: 2, Events: 1 });
+  });
+
   it.each([
     { zone: 'Asia/Kolkata', offset: 5 * 3600 + 30 * 60 },
     { zone: 'Asia/Kathmandu', offset: 5 * 3600 + 45 * 60 },

@@ -58,62 +58,84 @@ export function localDaysOf(period: SummaryPeriod): LocalDay[] {
   });
 }
 
-export type UsageSource = 'daily' | 'hourly' | 'raw';
-
-/** A half-open range [from, to) of Unix seconds and the table that answers it. */
-export interface UsageRange {
-  source: UsageSource;
+/** A half-open range [from, to) of Unix seconds; empty when from === to. */
+export interface Span {
   from: number;
   to: number;
+}
+
+/**
+ * How one stretch of time is read: every second of it lies in exactly one span, so the spans' sums are its sums.
+ * Whole UTC days come from the daily rollups, the whole UTC hours around them from the hourly rollups, and the
+ * sub-hour edges (only zones with :30/:45 offsets have any) from the entries themselves.
+ */
+export interface UsageReadPlan {
+  rawBefore: Span;
+  hoursBefore: Span;
+  days: Span;
+  hoursAfter: Span;
+  rawAfter: Span;
 }
 
 const HOUR = 3600;
 const DAY = 86_400;
 const ceilTo = (t: number, step: number) => Math.ceil(t / step) * step;
 const floorTo = (t: number, step: number) => Math.floor(t / step) * step;
+const span = (from: number, to: number): Span => ({ from, to });
 
-/**
- * Splits [start, end) into the cheapest pieces: whole UTC days (daily rollups), the whole UTC hours around them
- * (hourly rollups) and the sub-hour edges (raw entries; only zones with :30/:45 offsets have those). The pieces
- * cover the range exactly once, so their sums are the range's sums.
- */
-export function planUsageRanges(start: number, end: number): UsageRange[] {
-  if (start >= end) return [];
+/** Plans the read of [start, end) (Unix seconds, end exclusive). */
+export function planUsageRead(start: number, end: number): UsageReadPlan {
   const firstHour = ceilTo(start, HOUR);
   const lastHour = floorTo(end, HOUR);
-  if (firstHour >= lastHour) return [{ source: 'raw', from: start, to: end }];
-  const ranges: UsageRange[] = [];
-  if (start < firstHour) ranges.push({ source: 'raw', from: start, to: firstHour });
+  if (firstHour >= lastHour) {
+    const none = span(end, end);
+    return { rawBefore: span(start, end), hoursBefore: none, days: none, hoursAfter: none, rawAfter: none };
+  }
   const firstDay = ceilTo(start, DAY);
   const lastDay = floorTo(end, DAY);
-  if (firstDay < lastDay) {
-    if (firstHour < firstDay) ranges.push({ source: 'hourly', from: firstHour, to: firstDay });
-    ranges.push({ source: 'daily', from: firstDay, to: lastDay });
-    if (lastDay < lastHour) ranges.push({ source: 'hourly', from: lastDay, to: lastHour });
-  } else {
-    ranges.push({ source: 'hourly', from: firstHour, to: lastHour });
-  }
-  if (lastHour < end) ranges.push({ source: 'raw', from: lastHour, to: end });
-  return ranges;
+  const hasDays = firstDay < lastDay;
+  return {
+    rawBefore: span(start, firstHour),
+    hoursBefore: span(firstHour, hasDays ? firstDay : lastHour),
+    days: hasDays ? span(firstDay, lastDay) : span(lastHour, lastHour),
+    hoursAfter: hasDays ? span(lastDay, lastHour) : span(lastHour, lastHour),
+    rawAfter: span(lastHour, end),
+  };
 }
 
-/** A range tagged with the slice (the whole period, or one local day) it counts towards. */
-export interface SlicedUsageRange extends UsageRange {
-  slice: number;
+export function periodReadPlan(period: SummaryPeriod): UsageReadPlan {
+  return planUsageRead(period.fromTimestamp, period.toTimestamp + 1);
 }
 
-/** The ranges of a summary: the whole period as slice 0, or with `perDay` every local day as its own slice. */
-export function summaryRanges(period: SummaryPeriod, days: LocalDay[] | null): SlicedUsageRange[] {
-  if (!days) return planUsageRanges(period.fromTimestamp, period.toTimestamp + 1).map((r) => ({ ...r, slice: 0 }));
-  return days.flatMap((day, slice) => planUsageRanges(day.start, day.end).map((r) => ({ ...r, slice })));
+export type UsageSource = 'daily' | 'hourly' | 'raw';
+
+/** A non-empty span, the table that answers it, and the local day (index into the period's days) it counts towards. */
+export interface DayUsageRange extends Span {
+  day: number;
+  source: UsageSource;
+}
+
+/** The per-day series read: each local day planned on its own (a local day is never a whole UTC day unless the offset is 0). */
+export function dailyReadRanges(days: readonly LocalDay[]): DayUsageRange[] {
+  return days.flatMap((localDay, day) => {
+    const plan = planUsageRead(localDay.start, localDay.end);
+    const pieces: Array<[UsageSource, Span]> = [
+      ['raw', plan.rawBefore],
+      ['hourly', plan.hoursBefore],
+      ['daily', plan.days],
+      ['hourly', plan.hoursAfter],
+      ['raw', plan.rawAfter],
+    ];
+    return pieces.filter(([, s]) => s.from < s.to).map(([source, s]) => ({ day, source, from: s.from, to: s.to }));
+  });
 }
 
 /**
- * One aggregated row. `slice` null: the whole period; `meter` null: all meters. Sums are exact decimal text.
- * Rows of one slice come sorted by total descending, then meter in code point order.
+ * One aggregated row. `day` null: the whole period; `meter` null: all meters. Sums are exact decimal text.
+ * Rows of one day (or of the period) come sorted by total descending, then meter in code point order.
  */
 export interface UsageSumRow {
-  slice: number | null;
+  day: number | null;
   meter: string | null;
   totalUsage: string;
   eventCount: number;
@@ -140,8 +162,8 @@ export function assembleUsageSummary(period: SummaryPeriod, rows: readonly Usage
   };
   const series = days?.map((day) => ({ Date: day.date, Totals: zero(), Meters: [] as MeterTotal[] }));
   for (const row of rows) {
-    const target = row.slice === null ? summary : series?.[row.slice];
-    if (!target) throw new Error(`usage sum row for unknown slice ${String(row.slice)}`);
+    const target = row.day === null ? summary : series?.[row.day];
+    if (!target) throw new Error(`usage sum row for unknown day ${String(row.day)}`);
     if (row.meter === null) target.Totals = { Usage: decimalToNumber(row.totalUsage), Events: row.eventCount };
     else target.Meters.push({ Meter: row.meter, TotalUsage: decimalToNumber(row.totalUsage), EventCount: row.eventCount });
   }

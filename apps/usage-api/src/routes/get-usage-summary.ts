@@ -2,17 +2,21 @@
 // a per-day series. One statement over the rollups and the raw edges answers it.
 import type { Router } from 'express';
 import { getUsageSummary, type GetUsageSummaryResponse } from '@backbone/contracts';
-import { sumUsage } from '@backbone/db';
-import { assembleUsageSummary, localDaysOf, resolveSummaryPeriod, summaryRanges } from '@backbone/domain';
+import { sumUsageByDay, sumUsageOverPeriod } from '@backbone/db';
+import { assembleUsageSummary, dailyReadRanges, localDaysOf, periodReadPlan, resolveSummaryPeriod } from '@backbone/domain';
 import { mountOperation } from '@backbone/http';
 import type { UsageAppDeps } from '../app.js';
 
 export function mountGetUsageSummary(router: Router, deps: UsageAppDeps): void {
   mountOperation(router, deps, getUsageSummary, async ({ query, auth }) => {
     const period = resolveSummaryPeriod({ from: query.from, to: query.to, tz: query.tz, accountTimeZone: auth.accountTimeZone });
-    const days = query.granularity === 'day' ? localDaysOf(period) : null;
-    const rows = await sumUsage(deps.pool, auth.accountId, summaryRanges(period, days), { perSlice: days !== null });
-    const response: GetUsageSummaryResponse = { data: assembleUsageSummary(period, rows, days) };
+    let response: GetUsageSummaryResponse;
+    if (query.granularity === 'day') {
+      const days = localDaysOf(period);
+      response = { data: assembleUsageSummary(period, await sumUsageByDay(deps.pool, auth.accountId, dailyReadRanges(days)), days) };
+    } else {
+      response = { data: assembleUsageSummary(period, await sumUsageOverPeriod(deps.pool, auth.accountId, periodReadPlan(period)), null) };
+    }
     return { status: 200, body: response };
   });
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES } from '@backbone/contracts';
 import { insertOutboxEvent, withTransaction, type Pool } from '@backbone/db';
 import { createKeyVerifier, createLogger } from '@backbone/http';
-import { closeQueues, createRedisConnection, openQueues, validateEvent, type EventQueues } from '@backbone/publisher';
+import { closeQueues, openQueues, validateEvent, type EventQueues } from '@backbone/publisher';
 import { createTestAccount, createTestActivity, createTestTimeslot, futureDate, request, useTestDatabase, useTestRedis, useTestServer } from '@backbone/testkit';
 import { createPartnerApp } from '../../partner-api/src/app.js';
 import { relayOutboxBatch, startOutboxRelay } from '../src/outbox-relay.js';

@@ -12,7 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPool } from '@backbone/db';
-import { setUpInfrastructure } from './lib/infra.js';
+import { lockBenchDatabase, setUpInfrastructure } from './lib/infra.js';
 import { createBenchAccount, resetBenchData, SUMMARY_ACCOUNT_ID } from './lib/fixtures.js';
 import { installExitHandlers, killAll, peakMemory } from './lib/processes.js';
 import { describeMachine, fmt, renderMarkdown, renderText, type Row, type Section } from './lib/report.js';
@@ -66,10 +66,12 @@ function memorySection(): Section {
 async function main(): Promise<void> {
   mkdirSync(tmpDir, { recursive: true });
   const infra = await setUpInfrastructure(env, tmpDir);
+  const lock = await lockBenchDatabase(infra.databaseUrl);
   const pool = createPool({ connectionString: infra.databaseUrl, max: 4, applicationName: 'bench-driver' });
   installExitHandlers(async () => {
     killAll('SIGTERM');
     await pool.end().catch(() => undefined);
+    await lock.release().catch(() => undefined);
     await infra.stop();
   });
   const ctx: BenchContext = {
@@ -126,6 +128,7 @@ async function main(): Promise<void> {
   writeFileSync(target, markdown);
   log(`wrote ${path.relative(root, target)} in ${Math.round(elapsed)} s`);
   await pool.end();
+  await lock.release();
   await infra.stop();
   process.exitCode = failures.length > 0 ? 1 : 0;
 }

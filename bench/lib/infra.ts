@@ -91,3 +91,19 @@ export async function setUpInfrastructure(env: NodeJS.ProcessEnv, tmpDir: string
     },
   };
 }
+
+/**
+ * One bench at a time per database: each run resets the bench tables and Redis prefixes, so a second run would
+ * wreck the first one's figures. Holds a session advisory lock until release() (or until the process dies).
+ */
+export async function lockBenchDatabase(databaseUrl: string): Promise<{ release(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'bench-lock' });
+  await client.connect();
+  client.on('error', () => undefined);
+  const { rows } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(hashtext('backbone-bench')) AS locked`);
+  if (!rows[0]!.locked) {
+    await client.end();
+    throw new Error('Another `npm run bench` is running against this database (it holds the bench lock). Wait for it to finish: runs reset shared tables, so they cannot overlap.');
+  }
+  return { release: () => client.end() };
+}

@@ -9,7 +9,7 @@ export interface LoadOptions {
   durationSec: number;
   /** Seconds of unmeasured load first, so JIT and pools are warm. */
   warmupSec?: number;
-  /** Hard cap on requests (the run also stops at durationSec). */
+  /** Send exactly this many requests instead of running for durationSec (which then only bounds the run). */
   maxRequests?: number;
   method?: string;
   headers?: Record<string, string>;
@@ -61,7 +61,10 @@ async function runOnce(options: LoadOptions, durationSec: number, record: boolea
       statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;
     });
   }
+  // With a request count autocannon has no clock of its own: stop it at durationSec whatever happens.
+  const guard = options.maxRequests ? setTimeout(() => instance.stop(), durationSec * 1000) : null;
   const result = await instance;
+  if (guard) clearTimeout(guard);
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   times.sort((a, b) => a - b);
   return {

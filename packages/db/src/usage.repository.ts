@@ -95,8 +95,16 @@ export async function insertUsageEntries(db: Db, entries: readonly NewUsageEntry
               COALESCE(n.request_hash, d.request_hash, e.request_hash) AS request_hash, i.account_id
          FROM input i
          LEFT JOIN inserted n ON n.id = i.id
-         LEFT JOIN LATERAL (SELECT * FROM inserted x WHERE n.id IS NULL AND x.account_id = i.account_id AND x.dedupe_key = i.dedupe_key LIMIT 1) d ON true
-         LEFT JOIN usage_entries e ON n.id IS NULL AND d.id IS NULL AND e.account_id = i.account_id AND e.dedupe_key = i.dedupe_key
+         -- inserted holds each (account, dedupe key) at most once: the first input row with a key wins, the rest conflict.
+         LEFT JOIN inserted d ON n.id IS NULL AND d.account_id = i.account_id AND d.dedupe_key = i.dedupe_key
+         -- A lateral lookup by the dedupe index (LIMIT keeps it from being flattened into a join): a join lets the
+         -- planner sort-merge against a scan of all of usage_entries, and its high estimate makes PostgreSQL JIT-compile
+         -- the statement, which alone costs more than the insert.
+         LEFT JOIN LATERAL (
+           SELECT * FROM usage_entries x
+            WHERE n.id IS NULL AND d.id IS NULL AND x.account_id = i.account_id AND x.dedupe_key = i.dedupe_key AND x.dedupe_key IS NOT NULL
+            LIMIT 1
+         ) e ON true
      )
      SELECT ord, created, id, account_id, meter, usage::text AS usage, extra_info,
             extract(epoch FROM occurred_at)::bigint AS occurred_at, request_hash

@@ -48,9 +48,33 @@ export function localToInstant(date: string, time: string, zone: string): Date |
   return earliest.toJSDate();
 }
 
+// Offsets of (zone, instant) pairs already seen. Availability answers format the same few instants over and over, and
+// asking the zone database costs tens of microseconds each time; the cache is exact (keyed by the instant itself)
+// and simply starts over when it grows large.
+const offsetCache = new Map<string, number>();
+const OFFSET_CACHE_LIMIT = 100_000;
+
+/** Minutes east of UTC in force in `zone` at `epochMs`. */
+export function offsetMinutesAt(zone: string, epochMs: number): number {
+  const key = `${zone}|${epochMs}`;
+  let offset = offsetCache.get(key);
+  if (offset === undefined) {
+    offset = IANAZone.create(zone).offset(epochMs);
+    if (offsetCache.size >= OFFSET_CACHE_LIMIT) offsetCache.clear();
+    offsetCache.set(key, offset);
+  }
+  return offset;
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
 /** ISO 8601 in the zone's local time with its UTC offset at that instant, e.g. 2026-03-29T03:00:00+02:00. */
 export function formatInZone(instant: Date, zone: string): string {
-  return DateTime.fromJSDate(instant, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+  const epochMs = Math.floor(instant.getTime() / 1000) * 1000;
+  const offset = Math.round(offsetMinutesAt(zone, epochMs));
+  const local = new Date(epochMs + offset * 60_000).toISOString().slice(0, 19);
+  const magnitude = Math.abs(offset);
+  return `${local}${offset < 0 ? '-' : '+'}${two(Math.floor(magnitude / 60))}:${two(magnitude % 60)}`;
 }
 
 /** Today's date on the wall calendar of `zone`. */

@@ -29,8 +29,6 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
       version: '2.0.0',
       description: 'Partner (OTA) booking API, usage metering API and platform events, under one base URL.',
     }),
-    // Each route names its operation as mountOperation's type argument: inferring it through the handler would make
-    // TypeScript expand the FromSchema types too often and give up ("excessively deep").
     mount(router) {
       mountListProducts(router, deps);
       mountResolveProduct(router, deps);

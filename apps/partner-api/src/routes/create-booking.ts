@@ -9,7 +9,7 @@ import { mountOperation } from '@backbone/http';
 import type { PartnerAppDeps } from '../app.js';
 
 export function mountCreateBooking(router: Router, deps: PartnerAppDeps): void {
-  mountOperation<typeof createBookingOperation>(router, deps, createBookingOperation, async (ctx) => {
+  mountOperation(router, deps, createBookingOperation, async (ctx) => {
     const { body, auth } = ctx;
     const store = createBookingStore(
       deps.pool,

@@ -7,7 +7,7 @@ import { mountOperation } from '@backbone/http';
 import type { PartnerAppDeps } from '../app.js';
 
 export function mountListAvailableDates(router: Router, deps: PartnerAppDeps): void {
-  mountOperation<typeof listAvailableDatesOperation>(router, deps, listAvailableDatesOperation, async ({ params, query, auth }) => {
+  mountOperation(router, deps, listAvailableDatesOperation, async ({ params, query, auth }) => {
     checkDateRange(query.StartDate, query.EndDate);
     const dates = await listAvailableDates(deps.pool, auth.accountId, params.ActivityID, query.StartDate, query.EndDate);
     if (!dates) throw notFound('Activity');

@@ -8,7 +8,7 @@ import { mountOperation } from '@backbone/http';
 import type { PartnerAppDeps } from '../app.js';
 
 export function mountListAvailableTimeslots(router: Router, deps: PartnerAppDeps): void {
-  mountOperation<typeof listAvailableTimeslotsOperation>(router, deps, listAvailableTimeslotsOperation, async ({ params, query, auth }) => {
+  mountOperation(router, deps, listAvailableTimeslotsOperation, async ({ params, query, auth }) => {
     const found = await listBookableTimeslots(deps.pool, auth.accountId, params.ActivityID, query.Date);
     if (!found) throw notFound('Activity');
     return { status: 200, body: found.timeslots.map((slot) => toAvailableTimeslot(slot, found.timeZone)) };

@@ -6,5 +6,5 @@ import type { PartnerAppDeps } from '../app.js';
 import { answerQuestions } from './list-partner-questions.js';
 
 export function mountListCoreQuestions(router: Router, deps: PartnerAppDeps): void {
-  mountOperation<typeof listCoreQuestionsOperation>(router, deps, listCoreQuestionsOperation, ({ params, auth }) => answerQuestions(deps.pool, auth.accountId, params.ActivityID));
+  mountOperation(router, deps, listCoreQuestionsOperation, ({ params, auth }) => answerQuestions(deps.pool, auth.accountId, params.ActivityID));
 }

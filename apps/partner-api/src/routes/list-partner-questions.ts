@@ -15,5 +15,5 @@ export async function answerQuestions(pool: Pool, accountId: string, activityId:
 }
 
 export function mountListPartnerQuestions(router: Router, deps: PartnerAppDeps): void {
-  mountOperation<typeof listPartnerQuestionsOperation>(router, deps, listPartnerQuestionsOperation, ({ params, auth }) => answerQuestions(deps.pool, auth.accountId, params.ActivityID));
+  mountOperation(router, deps, listPartnerQuestionsOperation, ({ params, auth }) => answerQuestions(deps.pool, auth.accountId, params.ActivityID));
 }

@@ -8,7 +8,7 @@ import { mountOperation } from '@backbone/http';
 import type { PartnerAppDeps } from '../app.js';
 
 export function mountListProducts(router: Router, deps: PartnerAppDeps): void {
-  mountOperation<typeof listProductsOperation>(router, deps, listProductsOperation, async ({ query, auth, req }) => {
+  mountOperation(router, deps, listProductsOperation, async ({ query, auth, req }) => {
     const products = (await listOfferedActivities(deps.pool, auth.accountId, query.name ?? null)).map(toProduct);
     // The validator is the hash of exactly the bytes a 200 would carry (the plumbing serialises with JSON.stringify too).
     const etag = `"${createHash('sha256').update(JSON.stringify(products)).digest('base64url')}"`;

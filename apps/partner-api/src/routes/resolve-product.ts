@@ -7,7 +7,7 @@ import { HttpProblem, mountOperation } from '@backbone/http';
 import type { PartnerAppDeps } from '../app.js';
 
 export function mountResolveProduct(router: Router, deps: PartnerAppDeps): void {
-  mountOperation<typeof resolveProductOperation>(router, deps, resolveProductOperation, async ({ query, auth }) => {
+  mountOperation(router, deps, resolveProductOperation, async ({ query, auth }) => {
     const { ID, Name } = query;
     if ((ID === undefined) === (Name === undefined)) {
       const detail = ID === undefined ? 'Send ID or Name to resolve a product.' : 'Send either ID or Name, not both.';

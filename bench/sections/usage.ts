@@ -139,7 +139,14 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
       const c = summary.tz ? null : await runLoad({ ...run, ...get(ceiling.url) });
       ctx.log(`  ours:    ${summarize(s)}`);
       if (c) ctx.log(`  ceiling: ${summarize(c)}`);
-      const sOk = note(`summary ${summary.name} (ours)`, s, 200);
+      let sOk = note(`summary ${summary.name} (ours)`, s, 200);
+      // A fast summary must also be right: same totals as the plain GROUP BY over the rollups (UTC days).
+      if (!summary.tz) {
+        const [a, b] = await Promise.all([totals(ours.url, path, readKey), totals(ceiling.url, path, readKey)]);
+        const same = a.Events === b.Events && Math.abs(a.Usage - b.Usage) < 0.005;
+        if (!same) problems.push(`summary ${summary.name}: ours says ${JSON.stringify(a)}, the rollups say ${JSON.stringify(b)}`);
+        sOk &&= same;
+      }
       rows.push({
         metric: `Summary ${summary.name} over ${fmt.int(ctx.usageEntries)} entries: p95 ms (req/s)`,
         ours: `${fmt.ms(s.p95)} (${fmt.int(s.rps)})`,
@@ -162,9 +169,16 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
       'Ceiling: bench/ceilings/usage-ceiling.ts, bare Express 5 doing one autocommit INSERT into usage_entries per request (synchronous_commit on, so one WAL flush each), no rollups, no auth, no validation, no logging.',
       `Batch: the same body of ${BATCH_SIZE} entries each request (no IdempotencyKey, so each request stores ${BATCH_SIZE} new entries); the ceiling inserts them with one unnest INSERT, without rollups.`,
       `Summaries: account ${SUMMARY_ACCOUNT_ID} holds ${fmt.int(ctx.usageEntries)} entries over 20 meters from 2024-10-01 to 2025-10-31 (bench/load-usage.ts${load.loaded ? `, loaded this run in ${Math.round(load.seconds)} s` : ', loaded by an earlier run'}); ${SUMMARY_CONNECTIONS} connections, ${Math.min(ctx.durationSec, 8)} s each. The ceiling sums whole UTC days from usage_rollups_daily with one GROUP BY and no middleware.`,
+      'Each UTC summary is also checked once against the ceiling: the same Totals.Events and Totals.Usage, or the row fails.',
       ...(problems.length > 0 ? [`Unexpected answers: ${problems.join('; ')}`] : ['Every measured request got the expected status.']),
     ],
   };
+}
+
+async function totals(base: string, path: string, key: string): Promise<{ Usage: number; Events: number }> {
+  const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(30_000) });
+  const body = (await response.json()) as { data: { Totals: { Usage: number; Events: number } } };
+  return body.data.Totals;
 }
 
 /** One timed query summing 365 days from the raw entries, to show what the rollups save. */

@@ -9,6 +9,7 @@
 // recorded in the results).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPool } from '@backbone/db';
@@ -31,6 +32,8 @@ const num = (name: string, fallback: number) => {
 };
 const only = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 const started = Date.now();
+// Other work on the machine skews every figure; the load average before and after says whether there was any.
+const loadBefore = os.loadavg()[0]!;
 const log = (message: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${message}`);
 
 /** The commit measured, marked when the work tree had uncommitted changes. */
@@ -119,6 +122,7 @@ async function main(): Promise<void> {
   const preamble = [
     `Code measured: commit ${revision()}.${env.PGOPTIONS ? ` PGOPTIONS for every process: \`${env.PGOPTIONS}\`.` : ' PostgreSQL and Redis with their configuration as found (no tuning by the bench).'}`,
     `Load generator: autocannon 8 in the driver process, on the same ${machine.cpus} CPUs as the servers, PostgreSQL and Redis (all on 127.0.0.1), so absolute figures are lower than on separate machines; ours and the ceiling share the same conditions, one after the other.`,
+    `Load average (1 min) before the run: ${loadBefore.toFixed(2)}, after: ${os.loadavg()[0]!.toFixed(2)} (the bench itself keeps about ${machine.cpus} busy; more means other work shared the machine).`,
     `Apps run as child processes with LOG_LEVEL=${ctx.logLevel} (pino request logs written to bench/.tmp/*.log) and their default pool sizes and caches.`,
     ...(failures.length > 0 ? ['', `Sections that did not complete: ${failures.join('; ')}`] : []),
   ];

@@ -52,6 +52,15 @@ describe('POST /api/v2/usage/meters', () => {
     expect(padded.rows).toEqual([{ usage: '0.000001' }]);
   });
 
+  it('stores a lone UTF-16 surrogate (valid JSON, not Unicode) as U+FFFD instead of failing', async () => {
+    const client = await createUsageClient(db.pool);
+    const res = await request(server.url, 'POST', PATH, { key: client.write, rawBody: '{"Meter":"a\\ud800b","Usage":1,"ExtraInfo":"\\udfff"}', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ Meter: 'a\uFFFDb', ExtraInfo: '\uFFFD' });
+    const stored = await db.pool.query(`SELECT meter, extra_info FROM usage_entries WHERE account_id = $1`, [client.account.id]);
+    expect(stored.rows).toEqual([{ meter: 'a\uFFFDb', extra_info: '\uFFFD' }]);
+  });
+
   describe('validation: 422, the field named in detail and errors, nothing stored', () => {
     const cases: Array<{ name: string; field: string; body?: unknown; rawBody?: string }> = [
       { name: 'Meter missing', field: 'Meter', body: { Usage: 1 } },

@@ -50,6 +50,15 @@ function toEntry(row: EntryRow): StoredUsageEntry {
   };
 }
 
+// Lone UTF-16 surrogates (valid in a JSON string, not in Unicode) become U+FFFD, as Buffer's UTF-8 encoding would
+// make them; PostgreSQL's JSON parser would refuse them instead.
+const LONE_SURROGATE = /\p{Surrogate}/u;
+const wellFormed = (text: string): string => text.replace(/\p{Surrogate}/gu, '\uFFFD');
+function wellFormedEntry(e: NewUsageEntry): NewUsageEntry {
+  if (!LONE_SURROGATE.test(e.meter) && (e.extraInfo === null || !LONE_SURROGATE.test(e.extraInfo))) return e;
+  return { ...e, meter: wellFormed(e.meter), extraInfo: e.extraInfo === null ? null : wellFormed(e.extraInfo) };
+}
+
 /**
  * Inserts entries (any accounts) and adds exactly the inserted ones to the rollups, in one statement.
  * Entries whose dedupe key already exists are skipped and come back as `{ created: false, existing }`.
@@ -57,12 +66,17 @@ function toEntry(row: EntryRow): StoredUsageEntry {
  */
 export async function insertUsageEntries(db: Db, entries: readonly NewUsageEntry[]): Promise<InsertOutcome[]> {
   if (entries.length === 0) return [];
-  const { rows } = await db.query<EntryRow & { ord: number; created: boolean }>(
+  const input = entries.map(wellFormedEntry);
+  // The entries travel as one JSON document: node-postgres builds array parameters by string concatenation, which for
+  // a 1,000-entry batch allocated more memory than all the rest of the request.
+  const document = JSON.stringify(
+    input.map((e, o) => ({ o, a: e.accountId, m: e.meter, u: String(e.usage), x: e.extraInfo, t: e.occurredAt, d: e.dedupeKey, h: e.requestHash })),
+  );
+  const { rows } = await db.query<ResolvedRow>(
     `WITH input AS MATERIALIZED (
-       SELECT nextval(pg_get_serial_sequence('usage_entries', 'id')) AS id, ord::int, account_id::uuid, meter, usage::numeric,
-              extra_info, to_timestamp(occurred_at) AS occurred_at, dedupe_key, request_hash
-         FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[])
-           AS t(ord, account_id, meter, usage, extra_info, occurred_at, dedupe_key, request_hash)
+       SELECT nextval(pg_get_serial_sequence('usage_entries', 'id')) AS id, t.o AS ord, t.a AS account_id, t.m AS meter,
+              t.u::numeric AS usage, t.x AS extra_info, to_timestamp(t.t) AS occurred_at, t.d AS dedupe_key, t.h AS request_hash
+         FROM json_to_recordset($1::json) AS t(o int, a uuid, m text, u text, x text, t bigint, d text, h text)
      ),
      inserted AS (
        INSERT INTO usage_entries (id, account_id, meter, usage, extra_info, occurred_at, dedupe_key, request_hash)
@@ -84,54 +98,61 @@ export async function insertUsageEntries(db: Db, entries: readonly NewUsageEntry
          FROM inserted GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
        ON CONFLICT (account_id, bucket, meter)
        DO UPDATE SET total_usage = r.total_usage + EXCLUDED.total_usage, event_count = r.event_count + EXCLUDED.event_count
-     ),
-     -- For each input row: the row it inserted, else the row that already holds its dedupe key (inserted earlier in
-     -- this batch, or committed before this statement began).
-     resolved AS (
-       SELECT i.ord, (n.id IS NOT NULL) AS created,
-              COALESCE(n.id, d.id, e.id) AS id, COALESCE(n.meter, d.meter, e.meter) AS meter,
-              COALESCE(n.usage, d.usage, e.usage) AS usage, COALESCE(n.extra_info, d.extra_info, e.extra_info) AS extra_info,
-              COALESCE(n.occurred_at, d.occurred_at, e.occurred_at) AS occurred_at,
-              COALESCE(n.request_hash, d.request_hash, e.request_hash) AS request_hash, i.account_id
-         FROM input i
-         LEFT JOIN inserted n ON n.id = i.id
-         -- inserted holds each (account, dedupe key) at most once: the first input row with a key wins, the rest conflict.
-         LEFT JOIN inserted d ON n.id IS NULL AND d.account_id = i.account_id AND d.dedupe_key = i.dedupe_key
-         -- A lateral lookup by the dedupe index (LIMIT keeps it from being flattened into a join): a join lets the
-         -- planner sort-merge against a scan of all of usage_entries, and its high estimate makes PostgreSQL JIT-compile
-         -- the statement, which alone costs more than the insert.
-         LEFT JOIN LATERAL (
-           SELECT * FROM usage_entries x
-            WHERE n.id IS NULL AND d.id IS NULL AND x.account_id = i.account_id AND x.dedupe_key = i.dedupe_key AND x.dedupe_key IS NOT NULL
-            LIMIT 1
-         ) e ON true
      )
-     SELECT ord, created, id, account_id, meter, usage::text AS usage, extra_info,
-            extract(epoch FROM occurred_at)::bigint AS occurred_at, request_hash
-       FROM resolved ORDER BY ord`,
-    [
-      entries.map((_, i) => i),
-      entries.map((e) => e.accountId),
-      entries.map((e) => e.meter),
-      entries.map((e) => String(e.usage)),
-      entries.map((e) => e.extraInfo),
-      entries.map((e) => e.occurredAt),
-      entries.map((e) => e.dedupeKey),
-      entries.map((e) => e.requestHash),
-    ],
+     -- For each input row: the id it inserted (the caller knows the rest), else the row that already holds its dedupe
+     -- key (inserted earlier in this batch, or committed before this statement began).
+     SELECT i.ord, (n.id IS NOT NULL) AS created, COALESCE(n.id, d.id, e.id) AS id,
+            COALESCE(n.usage, d.usage, e.usage)::text AS usage, COALESCE(d.meter, e.meter) AS meter,
+            COALESCE(d.extra_info, e.extra_info) AS extra_info,
+            extract(epoch FROM COALESCE(d.occurred_at, e.occurred_at))::bigint AS occurred_at,
+            COALESCE(d.request_hash, e.request_hash) AS request_hash
+       FROM input i
+       LEFT JOIN inserted n ON n.id = i.id
+       -- inserted holds each (account, dedupe key) at most once: the first input row with a key wins, the rest conflict.
+       LEFT JOIN inserted d ON n.id IS NULL AND d.account_id = i.account_id AND d.dedupe_key = i.dedupe_key
+       -- A lateral lookup by the dedupe index (LIMIT keeps it from being flattened into a join): a join lets the
+       -- planner sort-merge against a scan of all of usage_entries, and its high estimate makes PostgreSQL JIT-compile
+       -- the statement, which alone costs more than the insert.
+       LEFT JOIN LATERAL (
+         SELECT * FROM usage_entries x
+          WHERE n.id IS NULL AND d.id IS NULL AND x.account_id = i.account_id AND x.dedupe_key = i.dedupe_key AND x.dedupe_key IS NOT NULL
+          LIMIT 1
+       ) e ON true
+      ORDER BY i.ord`,
+    [document],
   );
   const outcomes: InsertOutcome[] = [];
   for (const row of rows) {
-    if (row.created) outcomes.push({ created: true, entry: toEntry(row) });
-    else if (row.id !== null) outcomes.push({ created: false, existing: toEntry(row) });
-    else {
+    const entry = input[row.ord]!;
+    if (row.created) {
+      outcomes.push({
+        created: true,
+        entry: { id: row.id!, accountId: entry.accountId, meter: entry.meter, usage: row.usage!, extraInfo: entry.extraInfo, occurredAt: entry.occurredAt, requestHash: entry.requestHash },
+      });
+    } else if (row.id !== null) {
+      outcomes.push({
+        created: false,
+        existing: { id: row.id, accountId: entry.accountId, meter: row.meter!, usage: row.usage!, extraInfo: row.extra_info, occurredAt: Number(row.occurred_at), requestHash: row.request_hash },
+      });
+    } else {
       // The holder of this dedupe key committed while this statement waited on it, after our snapshot: read it now.
-      const existing = await findUsageEntryByDedupeKey(db, entries[row.ord]!.accountId, entries[row.ord]!.dedupeKey!);
+      const existing = await findUsageEntryByDedupeKey(db, entry.accountId, entry.dedupeKey!);
       if (!existing) throw new Error('usage entry vanished after a dedupe conflict');
       outcomes.push({ created: false, existing });
     }
   }
   return outcomes;
+}
+
+interface ResolvedRow {
+  ord: number;
+  created: boolean;
+  id: number | null;
+  usage: string | null;
+  meter: string | null;
+  extra_info: string | null;
+  occurred_at: number | null;
+  request_hash: string | null;
 }
 
 export async function findUsageEntryByDedupeKey(db: Db, accountId: string, dedupeKey: string): Promise<StoredUsageEntry | null> {

@@ -8,7 +8,7 @@ import {
   type BatchUsageEntry,
   type RecordUsageEntriesResponse,
 } from '@backbone/contracts';
-import { insertUsageEntries, withTransaction, type NewUsageEntry } from '@backbone/db';
+import { insertUsageEntries, withTransaction, type Db, type NewUsageEntry } from '@backbone/db';
 import type { FieldError } from '@backbone/domain';
 import { compileValidator, mountOperation, type HandlerResult } from '@backbone/http';
 import type { UsageAppDeps } from '../app.js';
@@ -32,7 +32,7 @@ const rejected = (index: number, errors: FieldError[]): BatchEntryResult => ({
 });
 
 export function mountRecordUsageEntries(router: Router, deps: UsageAppDeps): void {
-  mountOperation(router, { ...deps, bodyLimit: deps.batchBodyLimit }, recordUsageEntries, async ({ body, auth, recordResponse }) => {
+  mountOperation(router, { ...deps, bodyLimit: deps.batchBodyLimit }, recordUsageEntries, async ({ body, auth, idempotencyKey, recordResponse }) => {
     const now = nowInSeconds();
     const results: BatchEntryResult[] = new Array<BatchEntryResult>(body.Entries.length);
     const accepted: Array<{ index: number; entry: NewUsageEntry }> = [];
@@ -45,9 +45,9 @@ export function mountRecordUsageEntries(router: Router, deps: UsageAppDeps): voi
       }
     });
 
-    return withTransaction(deps.pool, async (client) => {
+    const store = async (db: Db): Promise<HandlerResult> => {
       const outcomes = await insertUsageEntries(
-        client,
+        db,
         accepted.map((a) => a.entry),
       );
       accepted.forEach(({ index, entry }, i) => {
@@ -62,9 +62,12 @@ export function mountRecordUsageEntries(router: Router, deps: UsageAppDeps): voi
         data: { Created: count('created'), Replayed: count('replayed'), Rejected: count('rejected'), Results: results },
       };
       const result: HandlerResult = { status: response.data.Rejected > 0 ? 207 : 201, body: response };
-      // Stored with the entries, so a replay of the whole batch (Idempotency-Key header) sees exactly this answer.
-      await recordResponse(client, result);
+      // With an Idempotency-Key header the answer is stored with the entries, so a replay sees exactly this answer.
+      await recordResponse(db, result);
       return result;
-    });
+    };
+    // One statement is one transaction already. Only a stored answer needs an explicit one, and it would hold the
+    // rollup rows' locks (shared by every batch of the account) while this process builds the answer.
+    return idempotencyKey ? withTransaction(deps.pool, store) : store(deps.pool);
   });
 }

@@ -273,6 +273,12 @@ describe('GET /api/v2/usage/meters', () => {
       expect(res.body.detail).toContain(field);
     });
 
+    it('says what a date must look like', async () => {
+      const client = await createUsageClient(db.pool);
+      const res = await request(server.url, 'GET', `${PATH}?from=2026-02-30&to=2026-03-01`, { key: client.read });
+      expect(res.body.detail).toBe('from must be a calendar date in the form YYYY-MM-DD.');
+    });
+
     it('accepts the longest period and a leap day', async () => {
       const client = await createUsageClient(db.pool);
       expect((await request(server.url, 'GET', `${PATH}?from=2016-01-01&to=2026-01-07`, { key: client.read })).status).toBe(200);

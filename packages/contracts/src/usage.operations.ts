@@ -204,12 +204,14 @@ export const recordUsageEntries = {
 /** Longest period a summary may cover, in days (ten years and then some). */
 export const MAX_SUMMARY_DAYS = 3660;
 
+const summaryDateSchema = { ...calendarDateSchema, 'x-message': 'must be a calendar date in the form YYYY-MM-DD.' } as const;
+
 export const getUsageSummaryQuerySchema = {
   type: 'object',
   required: ['from', 'to'],
   properties: {
-    from: { ...calendarDateSchema, description: 'First day of the period (inclusive, from local 00:00:00).' },
-    to: { ...calendarDateSchema, description: `Last day of the period (inclusive, through local 23:59:59); on or after from, at most ${MAX_SUMMARY_DAYS} days in all.` },
+    from: { ...summaryDateSchema, description: 'First day of the period (inclusive, from local 00:00:00).' },
+    to: { ...summaryDateSchema, description: `Last day of the period (inclusive, through local 23:59:59); on or after from, at most ${MAX_SUMMARY_DAYS} days in all.` },
     tz: {
       type: 'string',
       minLength: 1,

@@ -259,6 +259,7 @@ describe('GET /api/v2/usage/meters', () => {
       { name: 'from given twice', query: 'from=2026-01-01&from=2026-01-02&to=2026-03-31', field: 'from' },
       { name: 'to before from', query: 'from=2026-02-01&to=2026-01-31', field: 'to' },
       { name: 'a period over 3660 days', query: 'from=2016-01-01&to=2026-12-31', field: 'to' },
+      { name: 'a series over 366 days', query: 'from=2025-01-01&to=2026-01-02&granularity=day', field: 'to' },
       { name: 'an unknown tz', query: 'from=2026-01-01&to=2026-01-31&tz=Mars/Olympus_Mons', field: 'tz' },
       { name: 'a tz that is an offset, not an IANA name', query: 'from=2026-01-01&to=2026-01-31&tz=%2B05:30', field: 'tz' },
       { name: 'an unknown granularity', query: 'from=2026-01-01&to=2026-01-31&granularity=week', field: 'granularity' },
@@ -279,10 +280,13 @@ describe('GET /api/v2/usage/meters', () => {
       expect(res.body.detail).toBe('from must be a calendar date in the form YYYY-MM-DD.');
     });
 
-    it('accepts the longest period and a leap day', async () => {
+    it('accepts the longest period, a leap day and a leap year of series', async () => {
       const client = await createUsageClient(db.pool);
       expect((await request(server.url, 'GET', `${PATH}?from=2016-01-01&to=2026-01-07`, { key: client.read })).status).toBe(200);
       expect((await request(server.url, 'GET', `${PATH}?from=2028-02-29&to=2028-02-29`, { key: client.read })).status).toBe(200);
+      const series = await request(server.url, 'GET', `${PATH}?from=2028-01-01&to=2028-12-31&granularity=day`, { key: client.read });
+      expect(series.status).toBe(200);
+      expect(series.body.data.Series).toHaveLength(366);
     });
 
     it('403 for a key without usage:read, 401 without a valid key', async () => {

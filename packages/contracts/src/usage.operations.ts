@@ -204,6 +204,9 @@ export const recordUsageEntries = {
 /** Longest period a summary may cover, in days (ten years and then some). */
 export const MAX_SUMMARY_DAYS = 3660;
 
+/** Longest period of a per-day series (granularity=day), in days: a leap year. */
+export const MAX_SERIES_DAYS = 366;
+
 const summaryDateSchema = { ...calendarDateSchema, 'x-message': 'must be a calendar date in the form YYYY-MM-DD.' } as const;
 
 export const getUsageSummaryQuerySchema = {
@@ -219,7 +222,7 @@ export const getUsageSummaryQuerySchema = {
       description: "IANA time zone for the day boundaries (e.g. Europe/Berlin); defaults to the account's time zone.",
       examples: ['Europe/Berlin'],
     },
-    granularity: { type: 'string', enum: ['day'], description: 'day: add Series, the totals of every local day of the period.' },
+    granularity: { type: 'string', enum: ['day'], description: `day: add Series, the totals of every local day of the period (then at most ${MAX_SERIES_DAYS} days).` },
   },
 } as const;
 export type GetUsageSummaryQuery = FromSchema<typeof getUsageSummaryQuerySchema>;
@@ -289,7 +292,7 @@ export const getUsageSummary = {
   query: getUsageSummaryQuerySchema,
   responses: {
     200: { description: 'The summary.', schema: getUsageSummaryResponseSchema },
-    422: { description: `from or to missing or not a calendar date, to before from, a period over ${MAX_SUMMARY_DAYS} days, an unknown tz or granularity.` },
+    422: { description: `from or to missing or not a calendar date, to before from, a period over ${MAX_SUMMARY_DAYS} days (${MAX_SERIES_DAYS} with granularity=day), an unknown tz or granularity.` },
   },
 } as const satisfies Operation;
 

@@ -2,7 +2,7 @@
 // rollups can answer (whole UTC days, whole UTC hours, sub-hour edges), and the summary and per-day series
 // assembled from exact decimal sums.
 import { DateTime } from 'luxon';
-import { MAX_SUMMARY_DAYS, type UsageSummary } from '@backbone/contracts';
+import { MAX_SERIES_DAYS, MAX_SUMMARY_DAYS, type UsageSummary } from '@backbone/contracts';
 import { ValidationError, type FieldError } from './errors.js';
 import { addDays, daysBetween, isValidTimeZone } from './time-zones.js';
 
@@ -32,13 +32,15 @@ function startOfLocalDay(date: string, timeZone: string, plusDays = 0): number {
  * The period of a summary: local midnight of `from` to local 23:59:59 of `to`. `tz` (when the caller gave one)
  * overrides the account's zone. Throws a ValidationError naming every failing query member.
  */
-export function resolveSummaryPeriod(input: { from: string; to: string; tz?: string | undefined; accountTimeZone: string }): SummaryPeriod {
+export function resolveSummaryPeriod(input: { from: string; to: string; tz?: string | undefined; accountTimeZone: string; perDay?: boolean }): SummaryPeriod {
   const errors: FieldError[] = [];
   const timeZone = input.tz ?? input.accountTimeZone;
   if (input.tz !== undefined && !isValidTimeZone(input.tz)) errors.push({ field: 'tz', message: `tz must be an IANA time zone name such as Europe/Berlin; '${input.tz}' is not one.` });
   const days = daysBetween(input.from, input.to) + 1;
+  // A series reads every hour of every day, so it gets the shorter limit.
+  const maxDays = input.perDay ? MAX_SERIES_DAYS : MAX_SUMMARY_DAYS;
   if (days < 1) errors.push({ field: 'to', message: 'to must be on or after from.' });
-  else if (days > MAX_SUMMARY_DAYS) errors.push({ field: 'to', message: `The period from from to to must cover at most ${MAX_SUMMARY_DAYS} days.` });
+  else if (days > maxDays) errors.push({ field: 'to', message: `The period from from to to must cover at most ${maxDays} days${input.perDay ? ' with granularity=day' : ''}.` });
   if (errors.length > 0) throw new ValidationError(errors);
   if (!isValidTimeZone(timeZone)) throw new Error(`account time zone '${timeZone}' is not a known IANA zone`);
   return {

@@ -9,9 +9,10 @@ import type { UsageAppDeps } from '../app.js';
 
 export function mountGetUsageSummary(router: Router, deps: UsageAppDeps): void {
   mountOperation(router, deps, getUsageSummary, async ({ query, auth }) => {
-    const period = resolveSummaryPeriod({ from: query.from, to: query.to, tz: query.tz, accountTimeZone: auth.accountTimeZone });
+    const perDay = query.granularity === 'day';
+    const period = resolveSummaryPeriod({ from: query.from, to: query.to, tz: query.tz, accountTimeZone: auth.accountTimeZone, perDay });
     let response: GetUsageSummaryResponse;
-    if (query.granularity === 'day') {
+    if (perDay) {
       const days = localDaysOf(period);
       response = { data: assembleUsageSummary(period, await sumUsageByDay(deps.pool, auth.accountId, dailyReadRanges(days)), days) };
     } else {

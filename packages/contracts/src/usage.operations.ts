@@ -13,14 +13,15 @@ export const MAX_BATCH_ENTRIES = 1000;
 /** Largest ExtraInfo, in bytes of UTF-8 (64 KiB). The schema bounds characters; the byte count is checked after it. */
 export const MAX_EXTRA_INFO_BYTES = 65_536;
 
-// PostgreSQL text cannot hold U+0000, so a NUL is refused here rather than failing the insert.
+// PostgreSQL text cannot hold U+0000 and an unpaired UTF-16 surrogate is not Unicode: both are refused here rather
+// than failing the insert or being silently replaced.
 const usageEntryProperties = {
   Meter: {
     type: 'string',
     minLength: 1,
     maxLength: 255,
-    pattern: '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$',
-    'x-message': 'must be a string with at least one non-blank character (and no NUL character).',
+    pattern: '^[^\\u0000\\ud800-\\udfff]*[^\\s\\u0000\\ud800-\\udfff][^\\u0000\\ud800-\\udfff]*$',
+    'x-message': 'must be a string with at least one non-blank character (and no NUL character or unpaired surrogate).',
     description: 'Name of the meter; any name may be used. Non-empty after trimming, at most 255 characters. Stored as sent.',
     examples: ['api-calls'],
   },
@@ -34,8 +35,8 @@ const usageEntryProperties = {
   ExtraInfo: {
     type: 'string',
     maxLength: MAX_EXTRA_INFO_BYTES,
-    pattern: '^[^\\u0000]*$',
-    'x-message': 'must be a string (and contain no NUL character).',
+    pattern: '^[^\\u0000\\ud800-\\udfff]*$',
+    'x-message': 'must be a string (and contain no NUL character or unpaired surrogate).',
     description: 'Free metadata, for example a JSON-encoded payload; at most 64 KiB of UTF-8.',
     examples: ['{"Endpoint":"/bookings"}'],
   },

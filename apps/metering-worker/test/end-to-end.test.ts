@@ -152,4 +152,15 @@ describe('platform events become built-in meter entries', () => {
     expect(job.failedReason).toContain('OccurredAt must be of type integer');
     expect(await countEntries(db.pool, account.id)).toBe(0);
   });
+
+  it('a job name without a handler on the platform-events queue fails for good, naming the job', async () => {
+    const { account } = await createTestAccount(db.pool);
+    const eventId = crypto.randomUUID();
+    await queues.queue().add('order.refunded', { EventID: eventId, AccountID: account.id, OccurredAt: 1 }, { jobId: eventId, attempts: 3 });
+    await waitFor('the job to fail', async () => (await (await queues.queue().getJob(eventId))?.getState()) === 'failed');
+    const job = (await queues.queue().getJob(eventId))!;
+    expect(job.attemptsMade).toBe(1);
+    expect(job.failedReason).toBe("No handler for job 'order.refunded' on platform-events.");
+    expect(await countEntries(db.pool, account.id)).toBe(0);
+  });
 });

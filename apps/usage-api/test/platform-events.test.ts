@@ -33,6 +33,23 @@ const server = useTestServer(() =>
   }),
 );
 
+// The same app with its publisher pointed at a Redis that is not there.
+let deadPublisher: EventPublisher;
+const deadRedisServer = useTestServer(() => {
+  deadPublisher = createEventPublisher({ redisUrl: 'redis://127.0.0.1:1', prefix: redis.prefix, timeoutMs: 300 });
+  return createUsageApp({
+    pool: db.pool,
+    logger: createLogger({ level: 'silent', name: 'platform-events-test' }),
+    problemBase: PROBLEM_BASE,
+    bodyLimit: '1mb',
+    batchBodyLimit: '5mb',
+    keyVerifier: createKeyVerifier(db.pool, 0),
+    usageWriter: createUsageWriter(db.pool),
+    publisher: deadPublisher,
+    redisReady: async () => false,
+  });
+});
+
 beforeAll(() => {
   queue = new Queue(QUEUES.platformEvents, { connection: redis.connection(), prefix: redis.prefix });
   publisher = createEventPublisher({ connection: redis.connection(), prefix: redis.prefix });
@@ -40,6 +57,7 @@ beforeAll(() => {
 afterAll(async () => {
   await queue.close();
   await publisher.close();
+  await deadPublisher.close();
 });
 
 /** Every job on the queue, whatever its state (no worker runs in this file, so they wait). */
@@ -149,6 +167,16 @@ describe('POST /api/v2/platform/events: validation (422 naming the member, nothi
     const text = await request(server.url, 'POST', PATH, { key, rawBody: 'Type=order.completed', headers: { 'content-type': 'text/plain' } });
     expect(text.status).toBe(415);
     expect(await totalJobs()).toBe(before);
+  });
+});
+
+describe('POST /api/v2/platform/events: queue unreachable', () => {
+  it('answers 503 with a problem (not a hang, not a 500) when Redis does not answer; a retry later is safe', async () => {
+    const { key } = await createTestAccount(db.pool);
+    const res = await request(deadRedisServer.url, 'POST', PATH, { key, body: { Type: 'workflow-email.sent', EventID: randomUUID() } });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/unavailable`, status: 503, detail: 'The event queue is unreachable; nothing was queued. Retry later.' });
   });
 });
 

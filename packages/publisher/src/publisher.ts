@@ -33,6 +33,8 @@ export interface EventPublisherOptions {
   retry?: RetryOverride;
   /** Errors of the queues' background connections (logged by the caller). */
   onError?: (error: Error) => void;
+  /** How long a publish may wait for Redis before it fails with EventQueueUnavailableError; default 5000 ms. */
+  timeoutMs?: number;
 }
 
 export function createEventPublisher(options: EventPublisherOptions): EventPublisher {
@@ -40,12 +42,21 @@ export function createEventPublisher(options: EventPublisherOptions): EventPubli
   const connection = options.connection ?? owned!;
   const queues: EventQueues = openQueues(connection, options.prefix ?? DEFAULT_QUEUE_PREFIX, options.onError);
   const retry = options.retry ?? {};
+  const timeoutMs = options.timeoutMs ?? 5000;
 
+  // BullMQ waits for a Redis that is down for as long as it takes; a publisher answers within `timeoutMs`. A job added
+  // after the timeout is harmless: the caller retries with the same EventID, which is the same job.
   const enqueue = async <T>(work: () => Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${timeoutMs} ms`)), timeoutMs);
+    });
     try {
-      return await work();
+      return await Promise.race([work(), timeout]);
     } catch (error) {
       throw new EventQueueUnavailableError(`The event queue did not accept the event: ${(error as Error).message}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
     }
   };
 

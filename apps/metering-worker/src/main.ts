@@ -36,7 +36,10 @@ try {
   const relay: OutboxRelay | null = config.OUTBOX_RELAY_ENABLED
     ? startOutboxRelay({ pool, queues, batchSize: config.OUTBOX_RELAY_BATCH_SIZE, intervalMs: config.OUTBOX_RELAY_INTERVAL_MS, logger })
     : null;
+  // A worker waits for Redis as long as it takes, but says so.
+  const waiting = setTimeout(() => logger.warn({ redis: redactUrl(config.REDIS_URL) }, 'still waiting for Redis'), 5000);
   await metering.worker.waitUntilReady();
+  clearTimeout(waiting);
   logger.info({ concurrency: config.WORKER_CONCURRENCY, relay: relay !== null, prefix: config.QUEUE_PREFIX }, 'metering worker running');
 
   let stopping = false;
@@ -63,4 +66,8 @@ try {
 } catch (error) {
   logger.fatal({ err: error }, 'metering worker failed to start');
   process.exit(1);
+}
+
+function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }

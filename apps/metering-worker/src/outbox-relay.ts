@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import { JOBS, type JobName } from '@backbone/contracts';
 import { claimUnsentOutboxEvents, markOutboxEventsSent, withTransaction, type OutboxEvent, type Pool } from '@backbone/db';
-import { jobOptionsFor, type EventQueues } from '@backbone/publisher';
+import { jobOptionsFor, withDeadline, type EventQueues } from '@backbone/publisher';
 
 /** The jobs that leave through the outbox rather than being published directly. */
 export const OUTBOX_JOB_NAMES = ['booking.created'] as const satisfies readonly JobName[];
@@ -24,6 +24,9 @@ export interface OutboxRelay {
   stop(): Promise<void>;
 }
 
+// The claimed rows stay locked while Redis is asked; an unreachable Redis must not hold them for long.
+const QUEUE_DEADLINE_MS = 10_000;
+
 /** Moves up to `batchSize` unsent rows to their queue; returns how many it moved. */
 export async function relayOutboxBatch(pool: Pool, queues: EventQueues, batchSize: number): Promise<number> {
   return withTransaction(pool, async (client) => {
@@ -31,7 +34,7 @@ export async function relayOutboxBatch(pool: Pool, queues: EventQueues, batchSiz
     if (events.length === 0) return 0;
     for (const name of OUTBOX_JOB_NAMES) {
       const jobs = events.filter((event) => event.type === name).map((event) => toJob(name, event));
-      if (jobs.length > 0) await queues[JOBS[name].queue].addBulk(jobs);
+      if (jobs.length > 0) await withDeadline(queues[JOBS[name].queue].addBulk(jobs), QUEUE_DEADLINE_MS);
     }
     await markOutboxEventsSent(
       client,

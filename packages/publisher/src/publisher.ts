@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { JOBS, type JobName, type JobPayloads, type QueueName } from '@backbone/contracts';
 import { ValidationError, type FieldError } from '@backbone/domain';
 import { assertValidEvent, validateEvent } from './event-validation.js';
-import { closeQueues, createRedisConnection, DEFAULT_QUEUE_PREFIX, jobOptionsFor, openQueues, type EventQueues, type RetryOverride } from './queues.js';
+import { closeQueues, createRedisConnection, DEFAULT_QUEUE_PREFIX, jobOptionsFor, openQueues, withDeadline, type EventQueues, type RetryOverride } from './queues.js';
 
 /** One event for `publishBulk`: the job name with its payload. */
 export type PublishableEvent = { [N in JobName]: { name: N; payload: JobPayloads[N] } }[JobName];
@@ -18,7 +18,10 @@ export interface EventPublisher {
   close(): Promise<void>;
 }
 
-/** Redis did not take the event: nothing was published, the caller may retry. */
+/**
+ * Redis did not confirm the event in time. It was most likely not queued; if it was, publishing it again (same
+ * EventID, so the same job) changes nothing, so the caller retries.
+ */
 export class EventQueueUnavailableError extends Error {
   override name = 'EventQueueUnavailableError';
 }
@@ -33,7 +36,7 @@ export interface EventPublisherOptions {
   retry?: RetryOverride;
   /** Errors of the queues' background connections (logged by the caller). */
   onError?: (error: Error) => void;
-  /** How long a publish may wait for Redis before it fails with EventQueueUnavailableError; default 5000 ms. */
+  /** How long a publish waits for a connection to Redis (and a single event for Redis to take it) before it fails with EventQueueUnavailableError; default 5000 ms. */
   timeoutMs?: number;
 }
 
@@ -44,19 +47,14 @@ export function createEventPublisher(options: EventPublisherOptions): EventPubli
   const retry = options.retry ?? {};
   const timeoutMs = options.timeoutMs ?? 5000;
 
-  // BullMQ waits for a Redis that is down for as long as it takes; a publisher answers within `timeoutMs`. A job added
-  // after the timeout is harmless: the caller retries with the same EventID, which is the same job.
-  const enqueue = async <T>(work: () => Promise<T>): Promise<T> => {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${timeoutMs} ms`)), timeoutMs);
-    });
+  // A request must get an answer: the publisher waits at most `timeoutMs` for a connection to Redis, and a single
+  // event at most as long for Redis to take it. Once connected, a bulk add fails when the connection drops.
+  const enqueue = async <T>(work: () => Promise<T>, deadline: boolean): Promise<T> => {
     try {
-      return await Promise.race([work(), timeout]);
+      await untilConnected(connection, timeoutMs);
+      return deadline ? await withDeadline(work(), timeoutMs) : await work();
     } catch (error) {
       throw new EventQueueUnavailableError(`The event queue did not accept the event: ${(error as Error).message}`, { cause: error });
-    } finally {
-      clearTimeout(timer);
     }
   };
 
@@ -64,7 +62,7 @@ export function createEventPublisher(options: EventPublisherOptions): EventPubli
     async publish(name, payload) {
       assertValidEvent(name, payload);
       const queue = queues[JOBS[name].queue];
-      await enqueue(() => queue.add(name, payload, jobOptionsFor(name, payload.EventID, retry)));
+      await enqueue(() => queue.add(name, payload, jobOptionsFor(name, payload.EventID, retry)), true);
     },
     async publishBulk(events) {
       const errors: FieldError[] = events.flatMap((event, index) =>
@@ -78,13 +76,23 @@ export function createEventPublisher(options: EventPublisherOptions): EventPubli
         jobs.push({ name, data: payload, opts: jobOptionsFor(name, payload.EventID, retry) });
         byQueue.set(queueName, jobs);
       }
-      await enqueue(() => Promise.all([...byQueue].map(([queueName, jobs]) => queues[queueName].addBulk(jobs))));
+      await enqueue(() => Promise.all([...byQueue].map(([queueName, jobs]) => queues[queueName].addBulk(jobs))), false);
     },
     async close() {
       await closeQueues(queues);
       if (owned) await owned.quit().catch(() => owned.disconnect());
     },
   };
+}
+
+async function untilConnected(connection: Redis, ms: number): Promise<void> {
+  if (connection.status === 'ready') return;
+  let onReady: (() => void) | undefined;
+  try {
+    await withDeadline(new Promise<void>((resolve) => connection.once('ready', (onReady = resolve))), ms);
+  } finally {
+    if (onReady) connection.off('ready', onReady);
+  }
 }
 
 function requireUrl(url: string | undefined): string {

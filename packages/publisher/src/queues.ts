@@ -65,6 +65,23 @@ export function openQueues(connection: Redis, prefix: string = DEFAULT_QUEUE_PRE
   return Object.fromEntries(entries) as Record<QueueName, Queue>;
 }
 
+/**
+ * `work`, or an error once `ms` passed. BullMQ waits for a Redis that is down for as long as it takes; callers that
+ * must answer (a request, a relay holding row locks) give up instead. A job added after the deadline is harmless:
+ * the retry adds the same job id.
+ */
+export async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function closeQueues(queues: EventQueues): Promise<void> {
   await Promise.all(Object.values(queues).map((queue) => queue.close()));
 }

@@ -35,9 +35,10 @@ export const workerEnv = {
     OUTBOX_RELAY_BATCH_SIZE: { type: 'integer', default: 500, minimum: 1, maximum: 10000, description: 'Outbox rows moved to the queue per transaction.' },
     SHUTDOWN_TIMEOUT_MS: {
       type: 'integer',
-      default: 30000,
+      default: 25000,
       minimum: 0,
-      description: 'On SIGTERM, how long active jobs may take to finish; after it the process exits and unfinished jobs are redelivered.',
+      description:
+        'On SIGTERM, how long active jobs may take to finish; after it the process exits and unfinished jobs are redelivered. Keep it below the orchestrator\'s grace period (compose: 30 s).',
     },
   },
 } as const;

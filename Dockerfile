@@ -1,4 +1,4 @@
-# One image for every service; docker-compose.yml picks the entry point. TypeScript runs through tsx.
+# One image for every service; docker-compose.yml picks the entry point. The apps run as esbuild bundles.
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
@@ -13,10 +13,11 @@ COPY packages/domain/package.json packages/domain/
 COPY packages/http/package.json packages/http/
 COPY packages/publisher/package.json packages/publisher/
 COPY packages/testkit/package.json packages/testkit/
-RUN npm ci --omit=dev --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY apps apps
 COPY packages packages
 COPY scripts scripts
+RUN node scripts/build-apps.mjs && npm prune --omit=dev --no-audit --no-fund
 USER node
-CMD ["node", "--import", "tsx", "apps/partner-api/src/server.ts"]
+CMD ["node", "apps/partner-api/dist/server.js"]

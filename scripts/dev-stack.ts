@@ -1,7 +1,7 @@
 // The local stack behind `npm start`: PostgreSQL (DATABASE_URL, else the embedded server with data in .data/),
 // Redis (REDIS_URL, else the local one, else a redis-server from PATH), migrations, the demo operator (seeded
 // once), both APIs, the metering worker and a gateway giving them one base URL. Prints the URL and demo keys.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -63,7 +63,7 @@ async function demoKeys(databaseUrl: string): Promise<DemoKeys | null> {
 }
 
 function run(name: string, entry: string, extraEnv: Record<string, string>): void {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: repoRoot, env: { ...env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [entry], { cwd: repoRoot, env: { ...env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
   child.on('exit', (code, signal) => {
     if (!stopping) {
       log(`${name} exited (${signal ?? code}); stopping everything`);
@@ -113,9 +113,12 @@ async function main(): Promise<void> {
   const partnerUrl = `http://127.0.0.1:${port + 1}`;
   const usageUrl = `http://127.0.0.1:${port + 2}`;
   const shared = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, LOG_LEVEL: env.LOG_LEVEL ?? 'info', HOST: '127.0.0.1' };
-  run('partner-api', 'apps/partner-api/src/server.ts', { ...shared, PORT: String(port + 1) });
-  run('usage-api', 'apps/usage-api/src/server.ts', { ...shared, PORT: String(port + 2) });
-  run('metering-worker', 'apps/metering-worker/src/main.ts', shared);
+  log('bundling the apps');
+  const built = spawnSync(process.execPath, ['scripts/build-apps.mjs'], { cwd: repoRoot, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('building the apps failed');
+  run('partner-api', 'apps/partner-api/dist/server.js', { ...shared, PORT: String(port + 1) });
+  run('usage-api', 'apps/usage-api/dist/server.js', { ...shared, PORT: String(port + 2) });
+  run('metering-worker', 'apps/metering-worker/dist/main.js', shared);
   await Promise.all([waitUntilReady(partnerUrl, 'partner-api'), waitUntilReady(usageUrl, 'usage-api')]);
 
   const gateway = createGateway({ partnerApi: partnerUrl, usageApi: usageUrl });

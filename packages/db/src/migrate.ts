@@ -1,9 +1,11 @@
 // Applies the versioned SQL migrations in ../migrations with node-pg-migrate; every service runs it at start,
 // and the migration lock makes concurrent starts safe.
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { runner } from 'node-pg-migrate';
 
-export const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
+// Resolved through the package name, not this file's location, so it also holds inside a bundled app.
+export const migrationsDir = path.join(path.dirname(createRequire(import.meta.url).resolve('@backbone/db/package.json')), 'migrations');
 
 export interface MigrateOptions {
   databaseUrl: string;

@@ -1,5 +1,9 @@
 // Typed failures of the domain. Domain code throws these and knows nothing of HTTP;
 // the HTTP layer maps each code to a status and problem type in one registry.
+import type { FieldError } from '@backbone/contracts';
+
+export type { FieldError };
+
 export const DOMAIN_ERROR_CODES = [
   'invalid-request',
   'validation',
@@ -11,10 +15,6 @@ export const DOMAIN_ERROR_CODES = [
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
 
 export class DomainError extends Error {
   override name = 'DomainError';

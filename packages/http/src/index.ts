@@ -6,4 +6,3 @@ export * from './openapi.js';
 export * from './problems.js';
 export * from './route.js';
 export * from './server.js';
-export * from './validation.js';

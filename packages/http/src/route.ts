@@ -3,12 +3,11 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { Operation } from '@backbone/contracts';
+import { compileValidator, type Operation } from '@backbone/contracts';
 import { ValidationError } from '@backbone/domain';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, type Db, type IdempotencyScope, type Pool } from '@backbone/db';
 import { authenticate, authOf, requireScope, type AuthContext, type KeyVerifier } from './auth.js';
 import { HttpProblem } from './problems.js';
-import { compileValidator } from './validation.js';
 
 // While TypeScript infers Op it also tries the wide JSONSchema; FromSchema of that never ends (TS2589), so it is
 // answered with unknown and only a concrete schema is turned into a type.

@@ -2,6 +2,7 @@
 // valid ones are inserted by one statement in one transaction, and the answer lists each entry's fate in order.
 import type { Router } from 'express';
 import {
+  compileValidator,
   batchUsageEntrySchema,
   recordUsageEntries,
   type BatchEntryResult,
@@ -10,7 +11,7 @@ import {
 } from '@backbone/contracts';
 import { insertUsageEntries, withTransaction, type Db, type NewUsageEntry } from '@backbone/db';
 import type { FieldError } from '@backbone/domain';
-import { compileValidator, mountOperation, type HandlerResult } from '@backbone/http';
+import { mountOperation, type HandlerResult } from '@backbone/http';
 import type { UsageAppDeps } from '../app.js';
 import { classifyOutcome, nowInSeconds, toNewUsageEntry, usageEntryLimitErrors } from '../usage-entry.js';
 

@@ -1,8 +1,15 @@
-// Request validation with ajv, compiled once per schema. Bodies are checked as sent (a "5" is not a number);
-// query strings are coerced, since every query value arrives as text.
+// Validation against the contract's JSON Schemas with ajv, compiled once per schema, with messages that name the
+// failing member. HTTP requests and queued events use the same validator. Bodies and payloads are checked as sent
+// (a "5" is not a number); query strings and path parameters are coerced, since they arrive as text.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FieldError } from '@backbone/domain';
+import { uuidSchema } from './common.schemas.js';
+
+/** One failing member: `field` is its dotted path (`Customer.Email`, `Answers[2].Value`). */
+export interface FieldError {
+  field: string;
+  message: string;
+}
 
 function makeAjv(coerceTypes: boolean): Ajv {
   // strict: false would also let Infinity through as a number (JSON 1e400 parses to it); strictNumbers keeps it out.
@@ -19,6 +26,7 @@ const cache = new WeakMap<object, ValidateFunction>();
 
 export type Validator = (data: unknown) => FieldError[];
 
+/** A validator for `schema`; `source` 'body' (also for event payloads) checks types as sent, 'query'/'params' coerce text. */
 export function compileValidator(schema: object, source: 'body' | 'query' | 'params'): Validator {
   let validate = cache.get(schema);
   if (!validate) {
@@ -26,7 +34,7 @@ export function compileValidator(schema: object, source: 'body' | 'query' | 'par
     cache.set(schema, validate);
   }
   const compiled = validate;
-  return (data) => (compiled(data) ? [] : toFieldErrors(compiled.errors ?? [], schema));
+  return (data) => (compiled(data) ? [] : toFieldErrors(compiled.errors ?? []));
 }
 
 /** Dotted path of the failing member: `Customer.Email`, `Answers[2].Value`. */
@@ -64,12 +72,15 @@ function messageOf(error: ErrorObject, field: string): string {
       return `${name} must have at least ${String(p.limit)} items.`;
     case 'enum':
       return `${name} must be one of: ${(p.allowedValues as unknown[]).join(', ')}.`;
+    case 'pattern':
+      if (custom) return `${name} ${custom}`;
+      return p.pattern === uuidSchema.pattern ? `${name} must be a UUID.` : `${name} has an invalid format.`;
     default:
       return custom ? `${name} ${custom}` : `${name} ${error.message ?? 'is invalid'}.`;
   }
 }
 
-function toFieldErrors(errors: ErrorObject[], _schema: object): FieldError[] {
+function toFieldErrors(errors: ErrorObject[]): FieldError[] {
   const seen = new Set<string>();
   const result: FieldError[] = [];
   for (const error of errors) {

@@ -5,8 +5,9 @@
 // Knobs (environment): BENCH_DURATION (s per run, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32),
 // BENCH_WORKER_JOBS (100000), BENCH_WORKER_CONCURRENCY (100, the worker's default), BENCH_USAGE_ENTRIES (10000000), BENCH_LOG_LEVEL
 // (info), BENCH_ONLY (comma list of partner, usage, worker: a partial run, written to bench/.tmp/ instead),
-// DATABASE_URL / REDIS_URL / BENCH_DATABASE_URL, PGOPTIONS (passed to every process, e.g. '-c jit=off', and
-// recorded in the results).
+// DATABASE_URL / REDIS_URL / BENCH_DATABASE_URL, PGOPTIONS (passed to every process, e.g. '-c jit=off') and
+// BENCH_NODE_OPTIONS (NODE_OPTIONS of every process under test, e.g. '--max-old-space-size=128'), both recorded
+// in the results.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
   const elapsed = (Date.now() - started) / 1000;
   const machine = describeMachine(infra.postgresVersion, infra.redisVersion);
   const preamble = [
-    `Code measured: commit ${revision()}.${env.PGOPTIONS ? ` PGOPTIONS for every process: \`${env.PGOPTIONS}\`.` : ' PostgreSQL and Redis with their configuration as found (no tuning by the bench).'}`,
+    `Code measured: commit ${revision()}.${env.PGOPTIONS ? ` PGOPTIONS for every process: \`${env.PGOPTIONS}\`.` : ' PostgreSQL and Redis with their configuration as found (no tuning by the bench).'}${env.BENCH_NODE_OPTIONS ? ` NODE_OPTIONS of the processes under test: \`${env.BENCH_NODE_OPTIONS}\`.` : ''}`,
     `Load generator: autocannon 8 in the driver process, on the same ${machine.cpus} CPUs as the servers, PostgreSQL and Redis (all on 127.0.0.1), so absolute figures are lower than on separate machines; ours and the ceiling share the same conditions, one after the other.`,
     `Load average (1 min) before the run: ${loadBefore.toFixed(2)}, after: ${os.loadavg()[0]!.toFixed(2)} (the bench itself keeps about ${machine.cpus} busy; more means other work shared the machine).`,
     `Apps run as child processes with LOG_LEVEL=${ctx.logLevel} (pino request logs written to bench/.tmp/*.log) and their default pool sizes and caches.`,

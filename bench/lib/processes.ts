@@ -45,12 +45,14 @@ export function startProcess(options: StartOptions): ManagedProcess {
   const fd = openSync(logFile, 'w');
   const child = spawn(process.execPath, ['--import', 'tsx', options.entry], {
     cwd: options.cwd,
-    // A clean environment: only what the bench passes, plus PGOPTIONS when the operator set it for the whole run.
+    // A clean environment: only what the bench passes, plus PGOPTIONS and BENCH_NODE_OPTIONS (as NODE_OPTIONS)
+    // when the operator set them for the whole run.
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       NODE_ENV: 'production',
       ...(process.env.PGOPTIONS ? { PGOPTIONS: process.env.PGOPTIONS } : {}),
+      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
       ...options.env,
     },
     stdio: ['ignore', fd, fd],

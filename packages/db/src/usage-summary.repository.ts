@@ -2,7 +2,7 @@
 // daily rollups, whole UTC hours from the hourly rollups, sub-hour edges from usage_entries, so the cost follows
 // the number of days, hours and meters in the period, not the number of entries.
 import type { DayUsageRange, UsageReadPlan, UsageSumRow } from '@backbone/domain';
-import { withTransaction, type Db, type Pool } from './pool.js';
+import type { Db, Pool } from './pool.js';
 
 // Five index range scans, one per span of the plan. The bounds are plain parameters, so the planner estimates each
 // scan from the statistics (an overestimate would cost more in JIT compilation than the query itself), and each
@@ -34,10 +34,11 @@ const PERIOD_SUMS = `
 /** Per meter and in all over one period; rows with `day` null. */
 export async function sumUsageOverPeriod(db: Db, accountId: string, plan: UsageReadPlan): Promise<UsageSumRow[]> {
   const { rawBefore, hoursBefore, days, hoursAfter, rawAfter } = plan;
-  const { rows } = await db.query<SumRow>(PERIOD_SUMS, [
-    accountId,
-    ...[rawBefore, hoursBefore, days, hoursAfter, rawAfter].flatMap((s) => [s.from, s.to]),
-  ]);
+  const { rows } = await db.query<SumRow>({
+    name: 'usage-period-sums',
+    text: PERIOD_SUMS,
+    values: [accountId, ...[rawBefore, hoursBefore, days, hoursAfter, rawAfter].flatMap((s) => [s.from, s.to])],
+  });
   return rows.map(toSumRow);
 }
 
@@ -75,19 +76,14 @@ const DAILY_SUMS = `
 
 /** Per day and meter, per day, per meter and in all; days without entries have no rows. */
 export async function sumUsageByDay(pool: Pool, accountId: string, ranges: readonly DayUsageRange[]): Promise<UsageSumRow[]> {
-  return withTransaction(pool, async (client) => {
-    // The planner cannot see into the ranges array and guesses high; JIT compiling for that guess would cost more
-    // than the query.
-    await client.query('SET LOCAL jit = off');
-    const { rows } = await client.query<SumRow>(DAILY_SUMS, [
-      accountId,
-      ranges.map((r) => r.day),
-      ranges.map((r) => r.source),
-      ranges.map((r) => r.from),
-      ranges.map((r) => r.to),
-    ]);
-    return rows.map(toSumRow);
-  });
+  const { rows } = await pool.query<SumRow>(DAILY_SUMS, [
+    accountId,
+    ranges.map((r) => r.day),
+    ranges.map((r) => r.source),
+    ranges.map((r) => r.from),
+    ranges.map((r) => r.to),
+  ]);
+  return rows.map(toSumRow);
 }
 
 interface SumRow {

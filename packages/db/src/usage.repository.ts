@@ -72,8 +72,9 @@ export async function insertUsageEntries(db: Db, entries: readonly NewUsageEntry
   const document = JSON.stringify(
     input.map((e, o) => ({ o, a: e.accountId, m: e.meter, u: String(e.usage), x: e.extraInfo, t: e.occurredAt, d: e.dedupeKey, h: e.requestHash })),
   );
-  const { rows } = await db.query<ResolvedRow>(
-    `WITH input AS MATERIALIZED (
+  const { rows } = await db.query<ResolvedRow>({
+    name: 'usage-insert-entries',
+    text: `WITH input AS MATERIALIZED (
        SELECT nextval(pg_get_serial_sequence('usage_entries', 'id')) AS id, t.o AS ord, t.a AS account_id, t.m AS meter,
               t.u::numeric AS usage, t.x AS extra_info, to_timestamp(t.t) AS occurred_at, t.d AS dedupe_key, t.h AS request_hash
          FROM json_to_recordset($1::json) AS t(o int, a uuid, m text, u text, x text, t bigint, d text, h text)
@@ -119,8 +120,8 @@ export async function insertUsageEntries(db: Db, entries: readonly NewUsageEntry
           LIMIT 1
        ) e ON true
       ORDER BY i.ord`,
-    [document],
-  );
+    values: [document],
+  });
   const outcomes: InsertOutcome[] = [];
   for (const row of rows) {
     const entry = input[row.ord]!;

@@ -1,35 +1,49 @@
-// pino JSON logs; every line of a request carries its request id.
+// pino JSON logs; every line about a request carries its request id.
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pino, type Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
+import type { NextFunction, Request, Response } from 'express';
+import { destination, pino, type Logger } from 'pino';
 
 export type { Logger };
 
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The request id, echoed in X-Request-Id and in every problem. */
+      id: string;
+      /** A logger whose lines carry this request's id. */
+      log: Logger;
+    }
+  }
+}
+
 export function createLogger(options: { level: string; name: string }): Logger {
-  return pino({ level: options.level, name: options.name, base: { service: options.name } });
+  // Buffered, asynchronous writes to stdout: one write per request line was a tenth of a usage POST's CPU.
+  // logger.flush() on shutdown writes what is left.
+  return pino({ level: options.level, name: options.name, base: { service: options.name } }, destination({ dest: 1, sync: false, minLength: 4096 }));
 }
 
 // A caller's request id is reused when it is a plausible id, so traces join up across services.
 const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * Gives each request an id (X-Request-Id) and logs one line when its response is finished. The per-request child
+ * logger is only created when something logs through req.log, since building one per request is costly.
+ */
 export function requestLogger(logger: Logger) {
-  return pinoHttp({
-    logger,
-    quietReqLogger: true,
-    genReqId(req: IncomingMessage, res: ServerResponse) {
-      const given = req.headers['x-request-id'];
-      const id = typeof given === 'string' && ACCEPTED_REQUEST_ID.test(given) ? given : randomUUID();
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    customLogLevel(_req, res, err) {
-      if (err || res.statusCode >= 500) return 'error';
-      return 'info';
-    },
-    serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-  });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const given = req.headers['x-request-id'];
+    const id = typeof given === 'string' && ACCEPTED_REQUEST_ID.test(given) ? given : randomUUID();
+    res.setHeader('X-Request-Id', id);
+    req.id = id;
+    let child: Logger | undefined;
+    Object.defineProperty(req, 'log', { configurable: true, get: () => (child ??= logger.child({ reqId: id })) });
+    const started = performance.now();
+    res.once('finish', () => {
+      const line = { reqId: id, req: { method: req.method, url: req.originalUrl }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) };
+      if (res.statusCode >= 500) logger.error(line, 'request failed');
+      else logger.info(line, 'request completed');
+    });
+    next();
+  };
 }

@@ -47,7 +47,7 @@ export function shutdownOnSignals(running: RunningServer, options: { logger: Log
     await options.cleanup();
     clearTimeout(timer);
     options.logger.info('stopped');
-    process.exit(0);
+    options.logger.flush(() => process.exit(0));
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));

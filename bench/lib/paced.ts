@@ -19,10 +19,13 @@ export interface PacedOptions {
   /** Requests per second offered. */
   rate: number;
   durationSec: number;
+  /** Seconds at the same rate first, not measured: lets the server settle after a previous full-load run. */
+  warmupSec?: number;
   request: (n: number) => PacedRequest;
 }
 
 export async function runPaced(options: PacedOptions): Promise<LoadResult> {
+  if (options.warmupSec && options.warmupSec > 0) await runPaced({ ...options, durationSec: options.warmupSec, warmupSec: 0 });
   const target = new URL(options.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
   const times: number[] = [];

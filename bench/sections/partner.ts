@@ -112,7 +112,7 @@ export async function partnerSection(ctx: BenchContext): Promise<Section> {
       if (endpoint.latencyTarget) {
         // Latency at a steady half of the ceiling's maximum rate, the same offered load for both.
         const rate = Math.max(1, Math.round(bare.rps / 2));
-        const paced = (url: string) => runPaced({ url, connections: ctx.connections, rate, durationSec: ctx.durationSec, request: pacedRequests(endpoint.load(url, fixture)) });
+        const paced = (url: string) => runPaced({ url, connections: ctx.connections, rate, durationSec: ctx.durationSec, warmupSec: 3, request: pacedRequests(endpoint.load(url, fixture)) });
         const pacedMine = await paced(ours.url);
         ctx.log(`  ours paced at ${rate}/s:    ${summarize(pacedMine)}`);
         const pacedBare = await paced(ceiling.url);
@@ -191,7 +191,7 @@ export async function partnerSection(ctx: BenchContext): Promise<Section> {
       `Operator in ${fixture.timeZone} with ${fixture.productIds.length} products; dates over 30 days of 8 slots a day; timeslots of one day (8 slots); 6 questions.`,
       `Uncontended bookings rotate over ${fixture.bookingSlots.length} timeslots (capacity 1,000,000 each); the hot timeslot takes every booking on one row (ours and the ceiling each on their own slot).`,
       'Latency percentiles are computed from every response time seen by the client. "At full load" is the closed-loop run above (each connection sends its next request as soon as the answer arrives), so its latency is mostly queueing: about connections / throughput.',
-      `The latency targets are judged at a steady offered rate of half the ceiling's maximum, sent open-loop over at most ${ctx.connections} keep-alive connections by bench/lib/paced.ts (latency counted from when each request was due, so waiting for a free connection counts too); autocannon's rate limit sends each connection's per-second budget in one burst and cannot do this.`,
+      `The latency targets are judged at a steady offered rate of half the ceiling's maximum, sent open-loop over at most ${ctx.connections} keep-alive connections by bench/lib/paced.ts after 3 s at that rate unmeasured (latency counted from when each request was due, so waiting for a free connection counts too); autocannon's rate limit sends each connection's per-second budget in one burst and cannot do this.`,
       ...(problems.length > 0
         ? [`Unexpected: ${problems.join('; ')}`]
         : ['Every measured request got the expected status (200, or 201 for bookings), and each GET of the ceiling answered byte for byte what ours answered.']),

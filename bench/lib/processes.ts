@@ -33,7 +33,7 @@ function readStatusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 export interface StartOptions {
   name: string;
-  /** Module path relative to the repository root, run with `node --import tsx`. */
+  /** Bundle (.js) relative to the repository root, run with plain node as in production. */
   entry: string;
   env: Record<string, string>;
   cwd: string;
@@ -43,7 +43,7 @@ export interface StartOptions {
 export function startProcess(options: StartOptions): ManagedProcess {
   const logFile = path.join(options.logDir, `${options.name}.log`);
   const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', options.entry], {
+  const child = spawn(process.execPath, [options.entry], {
     cwd: options.cwd,
     // A clean environment: only what the bench passes, plus PGOPTIONS and BENCH_NODE_OPTIONS (as NODE_OPTIONS)
     // when the operator set them for the whole run.

@@ -5,6 +5,7 @@ import { createPartnerFixture, tallySlot, type PartnerFixture, type Slot } from 
 import { describeStatuses, runLoad, shareOf, summarize, type LoadOptions, type LoadResult } from '../lib/load.js';
 import { pacedRequests, runPaced } from '../lib/paced.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
+import { ceilingBundle } from '../lib/build.js';
 import { startServer, type BenchContext } from '../lib/context.js';
 
 const SMALL_CAPACITY = 150;
@@ -77,8 +78,8 @@ function ok(result: LoadResult, expected: (status: number) => boolean): string |
 
 export async function partnerSection(ctx: BenchContext): Promise<Section> {
   const fixture = await createPartnerFixture(ctx.pool, SMALL_CAPACITY);
-  const ours = await startServer(ctx, 'partner-api', 'apps/partner-api/src/server.ts', {}, '/readyz');
-  const ceiling = await startServer(ctx, 'partner-ceiling', 'bench/ceilings/partner-ceiling.ts', { ACCOUNT_ID: fixture.accountId });
+  const ours = await startServer(ctx, 'partner-api', 'apps/partner-api/dist/server.js', {}, '/readyz');
+  const ceiling = await startServer(ctx, 'partner-ceiling', ceilingBundle('partner-ceiling'), { ACCOUNT_ID: fixture.accountId });
   const rows: Row[] = [];
   const problems: string[] = [];
   const base = { connections: ctx.connections, durationSec: ctx.durationSec, warmupSec: ctx.warmupSec };

@@ -5,6 +5,7 @@ import { createBenchAccount, createKey, SUMMARY_ACCOUNT_ID } from '../lib/fixtur
 import { describeStatuses, runLoad, shareOf, summarize, type LoadResult } from '../lib/load.js';
 import { pacedRequests, runPaced } from '../lib/paced.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
+import { ceilingBundle } from '../lib/build.js';
 import { startServer, type BenchContext } from '../lib/context.js';
 import { ensureUsageLoaded, SUMMARY_DATA } from '../load-usage.js';
 
@@ -72,8 +73,8 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
   const readKey = await createKey(ctx.pool, SUMMARY_ACCOUNT_ID, ['usage:read']);
   const ceilingAccount = await createBenchAccount(ctx.pool, 'bench usage ceiling', 'UTC');
 
-  const ours = await startServer(ctx, 'usage-api', 'apps/usage-api/src/server.ts', { QUEUE_PREFIX: 'bench-usage-api' }, '/readyz');
-  const ceiling = await startServer(ctx, 'usage-ceiling', 'bench/ceilings/usage-ceiling.ts', { ACCOUNT_ID: ceilingAccount, SUMMARY_ACCOUNT_ID });
+  const ours = await startServer(ctx, 'usage-api', 'apps/usage-api/dist/server.js', { QUEUE_PREFIX: 'bench-usage-api' }, '/readyz');
+  const ceiling = await startServer(ctx, 'usage-ceiling', ceilingBundle('usage-ceiling'), { ACCOUNT_ID: ceilingAccount, SUMMARY_ACCOUNT_ID });
   const rows: Row[] = [];
   const problems: string[] = [];
   const note = (who: string, result: LoadResult, expected: number) => {

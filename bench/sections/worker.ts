@@ -8,6 +8,7 @@ import { createEventPublisher, jobOptionsFor, type PublishableEvent } from '@bac
 import { createBenchAccount } from '../lib/fixtures.js';
 import { startProcess, tail, type ManagedProcess } from '../lib/processes.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
+import { ceilingBundle } from '../lib/build.js';
 import type { BenchContext } from '../lib/context.js';
 
 const CHUNK = 5_000;
@@ -102,7 +103,7 @@ export async function workerSection(ctx: BenchContext): Promise<Section> {
       () =>
         startProcess({
           name: 'bullmq-noop-worker',
-          entry: 'bench/ceilings/bullmq-noop-worker.ts',
+          entry: ceilingBundle('bullmq-noop-worker'),
           cwd: ctx.root,
           logDir: ctx.tmpDir,
           env: { REDIS_URL: ctx.redisUrl, QUEUE_PREFIX: NOOP_PREFIX, WORKER_CONCURRENCY: String(ctx.workerConcurrency) },
@@ -123,7 +124,7 @@ export async function workerSection(ctx: BenchContext): Promise<Section> {
       () =>
         startProcess({
           name: 'metering-worker',
-          entry: 'apps/metering-worker/src/main.ts',
+          entry: 'apps/metering-worker/dist/main.js',
           cwd: ctx.root,
           logDir: ctx.tmpDir,
           env: {

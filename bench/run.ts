@@ -98,6 +98,10 @@ async function main(): Promise<void> {
   log('building the apps (npm run build) and the ceilings');
   await buildEverything(root, tmpDir);
   await resetBenchData(pool);
+  // Autovacuum may be off (it is on this project's test machines): without this, dead rows of earlier runs (and
+  // rollup row versions) would pile up and slow every later run.
+  log('VACUUM (ANALYZE) of the bench database');
+  await pool.query('VACUUM (ANALYZE)');
   await createBenchAccount(pool, 'bench summary account', 'UTC', SUMMARY_ACCOUNT_ID);
 
   const sections: Section[] = [];

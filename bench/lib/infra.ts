@@ -74,7 +74,7 @@ export async function setUpInfrastructure(env: NodeJS.ProcessEnv, tmpDir: string
   await client.connect();
   const setting = async (name: string) => (await client.query<Record<string, string>>(`SHOW ${name}`)).rows[0]![name]!;
   // The settings that move these figures most, recorded next to the version.
-  const postgresVersion = `${await setting('server_version')} (shared_buffers ${await setting('shared_buffers')}, synchronous_commit ${await setting('synchronous_commit')}, jit ${await setting('jit')})`;
+  const postgresVersion = `${await setting('server_version')} (shared_buffers ${await setting('shared_buffers')}, synchronous_commit ${await setting('synchronous_commit')}, jit ${await setting('jit')}, autovacuum ${await setting('autovacuum')})`;
   await client.end();
   const connection = new Redis(redis, { maxRetriesPerRequest: 1 });
   const info = await connection.info('server');

@@ -3,7 +3,7 @@
 import type { AutocannonRequest } from 'autocannon';
 import { createBenchAccount, createKey, SUMMARY_ACCOUNT_ID } from '../lib/fixtures.js';
 import { describeStatuses, runLoad, shareOf, summarize, type LoadResult } from '../lib/load.js';
-import { pacedRequests, runPaced } from '../lib/paced.js';
+import { medianByP99, pacedRequests, pacedRounds, runPaced } from '../lib/paced.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
 import { ceilingBundle } from '../lib/build.js';
 import { startServer, type BenchContext } from '../lib/context.js';
@@ -101,17 +101,17 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
     });
     rows.push({ metric: 'Single POST: p50 / p99 ms at full load', ours: `${fmt.ms(mine.p50)} / ${fmt.ms(mine.p99)}`, ceiling: `${fmt.ms(bare.p50)} / ${fmt.ms(bare.p99)}` });
     const rate = Math.max(1, Math.round(bare.rps / 2));
-    const pacedSingle = (url: string) => runPaced({ url, connections: ctx.connections, rate, durationSec: ctx.durationSec, warmupSec: 3, request: pacedRequests(singlePost(url, writeKey)) });
-    const pacedMine = await pacedSingle(ours.url);
-    ctx.log(`  ours paced at ${rate}/s:    ${summarize(pacedMine)}`);
-    const pacedBare = await pacedSingle(ceiling.url);
-    ctx.log(`  ceiling paced at ${rate}/s: ${summarize(pacedBare)}`);
+    const pacedSingle = (url: string) => runPaced({ url, connections: ctx.connections, rate, durationSec: 8, warmupSec: 2, request: pacedRequests(singlePost(url, writeKey)) });
+    const rounds = await pacedRounds(pacedSingle, { ours: ours.url, ceiling: ceiling.url });
+    const pacedMine = medianByP99(rounds.ours);
+    const pacedBare = medianByP99(rounds.ceiling);
+    ctx.log(`  paced at ${rate}/s, p99 of each round: ours ${rounds.ours.map((r) => fmt.ms(r.p99)).join(', ')}; ceiling ${rounds.ceiling.map((r) => fmt.ms(r.p99)).join(', ')}`);
     rows.push({
-      metric: `Single POST: p50 / p99 ms at a steady ${fmt.int(rate)} req/s (half the ceiling's maximum)`,
-      ours: `${fmt.ms(pacedMine.p50)} / ${fmt.ms(pacedMine.p99)}`,
-      ceiling: `${fmt.ms(pacedBare.p50)} / ${fmt.ms(pacedBare.p99)}`,
+      metric: `Single POST: p50 / p99 ms at a steady ${fmt.int(rate)} req/s (half the ceiling's maximum), median of 3 rounds`,
+      ours: `${fmt.ms(pacedMine.p50)} / ${fmt.ms(pacedMine.p99)} (p99s ${rounds.ours.map((r) => fmt.ms(r.p99)).join(', ')})`,
+      ceiling: `${fmt.ms(pacedBare.p50)} / ${fmt.ms(pacedBare.p99)} (p99s ${rounds.ceiling.map((r) => fmt.ms(r.p99)).join(', ')})`,
       target: 'p99 < 25 ms',
-      pass: note('single POST paced (ours)', pacedMine, 201) && pacedMine.p99 < 25,
+      pass: rounds.ours.every((r) => note('single POST paced (ours)', r, 201)) && pacedMine.p99 < 25,
     });
 
     ctx.log('usage: batch POST');
@@ -191,7 +191,7 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
       'Ceiling: bench/ceilings/usage-ceiling.ts, bare Express 5 doing one autocommit INSERT into usage_entries per request (synchronous_commit on, so one WAL flush each), no rollups, no auth, no validation, no logging.',
       `Batch: the same body of ${BATCH_SIZE} entries each request (no IdempotencyKey, so each request stores ${BATCH_SIZE} new entries); the ceiling inserts them with one unnest INSERT, without rollups.`,
       `Summaries: account ${SUMMARY_ACCOUNT_ID} holds ${fmt.int(ctx.usageEntries)} entries over 20 meters from 2024-10-01 to 2025-10-31 (bench/load-usage.ts${load.loaded ? `, loaded this run in ${Math.round(load.seconds)} s` : ', loaded by an earlier run'}); ${Math.min(ctx.durationSec, 8)} s at full load over ${SUMMARY_CONNECTIONS} connections, then ${Math.min(ctx.durationSec, 8)} s one request at a time (the p95 target is judged there: the time a summary takes, not the time it queues). The ceiling sums whole UTC days from usage_rollups_daily with one GROUP BY and no middleware.`,
-      'The single-POST p99 target is judged at a steady offered rate of half the ceiling maximum over 32 connections after 3 s at that rate unmeasured (open loop, bench/lib/paced.ts, latency counted from when each request was due); at full load a closed loop measures mostly queueing (latency is about connections / throughput).',
+      'The single-POST p99 target is judged at a steady offered rate of half the ceiling maximum over 32 connections, three rounds of 2 s unmeasured then 8 s measured alternating ours and the ceiling, the round with the median p99 reported (open loop, bench/lib/paced.ts, latency counted from when each request was due); at full load a closed loop measures mostly queueing (latency is about connections / throughput).',
       'Each UTC summary is also checked once against the ceiling: the same Totals.Events and Totals.Usage, or the row fails.',
       ...(problems.length > 0 ? [`Unexpected answers: ${problems.join('; ')}`] : ['Every measured request got the expected status.']),
     ],

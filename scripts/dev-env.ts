@@ -27,3 +27,10 @@ export function resolveDatabaseUrl(env: Record<string, string | undefined> = pro
 export function resolveRedisUrl(env: Record<string, string | undefined> = process.env): string {
   return env.REDIS_URL ?? readDevState()?.redisUrl ?? 'redis://127.0.0.1:6379';
 }
+
+/**
+ * V8 heap limits for the two APIs, as in docker-compose.yml: without them V8 lets the heap of a busy API grow past
+ * 200 MB before collecting (measured: usage API under batch load, 233 MB peak RSS without, 121 MB with), although
+ * what is live stays around 30 MB.
+ */
+export const API_NODE_OPTIONS = '--max-old-space-size=128 --max-semi-space-size=4';

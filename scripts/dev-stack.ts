@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createPool, migrate } from '@backbone/db';
 import { canConnectPostgres, canConnectRedis, startEmbeddedPostgres, startRedisServer, type LocalService } from '@backbone/testkit/local-services';
 import { seedDemoOperator } from './admin/demo-seed.js';
-import { dataDir, devStateFile, repoRoot } from './dev-env.js';
+import { API_NODE_OPTIONS, dataDir, devStateFile, repoRoot } from './dev-env.js';
 import { createGateway } from './gateway.js';
 
 const env = process.env;
@@ -116,8 +116,9 @@ async function main(): Promise<void> {
   log('bundling the apps');
   const built = spawnSync(process.execPath, ['scripts/build-apps.mjs'], { cwd: repoRoot, stdio: 'inherit' });
   if (built.status !== 0) throw new Error('building the apps failed');
-  run('partner-api', 'apps/partner-api/dist/server.js', { ...shared, PORT: String(port + 1) });
-  run('usage-api', 'apps/usage-api/dist/server.js', { ...shared, PORT: String(port + 2) });
+  const api = { ...shared, NODE_OPTIONS: [env.NODE_OPTIONS, API_NODE_OPTIONS].filter(Boolean).join(' ') };
+  run('partner-api', 'apps/partner-api/dist/server.js', { ...api, PORT: String(port + 1) });
+  run('usage-api', 'apps/usage-api/dist/server.js', { ...api, PORT: String(port + 2) });
   run('metering-worker', 'apps/metering-worker/dist/main.js', shared);
   await Promise.all([waitUntilReady(partnerUrl, 'partner-api'), waitUntilReady(usageUrl, 'usage-api')]);
 

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPool } from '@backbone/db';
+import { API_NODE_OPTIONS } from '../scripts/dev-env.js';
 import { buildEverything } from './lib/build.js';
 import { lockBenchDatabase, setUpInfrastructure } from './lib/infra.js';
 import { createBenchAccount, resetBenchData, SUMMARY_ACCOUNT_ID } from './lib/fixtures.js';
@@ -63,7 +64,7 @@ function memorySection(): Section {
     rows,
     method: [
       'Peak resident set size of each process over its whole life in this run: the maximum of VmRSS sampled every 200 ms and the kernel high-water mark VmHWM from /proc/<pid>/status.',
-      'Each app runs as in production: plain `node` on its esbuild bundle from `npm run build` (the ceilings are bundled the same way); the figure is that Node process.',
+      `Each app runs as in production: plain \`node\` on its esbuild bundle from \`npm run build\`, the APIs with NODE_OPTIONS \`${API_NODE_OPTIONS}\` (the ceilings are bundled and flagged the same way); the figure is that Node process.`,
     ],
   };
 }
@@ -131,7 +132,7 @@ async function main(): Promise<void> {
     `Code measured: commit ${revision()}.${env.PGOPTIONS ? ` PGOPTIONS for every process: \`${env.PGOPTIONS}\`.` : ' PostgreSQL and Redis with their configuration as found (no tuning by the bench).'}${env.BENCH_NODE_OPTIONS ? ` NODE_OPTIONS of the processes under test: \`${env.BENCH_NODE_OPTIONS}\`.` : ''}`,
     `Load generator: autocannon 8 in the driver process, on the same ${machine.cpus} CPUs as the servers, PostgreSQL and Redis (all on 127.0.0.1), so absolute figures are lower than on separate machines; ours and the ceiling share the same conditions, one after the other.`,
     `Load average (1 min) before the run: ${loadBefore.toFixed(2)}, after: ${os.loadavg()[0]!.toFixed(2)} (the bench itself keeps about ${machine.cpus} busy; more means other work shared the machine).`,
-    `Apps run as child processes, as in production: plain node on the bundles of \`npm run build\` (rebuilt at the start of every run; ceilings bundled alike), with LOG_LEVEL=${ctx.logLevel} (pino request logs written to bench/.tmp/*.log) and their default pool sizes and caches.`,
+    `Apps run as child processes, as in production: plain node on the bundles of \`npm run build\` (rebuilt at the start of every run; ceilings bundled alike); both APIs and their ceilings with NODE_OPTIONS \`${API_NODE_OPTIONS}\` (scripts/dev-env.ts, as npm start and docker-compose.yml run them), with LOG_LEVEL=${ctx.logLevel} (pino request logs written to bench/.tmp/*.log) and their default pool sizes and caches.`,
     ...(failures.length > 0 ? ['', `Sections that did not complete: ${failures.join('; ')}`] : []),
   ];
   console.log(renderText(sections));

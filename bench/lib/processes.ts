@@ -12,6 +12,15 @@ export interface ManagedProcess {
   peakRssMiB(): number;
   stop(): Promise<void>;
   exited(): boolean;
+  /** How it ended ('' while running). */
+  exitReason(): string;
+}
+
+/** Fails the section when a process under test died (a crash, or something outside the bench killed it). */
+export function ensureRunning(...procs: ManagedProcess[]): void {
+  for (const proc of procs) {
+    if (proc.exited()) throw new Error(`${proc.name} stopped in the middle of the run (${proc.exitReason()}). Last log lines:\n${tail(proc.logFile)}`);
+  }
 }
 
 const running = new Set<ChildProcess>();
@@ -45,15 +54,15 @@ export function startProcess(options: StartOptions): ManagedProcess {
   const fd = openSync(logFile, 'w');
   const child = spawn(process.execPath, [options.entry], {
     cwd: options.cwd,
-    // A clean environment: only what the bench passes, plus PGOPTIONS and BENCH_NODE_OPTIONS (as NODE_OPTIONS)
-    // when the operator set them for the whole run.
+    // A clean environment: only what the bench passes, plus PGOPTIONS and BENCH_NODE_OPTIONS (added to the
+    // process's own NODE_OPTIONS) when the operator set them for the whole run.
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       NODE_ENV: 'production',
       ...(process.env.PGOPTIONS ? { PGOPTIONS: process.env.PGOPTIONS } : {}),
-      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
       ...options.env,
+      NODE_OPTIONS: [options.env.NODE_OPTIONS, process.env.BENCH_NODE_OPTIONS].filter(Boolean).join(' '),
     },
     stdio: ['ignore', fd, fd],
   });
@@ -62,9 +71,11 @@ export function startProcess(options: StartOptions): ManagedProcess {
   const pid = child.pid;
   running.add(child);
   let exitedFlag = false;
+  let exitReason = '';
   const exitedPromise = new Promise<void>((resolve) =>
-    child.once('exit', () => {
+    child.once('exit', (code, signal) => {
       exitedFlag = true;
+      exitReason = signal ? `killed by ${signal}` : `exit code ${code}`;
       running.delete(child);
       resolve();
     }),
@@ -89,6 +100,7 @@ export function startProcess(options: StartOptions): ManagedProcess {
       return peakKiB / 1024;
     },
     exited: () => exitedFlag,
+    exitReason: () => exitReason,
     async stop() {
       if (!exitedFlag) sample();
       clearInterval(sampler);

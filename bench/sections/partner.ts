@@ -5,7 +5,9 @@ import { createPartnerFixture, tallySlot, type PartnerFixture, type Slot } from 
 import { describeStatuses, runLoad, shareOf, summarize, type LoadOptions, type LoadResult } from '../lib/load.js';
 import { medianByP99, pacedRequests, pacedRounds, runPaced } from '../lib/paced.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
+import { API_NODE_OPTIONS } from '../../scripts/dev-env.js';
 import { ceilingBundle } from '../lib/build.js';
+import { ensureRunning } from '../lib/processes.js';
 import { startServer, type BenchContext } from '../lib/context.js';
 
 const SMALL_CAPACITY = 150;
@@ -79,8 +81,8 @@ function ok(result: LoadResult, expected: (status: number) => boolean): string |
 
 export async function partnerSection(ctx: BenchContext): Promise<Section> {
   const fixture = await createPartnerFixture(ctx.pool, SMALL_CAPACITY);
-  const ours = await startServer(ctx, 'partner-api', 'apps/partner-api/dist/server.js', {}, '/readyz');
-  const ceiling = await startServer(ctx, 'partner-ceiling', ceilingBundle('partner-ceiling'), { ACCOUNT_ID: fixture.accountId });
+  const ours = await startServer(ctx, 'partner-api', 'apps/partner-api/dist/server.js', { NODE_OPTIONS: API_NODE_OPTIONS }, '/readyz');
+  const ceiling = await startServer(ctx, 'partner-ceiling', ceilingBundle('partner-ceiling'), { ACCOUNT_ID: fixture.accountId, NODE_OPTIONS: API_NODE_OPTIONS });
   const rows: Row[] = [];
   const problems: string[] = [];
   const base = { connections: ctx.connections, durationSec: ctx.durationSec, warmupSec: ctx.warmupSec };
@@ -98,6 +100,7 @@ export async function partnerSection(ctx: BenchContext): Promise<Section> {
       ctx.log(`  ours:    ${summarize(mine)}`);
       const bare = await runLoad({ ...base, ...endpoint.load(ceiling.url, fixture) });
       ctx.log(`  ceiling: ${summarize(bare)}`);
+      ensureRunning(ours.proc, ceiling.proc);
       const expected = endpoint.name.startsWith('POST') ? (s: number) => s === 201 : (s: number) => s === 200;
       for (const [who, result] of [['ours', mine], ['ceiling', bare]] as const) {
         const issue = ok(result, expected);
@@ -135,6 +138,7 @@ export async function partnerSection(ctx: BenchContext): Promise<Section> {
     const hot = (slot: Slot) => booking('', fixture, () => ({ activity: fixture.hotActivity, slot, participants: 1 }));
     const hotMine = await runLoad({ ...base, warmupSec: 0, ...hot(fixture.hotSlots.ours), url: ours.url });
     const hotBare = await runLoad({ ...base, warmupSec: 0, ...hot(fixture.hotSlots.ceiling), url: ceiling.url });
+    ensureRunning(ours.proc, ceiling.proc);
     ctx.log(`  ours:    ${summarize(hotMine)}`);
     ctx.log(`  ceiling: ${summarize(hotBare)}`);
     const booked = (r: LoadResult) => (r.statusCounts[201] ?? 0) / r.durationSec;

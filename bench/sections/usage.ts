@@ -5,7 +5,9 @@ import { createBenchAccount, createKey, SUMMARY_ACCOUNT_ID } from '../lib/fixtur
 import { describeStatuses, runLoad, shareOf, summarize, type LoadResult } from '../lib/load.js';
 import { medianByP99, pacedRequests, pacedRounds, runPaced } from '../lib/paced.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
+import { API_NODE_OPTIONS } from '../../scripts/dev-env.js';
 import { ceilingBundle } from '../lib/build.js';
+import { ensureRunning } from '../lib/processes.js';
 import { startServer, type BenchContext } from '../lib/context.js';
 import { ensureUsageLoaded, SUMMARY_DATA } from '../load-usage.js';
 
@@ -73,8 +75,8 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
   const readKey = await createKey(ctx.pool, SUMMARY_ACCOUNT_ID, ['usage:read']);
   const ceilingAccount = await createBenchAccount(ctx.pool, 'bench usage ceiling', 'UTC');
 
-  const ours = await startServer(ctx, 'usage-api', 'apps/usage-api/dist/server.js', { QUEUE_PREFIX: 'bench-usage-api' }, '/readyz');
-  const ceiling = await startServer(ctx, 'usage-ceiling', ceilingBundle('usage-ceiling'), { ACCOUNT_ID: ceilingAccount, SUMMARY_ACCOUNT_ID });
+  const ours = await startServer(ctx, 'usage-api', 'apps/usage-api/dist/server.js', { QUEUE_PREFIX: 'bench-usage-api', NODE_OPTIONS: API_NODE_OPTIONS }, '/readyz');
+  const ceiling = await startServer(ctx, 'usage-ceiling', ceilingBundle('usage-ceiling'), { ACCOUNT_ID: ceilingAccount, SUMMARY_ACCOUNT_ID, NODE_OPTIONS: API_NODE_OPTIONS });
   const rows: Row[] = [];
   const problems: string[] = [];
   const note = (who: string, result: LoadResult, expected: number) => {
@@ -87,6 +89,7 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
     ctx.log('usage: single POST');
     const mine = await runLoad({ ...base, ...singlePost(ours.url, writeKey) });
     const bare = await runLoad({ ...base, ...singlePost(ceiling.url, writeKey) });
+    ensureRunning(ours.proc, ceiling.proc);
     ctx.log(`  ours:    ${summarize(mine)}`);
     ctx.log(`  ceiling: ${summarize(bare)}`);
     const mineOk = note('single POST (ours)', mine, 201);
@@ -124,6 +127,7 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
     });
     const batchMine = await runLoad({ ...base, connections: BATCH_CONNECTIONS, ...batch(ours.url) });
     const batchBare = await runLoad({ ...base, connections: BATCH_CONNECTIONS, ...batch(ceiling.url) });
+    ensureRunning(ours.proc, ceiling.proc);
     ctx.log(`  ours:    ${summarize(batchMine)}`);
     ctx.log(`  ceiling: ${summarize(batchBare)}`);
     const batchOk = note('batch POST (ours)', batchMine, 201);
@@ -148,6 +152,7 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
       ctx.log(`  ours:    ${summarize(s)}`);
       const c = summary.tz ? null : await runLoad({ ...run, ...get(ceiling.url) });
       if (c) ctx.log(`  ceiling: ${summarize(c)}`);
+      ensureRunning(ours.proc, ceiling.proc);
       let sOk = note(`summary ${summary.name} (ours)`, s, 200);
       // A fast summary must also be right: same totals as the plain GROUP BY over the rollups (UTC days).
       if (!summary.tz) {

@@ -59,6 +59,22 @@ function wellFormedEntry(e: NewUsageEntry): NewUsageEntry {
   return { ...e, meter: wellFormed(e.meter), extraInfo: e.extraInfo === null ? null : wellFormed(e.extraInfo) };
 }
 
+// Adds exactly the rows of the `inserted` CTE to the hourly and daily rollups (both insert statements end with it).
+const ROLLUPS_FROM_INSERTED = `     hourly AS (
+       INSERT INTO usage_rollups_hourly AS r (account_id, bucket, meter, total_usage, event_count)
+       SELECT account_id, date_trunc('hour', occurred_at, 'UTC'), meter, sum(usage), count(*)
+         FROM inserted GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+       ON CONFLICT (account_id, bucket, meter)
+       DO UPDATE SET total_usage = r.total_usage + EXCLUDED.total_usage, event_count = r.event_count + EXCLUDED.event_count
+     ),
+     daily AS (
+       INSERT INTO usage_rollups_daily AS r (account_id, bucket, meter, total_usage, event_count)
+       SELECT account_id, (occurred_at AT TIME ZONE 'UTC')::date, meter, sum(usage), count(*)
+         FROM inserted GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+       ON CONFLICT (account_id, bucket, meter)
+       DO UPDATE SET total_usage = r.total_usage + EXCLUDED.total_usage, event_count = r.event_count + EXCLUDED.event_count
+     )`;
+
 /**
  * Inserts entries (any accounts) and adds exactly the inserted ones to the rollups, in one statement.
  * Entries whose dedupe key already exists are skipped and come back as `{ created: false, existing }`.
@@ -67,6 +83,7 @@ function wellFormedEntry(e: NewUsageEntry): NewUsageEntry {
 export async function insertUsageEntries(db: Db, entries: readonly NewUsageEntry[]): Promise<InsertOutcome[]> {
   if (entries.length === 0) return [];
   const input = entries.map(wellFormedEntry);
+  if (input.every((e) => e.dedupeKey === null)) return insertEntriesWithoutDedupe(db, input);
   // The entries travel as one JSON document: node-postgres builds array parameters by string concatenation, which for
   // a 1,000-entry batch allocated more memory than all the rest of the request.
   const document = JSON.stringify(
@@ -86,20 +103,7 @@ export async function insertUsageEntries(db: Db, entries: readonly NewUsageEntry
        ON CONFLICT (account_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
        RETURNING id, account_id, meter, usage, extra_info, occurred_at, dedupe_key, request_hash
      ),
-     hourly AS (
-       INSERT INTO usage_rollups_hourly AS r (account_id, bucket, meter, total_usage, event_count)
-       SELECT account_id, date_trunc('hour', occurred_at, 'UTC'), meter, sum(usage), count(*)
-         FROM inserted GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-       ON CONFLICT (account_id, bucket, meter)
-       DO UPDATE SET total_usage = r.total_usage + EXCLUDED.total_usage, event_count = r.event_count + EXCLUDED.event_count
-     ),
-     daily AS (
-       INSERT INTO usage_rollups_daily AS r (account_id, bucket, meter, total_usage, event_count)
-       SELECT account_id, (occurred_at AT TIME ZONE 'UTC')::date, meter, sum(usage), count(*)
-         FROM inserted GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-       ON CONFLICT (account_id, bucket, meter)
-       DO UPDATE SET total_usage = r.total_usage + EXCLUDED.total_usage, event_count = r.event_count + EXCLUDED.event_count
-     )
+${ROLLUPS_FROM_INSERTED}
      -- For each input row: the id it inserted (the caller knows the rest), else the row that already holds its dedupe
      -- key (inserted earlier in this batch, or committed before this statement began).
      SELECT i.ord, (n.id IS NOT NULL) AS created, COALESCE(n.id, d.id, e.id) AS id,
@@ -143,6 +147,35 @@ export async function insertUsageEntries(db: Db, entries: readonly NewUsageEntry
     }
   }
   return outcomes;
+}
+
+/**
+ * The common case (no dedupe keys, so nothing can conflict): a plain INSERT ... SELECT in input order. Identity values
+ * are drawn row by row in that order, so the returned ids sorted ascending line up with the input.
+ */
+async function insertEntriesWithoutDedupe(db: Db, input: readonly NewUsageEntry[]): Promise<InsertOutcome[]> {
+  const document = JSON.stringify(input.map((e, o) => ({ o, a: e.accountId, m: e.meter, u: String(e.usage), x: e.extraInfo, t: e.occurredAt, h: e.requestHash })));
+  const { rows } = await db.query<{ id: number; usage: string }>({
+    name: 'usage-insert-entries-plain',
+    text: `WITH inserted AS (
+       INSERT INTO usage_entries (account_id, meter, usage, extra_info, occurred_at, request_hash)
+       SELECT t.a, t.m, t.u::numeric, t.x, to_timestamp(t.t), t.h
+         FROM json_to_recordset($1::json) AS t(o int, a uuid, m text, u text, x text, t bigint, h text)
+        ORDER BY t.o
+       RETURNING id, account_id, meter, usage, occurred_at
+     ),
+${ROLLUPS_FROM_INSERTED}
+     SELECT id, usage::text AS usage FROM inserted ORDER BY id`,
+    values: [document],
+  });
+  if (rows.length !== input.length) throw new Error(`inserted ${rows.length} usage entries for ${input.length}`);
+  return rows.map((row, i) => {
+    const entry = input[i]!;
+    return {
+      created: true,
+      entry: { id: row.id, accountId: entry.accountId, meter: entry.meter, usage: row.usage, extraInfo: entry.extraInfo, occurredAt: entry.occurredAt, requestHash: entry.requestHash },
+    };
+  });
 }
 
 interface ResolvedRow {

@@ -60,13 +60,13 @@ export async function ensureUsageLoaded(pool: Pool, options: UsageLoadOptions): 
          INSERT INTO usage_rollups_hourly AS r (account_id, bucket, meter, total_usage, event_count)
          SELECT account_id, date_trunc('hour', occurred_at, 'UTC'), meter, sum(usage), count(*)
            FROM inserted GROUP BY 1, 2, 3
-         ON CONFLICT (account_id, bucket, meter)
+         ON CONFLICT (account_id, bucket, meter, shard)
          DO UPDATE SET total_usage = r.total_usage + EXCLUDED.total_usage, event_count = r.event_count + EXCLUDED.event_count
        )
        INSERT INTO usage_rollups_daily AS r (account_id, bucket, meter, total_usage, event_count)
        SELECT account_id, (occurred_at AT TIME ZONE 'UTC')::date, meter, sum(usage), count(*)
          FROM inserted GROUP BY 1, 2, 3
-       ON CONFLICT (account_id, bucket, meter)
+       ON CONFLICT (account_id, bucket, meter, shard)
        DO UPDATE SET total_usage = r.total_usage + EXCLUDED.total_usage, event_count = r.event_count + EXCLUDED.event_count`,
       [accountId, done, upTo, meters, fromEpoch, span, total],
     );

@@ -21,9 +21,9 @@ describe('insertUsageEntries', () => {
     expect(outcomes.map((o) => (o.created ? o.entry.usage : ''))).toEqual(['0.1', '0.2', '0.1', '3']);
     const ids = outcomes.map((o) => (o.created ? o.entry.id : 0));
     expect(new Set(ids).size).toBe(4);
-    const hourly = await db.pool.query(`SELECT meter, total_usage::text AS t, event_count AS n FROM usage_rollups_hourly WHERE account_id = $1 ORDER BY meter`, [account.id]);
+    const hourly = await db.pool.query(`SELECT meter, sum(total_usage)::text AS t, sum(event_count)::int AS n FROM usage_rollups_hourly WHERE account_id = $1 GROUP BY meter ORDER BY meter`, [account.id]);
     expect(hourly.rows).toEqual([{ meter: 'api-calls', t: '0.4', n: 3 }, { meter: 'sms', t: '3', n: 1 }]);
-    const daily = await db.pool.query(`SELECT meter, total_usage::text AS t, event_count AS n FROM usage_rollups_daily WHERE account_id = $1 ORDER BY meter`, [account.id]);
+    const daily = await db.pool.query(`SELECT meter, sum(total_usage)::text AS t, sum(event_count)::int AS n FROM usage_rollups_daily WHERE account_id = $1 GROUP BY meter ORDER BY meter`, [account.id]);
     expect(daily.rows).toEqual(hourly.rows);
   });
 

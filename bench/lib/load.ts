@@ -37,6 +37,21 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[index]!;
 }
 
+/** A LoadResult from every response time (ms, any order) seen over `elapsedSec`. */
+export function loadResult(times: number[], elapsedSec: number, counts: Pick<LoadResult, 'statusCounts' | 'errors' | 'timeouts'>): LoadResult {
+  times.sort((a, b) => a - b);
+  return {
+    requests: times.length,
+    durationSec: elapsedSec,
+    rps: times.length / elapsedSec,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    p99: percentile(times, 99),
+    max: times.at(-1) ?? Number.NaN,
+    ...counts,
+  };
+}
+
 async function runOnce(options: LoadOptions, durationSec: number, record: boolean): Promise<LoadResult> {
   const times: number[] = [];
   const statusCounts: Record<number, number> = {};
@@ -66,19 +81,7 @@ async function runOnce(options: LoadOptions, durationSec: number, record: boolea
   const result = await instance;
   if (guard) clearTimeout(guard);
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-  times.sort((a, b) => a - b);
-  return {
-    requests: times.length,
-    durationSec: elapsed,
-    rps: times.length / elapsed,
-    p50: percentile(times, 50),
-    p95: percentile(times, 95),
-    p99: percentile(times, 99),
-    max: times.at(-1) ?? Number.NaN,
-    statusCounts,
-    errors: result.errors,
-    timeouts: result.timeouts,
-  };
+  return loadResult(times, elapsed, { statusCounts, errors: result.errors, timeouts: result.timeouts });
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {

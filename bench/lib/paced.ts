@@ -4,7 +4,7 @@
 // limit lets every connection send its whole per-second budget back to back at the start of each second, which
 // measures a saturated burst, not a steady load.
 import http from 'node:http';
-import { percentile, type LoadResult } from './load.js';
+import { loadResult, type LoadResult } from './load.js';
 
 export interface PacedRequest {
   method: string;
@@ -80,19 +80,7 @@ export async function runPaced(options: PacedOptions): Promise<LoadResult> {
   await Promise.all(inFlight);
   agent.destroy();
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-  times.sort((a, b) => a - b);
-  return {
-    requests: times.length,
-    durationSec: elapsed,
-    rps: times.length / elapsed,
-    p50: percentile(times, 50),
-    p95: percentile(times, 95),
-    p99: percentile(times, 99),
-    max: times.at(-1) ?? Number.NaN,
-    statusCounts,
-    errors,
-    timeouts,
-  };
+  return loadResult(times, elapsed, { statusCounts, errors, timeouts });
 }
 
 /** The same requests an autocannon load would send, for a paced run. */

@@ -1,6 +1,6 @@
 // pino JSON logs; every line about a request carries its request id.
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
 import { destination, pino, type Logger } from 'pino';
 
 export type { Logger };
@@ -26,18 +26,25 @@ export function createLogger(options: { level: string; name: string }): Logger {
 // A caller's request id is reused when it is a plausible id, so traces join up across services.
 const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+const CHILD_LOGGER = Symbol('child logger');
+
 /**
- * Gives each request an id (X-Request-Id) and logs one line when its response is finished. The per-request child
- * logger is only created when something logs through req.log, since building one per request is costly.
+ * Gives each request an id (X-Request-Id) and logs one line when its response is finished. req.log is a getter on
+ * the app's request prototype that builds the per-request child logger on first use: most requests never log
+ * anything but their one line, and a child per request (or a property defined per request) is costly.
  */
-export function requestLogger(logger: Logger) {
+export function requestLogger(app: Express, logger: Logger) {
+  Object.defineProperty(app.request, 'log', {
+    configurable: true,
+    get(this: Request & { [CHILD_LOGGER]?: Logger }) {
+      return (this[CHILD_LOGGER] ??= logger.child({ reqId: this.id }));
+    },
+  });
   return (req: Request, res: Response, next: NextFunction): void => {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && ACCEPTED_REQUEST_ID.test(given) ? given : randomUUID();
     res.setHeader('X-Request-Id', id);
     req.id = id;
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'log', { configurable: true, get: () => (child ??= logger.child({ reqId: id })) });
     const started = performance.now();
     res.once('finish', () => {
       const line = { reqId: id, req: { method: req.method, url: req.originalUrl }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) };

@@ -68,13 +68,30 @@ export function offsetMinutesAt(zone: string, epochMs: number): number {
 
 const two = (n: number) => String(n).padStart(2, '0');
 
+// Formatted instants per zone, for the same reason as the offsets: an availability answer formats the same few
+// timeslot starts and ends on every request. Exact (keyed by the instant), started over when it grows large.
+const formattedCache = new Map<string, Map<number, string>>();
+let formattedCount = 0;
+
 /** ISO 8601 in the zone's local time with its UTC offset at that instant, e.g. 2026-03-29T03:00:00+02:00. */
 export function formatInZone(instant: Date, zone: string): string {
   const epochMs = Math.floor(instant.getTime() / 1000) * 1000;
+  let inZone = formattedCache.get(zone);
+  const cached = inZone?.get(epochMs);
+  if (cached !== undefined) return cached;
   const offset = Math.round(offsetMinutesAt(zone, epochMs));
   const local = new Date(epochMs + offset * 60_000).toISOString().slice(0, 19);
   const magnitude = Math.abs(offset);
-  return `${local}${offset < 0 ? '-' : '+'}${two(Math.floor(magnitude / 60))}:${two(magnitude % 60)}`;
+  const formatted = `${local}${offset < 0 ? '-' : '+'}${two(Math.floor(magnitude / 60))}:${two(magnitude % 60)}`;
+  if (formattedCount >= OFFSET_CACHE_LIMIT) {
+    formattedCache.clear();
+    formattedCount = 0;
+    inZone = undefined;
+  }
+  if (!inZone) formattedCache.set(zone, (inZone = new Map()));
+  inZone.set(epochMs, formatted);
+  formattedCount += 1;
+  return formatted;
 }
 
 /** Today's date on the wall calendar of `zone`. */

@@ -1,6 +1,6 @@
 // The Express plumbing every API shares: request ids and logs, health probes, docs, the mounted operations,
 // a problem for unknown routes and the one error handler. Apps add only their operations.
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type IRouter } from 'express';
 import type { Logger } from 'pino';
 import { docsRouter } from './docs.js';
 import { notFoundHandler, errorHandler } from './error-handler.js';
@@ -13,7 +13,7 @@ export interface HttpAppOptions {
   /** Named readiness checks for /readyz (database, Redis, ...). */
   readiness: Record<string, () => Promise<boolean>>;
   openApiDocument: object;
-  mount: (router: Router) => void;
+  mount: (router: IRouter) => void;
 }
 
 export function createHttpApp(options: HttpAppOptions): Express {
@@ -24,10 +24,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.locals.problemBase = options.problemBase.replace(/\/+$/, '');
 
   app.use(requestLogger(app, options.logger));
-  // The API's routes first: they take nearly all the traffic, and every layer before them costs each request.
-  const router = express.Router({ caseSensitive: true, strict: false });
-  options.mount(router);
-  app.use(router);
+  // The API's routes first and on the app itself (not a nested router): they take nearly all the traffic, and every
+  // layer or router level before them costs each request a match and a few closures.
+  app.set('case sensitive routing', true);
+  options.mount(app);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -12,7 +12,8 @@ export interface AuthContext {
   scopes: readonly Scope[];
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/]{1,512}=*)$/;
+const BEARER = 'Bearer ';
+const TOKEN = /^[A-Za-z0-9_\-.~+/]{1,512}=*$/;
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="api"' };
 
 export interface KeyVerifier {
@@ -51,9 +52,9 @@ export function createKeyVerifier(pool: Pool, cacheTtlMs: number): KeyVerifier {
 export async function authorize(req: Request, verifier: KeyVerifier, scope: Scope): Promise<AuthContext> {
   const header = req.headers.authorization;
   if (!header) throw new HttpProblem('unauthorized', 'An API key is required: send Authorization: Bearer <API_KEY>.', {}, CHALLENGE);
-  const match = BEARER.exec(header);
-  if (!match) throw new HttpProblem('unauthorized', 'The Authorization header must be of the form: Bearer <API_KEY>.', {}, CHALLENGE);
-  const context = await verifier.verify(match[1]!);
+  const secret = header.startsWith(BEARER) ? header.slice(BEARER.length) : '';
+  if (!TOKEN.test(secret)) throw new HttpProblem('unauthorized', 'The Authorization header must be of the form: Bearer <API_KEY>.', {}, CHALLENGE);
+  const context = await verifier.verify(secret);
   if (!context) throw new HttpProblem('unauthorized', 'The API key is unknown or has been revoked.', {}, { 'WWW-Authenticate': 'Bearer realm="api", error="invalid_token"' });
   if (!context.scopes.includes(scope)) throw new HttpProblem('forbidden', `This API key lacks the '${scope}' permission.`);
   return context;

@@ -1,12 +1,12 @@
 // GET /api/v2/ota/partner/availability/:ActivityID/dates: local dates with bookable capacity in a range.
-import type { Router } from 'express';
+import type { IRouter } from 'express';
 import { listAvailableDatesOperation } from '@backbone/contracts';
 import { listAvailableDates } from '@backbone/db';
 import { checkDateRange, notFound, toAvailableDate } from '@backbone/domain';
 import { mountOperation } from '@backbone/http';
 import type { PartnerAppDeps } from '../app.js';
 
-export function mountListAvailableDates(router: Router, deps: PartnerAppDeps): void {
+export function mountListAvailableDates(router: IRouter, deps: PartnerAppDeps): void {
   mountOperation(router, deps, listAvailableDatesOperation, async ({ params, query, auth }) => {
     checkDateRange(query.StartDate, query.EndDate);
     const dates = await listAvailableDates(deps.pool, auth.accountId, params.ActivityID, query.StartDate, query.EndDate);

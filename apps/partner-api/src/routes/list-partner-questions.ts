@@ -1,6 +1,6 @@
 // GET /api/v2/ota/partner/questions/:ActivityID: the activity's waiver questions in display order. It takes no
 // query parameter, so it never answers 422 (the contract's 422 line for this path is a slip).
-import type { Router } from 'express';
+import type { IRouter } from 'express';
 import { listPartnerQuestionsOperation } from '@backbone/contracts';
 import { listOfferedActivityQuestions, type Pool } from '@backbone/db';
 import { notFound, toQuestion } from '@backbone/domain';
@@ -14,6 +14,6 @@ export async function answerQuestions(pool: Pool, accountId: string, activityId:
   return { status: 200, body: questions.map(toQuestion) };
 }
 
-export function mountListPartnerQuestions(router: Router, deps: PartnerAppDeps): void {
+export function mountListPartnerQuestions(router: IRouter, deps: PartnerAppDeps): void {
   mountOperation(router, deps, listPartnerQuestionsOperation, ({ params, auth }) => answerQuestions(deps.pool, auth.accountId, params.ActivityID));
 }

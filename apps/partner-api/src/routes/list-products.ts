@@ -1,5 +1,5 @@
 // GET /api/v2/ota/partner/products: the shopfront's products, cacheable by the partner (ETag, 304, max-age 60).
-import type { Router } from 'express';
+import type { IRouter } from 'express';
 import { listProductsOperation } from '@backbone/contracts';
 import { listOfferedActivities } from '@backbone/db';
 import { toProduct } from '@backbone/domain';
@@ -9,7 +9,7 @@ import type { PartnerAppDeps } from '../app.js';
 // The list depends on the caller's key, so shared caches must not reuse it for another key.
 const CACHING = { 'Cache-Control': 'private, max-age=60', Vary: 'Authorization' };
 
-export function mountListProducts(router: Router, deps: PartnerAppDeps): void {
+export function mountListProducts(router: IRouter, deps: PartnerAppDeps): void {
   mountOperation(
     router,
     deps,

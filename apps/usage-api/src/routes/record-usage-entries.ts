@@ -1,6 +1,6 @@
 // POST /api/v2/usage/meters/batch: every entry is validated on its own (the single POST's schema and limits), the
 // valid ones are inserted by one statement in one transaction, and the answer lists each entry's fate in order.
-import type { Router } from 'express';
+import type { IRouter } from 'express';
 import {
   compileValidator,
   batchUsageEntrySchema,
@@ -32,7 +32,7 @@ const rejected = (index: number, errors: FieldError[]): BatchEntryResult => ({
   Errors: errors.map((e) => ({ Field: e.field, Message: e.message })),
 });
 
-export function mountRecordUsageEntries(router: Router, deps: UsageAppDeps): void {
+export function mountRecordUsageEntries(router: IRouter, deps: UsageAppDeps): void {
   mountOperation(router, { ...deps, bodyLimit: deps.batchBodyLimit }, recordUsageEntries, async ({ body, auth, idempotencyKey, recordResponse }) => {
     const now = nowInSeconds();
     const results: BatchEntryResult[] = new Array<BatchEntryResult>(body.Entries.length);

@@ -89,6 +89,43 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   return runOnce(options, options.durationSec, true);
 }
 
+/** Alternating rounds per comparison, the median round reported (see alternatingRounds). */
+export const THROUGHPUT_ROUNDS = 3;
+export const PACED_ROUNDS = 5;
+
+export interface Rounds {
+  ours: LoadResult[];
+  ceiling: LoadResult[];
+}
+
+/**
+ * `rounds` runs of each, alternating ours and the ceiling: a checkpoint, a stray process or a noisy neighbour on this
+ * small shared machine can spoil one window of seconds, and alternating spreads such luck over both sides. `run`
+ * gets the round number (0 first) so the first round can warm up longer.
+ */
+export async function alternatingRounds(run: (url: string, round: number) => Promise<LoadResult>, urls: { ours: string; ceiling: string }, rounds: number): Promise<Rounds> {
+  const result: Rounds = { ours: [], ceiling: [] };
+  for (let i = 0; i < rounds; i++) {
+    result.ours.push(await run(urls.ours, i));
+    result.ceiling.push(await run(urls.ceiling, i));
+  }
+  return result;
+}
+
+/** The round with the median p99 (for latency figures). */
+export function medianByP99(results: readonly LoadResult[]): LoadResult {
+  const sorted = [...results].sort((a, b) => a.p99 - b.p99);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+/** The round whose ours/ceiling ratio of `value` is the median (for throughput figures): both results of that round. */
+export function medianRound(rounds: Rounds, value: (r: LoadResult) => number): { ours: LoadResult; ceiling: LoadResult; ratio: number; ratios: number[] } {
+  const ratios = rounds.ours.map((r, i) => value(r) / value(rounds.ceiling[i]!));
+  const order = ratios.map((ratio, i) => ({ ratio, i })).sort((a, b) => a.ratio - b.ratio);
+  const { ratio, i } = order[Math.floor((order.length - 1) / 2)]!;
+  return { ours: rounds.ours[i]!, ceiling: rounds.ceiling[i]!, ratio, ratios };
+}
+
 /** Responses with this status, as a share of all responses. */
 export function shareOf(result: LoadResult, predicate: (status: number) => boolean): number {
   const matching = Object.entries(result.statusCounts)

@@ -92,27 +92,3 @@ export function pacedRequests(load: { method?: string; headers?: Record<string, 
     return { method: built.method ?? load.method ?? 'GET', path: built.path ?? '/', headers, ...(body !== undefined ? { body: String(body) } : {}) };
   };
 }
-
-export interface PacedComparison {
-  ours: LoadResult[];
-  ceiling: LoadResult[];
-}
-
-/**
- * Paced runs alternating between ours and the ceiling, `rounds` times each: a checkpoint or a stray process on this
- * small machine can spoil one 10-second window, and alternating spreads such luck evenly over both sides.
- */
-export async function pacedRounds(run: (url: string) => Promise<LoadResult>, urls: { ours: string; ceiling: string }, rounds = 3): Promise<PacedComparison> {
-  const result: PacedComparison = { ours: [], ceiling: [] };
-  for (let i = 0; i < rounds; i++) {
-    result.ours.push(await run(urls.ours));
-    result.ceiling.push(await run(urls.ceiling));
-  }
-  return result;
-}
-
-/** The run with the median p99 (the figure reported and judged). */
-export function medianByP99(results: readonly LoadResult[]): LoadResult {
-  const sorted = [...results].sort((a, b) => a.p99 - b.p99);
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
-}

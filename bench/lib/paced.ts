@@ -3,7 +3,7 @@
 // spent waiting for a free socket is included (no coordinated omission). autocannon cannot do this: its rate
 // limit lets every connection send its whole per-second budget back to back at the start of each second, which
 // measures a saturated burst, not a steady load.
-import http from 'node:http';
+import net from 'node:net';
 import { loadResult, type LoadResult } from './load.js';
 
 export interface PacedRequest {
@@ -27,40 +27,31 @@ export interface PacedOptions {
 export async function runPaced(options: PacedOptions): Promise<LoadResult> {
   if (options.warmupSec && options.warmupSec > 0) await runPaced({ ...options, durationSec: options.warmupSec, warmupSec: 0 });
   const target = new URL(options.url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
   const times: number[] = [];
   const statusCounts: Record<number, number> = {};
-  let errors = 0;
-  let timeouts = 0;
-  const inFlight = new Set<Promise<void>>();
+  const counts = { errors: 0, timeouts: 0 };
   const intervalNs = BigInt(Math.round(1e9 / options.rate));
   const started = process.hrtime.bigint();
   const endNs = started + BigInt(options.durationSec * 1e9);
 
-  const send = (n: number, due: bigint): Promise<void> =>
-    new Promise<void>((resolve) => {
-      const spec = options.request(n);
-      const request = http.request(
-        { agent, host: target.hostname, port: target.port, method: spec.method, path: spec.path, headers: spec.headers, timeout: 30_000 },
-        (response) => {
-          response.resume();
-          response.on('end', () => {
-            times.push(Number(process.hrtime.bigint() - due) / 1e6);
-            statusCounts[response.statusCode ?? 0] = (statusCounts[response.statusCode ?? 0] ?? 0) + 1;
-            resolve();
-          });
-        },
-      );
-      request.on('timeout', () => {
-        timeouts += 1;
-        request.destroy(new Error('timeout'));
-      });
-      request.on('error', () => {
-        errors += 1;
-        resolve();
-      });
-      request.end(spec.body);
-    });
+  let outstanding = 0;
+  let drained: (() => void) | null = null;
+  const settle = () => {
+    outstanding -= 1;
+    if (outstanding === 0 && drained) drained();
+  };
+  const pool = new ConnectionPool(target, options.connections, {
+    answered(due, status) {
+      times.push(Number(process.hrtime.bigint() - due) / 1e6);
+      statusCounts[status] = (statusCounts[status] ?? 0) + 1;
+      settle();
+    },
+    failed(timedOut) {
+      if (timedOut) counts.timeouts += 1;
+      else counts.errors += 1;
+      settle();
+    },
+  });
 
   let n = 0;
   let due = started;
@@ -68,19 +59,140 @@ export async function runPaced(options: PacedOptions): Promise<LoadResult> {
     const now = process.hrtime.bigint();
     // Send everything that is due (catching up after a late timer), then sleep until the next one.
     while (due <= now && due < endNs) {
-      const pending = send(n, due);
-      inFlight.add(pending);
-      void pending.then(() => inFlight.delete(pending));
+      outstanding += 1;
+      pool.send(encodeRequest(target, options.request(n)), due);
       n += 1;
       due += intervalNs;
     }
     const waitMs = Number(due - process.hrtime.bigint()) / 1e6;
     if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.floor(waitMs))));
   }
-  await Promise.all(inFlight);
-  agent.destroy();
+  if (outstanding > 0) await new Promise<void>((resolve) => (drained = resolve));
+  pool.close();
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-  return loadResult(times, elapsed, { statusCounts, errors, timeouts });
+  return loadResult(times, elapsed, { statusCounts, ...counts });
+}
+
+function encodeRequest(target: URL, spec: PacedRequest): Buffer {
+  let head = `${spec.method} ${spec.path} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: keep-alive\r\n`;
+  for (const [name, value] of Object.entries(spec.headers)) if (name.toLowerCase() !== 'content-length') head += `${name}: ${value}\r\n`;
+  const body = spec.body === undefined ? null : Buffer.from(spec.body);
+  if (body) head += `Content-Length: ${body.length}\r\n`;
+  head += '\r\n';
+  return body ? Buffer.concat([Buffer.from(head, 'latin1'), body]) : Buffer.from(head, 'latin1');
+}
+
+interface Outcome {
+  answered(due: bigint, status: number): void;
+  failed(timedOut: boolean): void;
+}
+
+const HEADER_END = Buffer.from('\r\n\r\n');
+const CONTENT_LENGTH = /\r\ncontent-length: *(\d+)/i;
+const TIMEOUT_MS = 30_000;
+
+/**
+ * At most `size` keep-alive HTTP/1.1 connections, one request in flight on each, requests queued in order when all are
+ * busy. A raw socket client rather than node:http: the load generator shares the CPUs with the servers it measures,
+ * and node:http's client costs about as much per request as a small server handler, which showed as extra noise in
+ * the tail of both ours and the ceiling. It reads answers by Content-Length, which every answer here carries.
+ */
+class ConnectionPool {
+  private readonly idle: Connection[] = [];
+  private readonly queue: Array<{ request: Buffer; due: bigint }> = [];
+  private readonly all = new Set<Connection>();
+
+  constructor(
+    private readonly target: URL,
+    private readonly size: number,
+    private readonly outcome: Outcome,
+  ) {}
+
+  send(request: Buffer, due: bigint): void {
+    const connection = this.idle.pop() ?? (this.all.size < this.size ? this.open() : null);
+    if (connection) connection.start(request, due);
+    else this.queue.push({ request, due });
+  }
+
+  close(): void {
+    for (const connection of this.all) connection.socket.destroy();
+  }
+
+  private open(): Connection {
+    const connection = new Connection(net.connect({ host: this.target.hostname, port: Number(this.target.port), noDelay: true }), {
+      answered: (due, status) => {
+        this.outcome.answered(due, status);
+        this.next(connection);
+      },
+      failed: (timedOut) => this.outcome.failed(timedOut),
+      closed: () => {
+        this.all.delete(connection);
+        const idleAt = this.idle.indexOf(connection);
+        if (idleAt >= 0) this.idle.splice(idleAt, 1);
+        const waiting = this.queue.shift();
+        if (waiting) this.send(waiting.request, waiting.due);
+      },
+    });
+    this.all.add(connection);
+    return connection;
+  }
+
+  private next(connection: Connection): void {
+    const waiting = this.queue.shift();
+    if (waiting) connection.start(waiting.request, waiting.due);
+    else this.idle.push(connection);
+  }
+}
+
+class Connection {
+  private buffer: Buffer = Buffer.alloc(0);
+  private due: bigint | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    readonly socket: net.Socket,
+    private readonly outcome: Outcome & { closed(): void },
+  ) {
+    socket.on('data', (chunk: Buffer) => this.read(chunk));
+    socket.on('error', () => this.fail(false));
+    socket.on('close', () => this.fail(false));
+  }
+
+  start(request: Buffer, due: bigint): void {
+    this.due = due;
+    this.timer = setTimeout(() => this.fail(true), TIMEOUT_MS);
+    this.socket.write(request);
+  }
+
+  private read(chunk: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    const headerEnd = this.buffer.indexOf(HEADER_END);
+    if (headerEnd < 0 || this.due === null) return;
+    const head = this.buffer.toString('latin1', 0, headerEnd);
+    const length = CONTENT_LENGTH.exec(head);
+    if (!length) return this.fail(false);
+    const total = headerEnd + HEADER_END.length + Number(length[1]);
+    if (this.buffer.length < total) return;
+    this.buffer = this.buffer.subarray(total);
+    const due = this.due;
+    this.due = null;
+    clearTimeout(this.timer!);
+    this.outcome.answered(due, Number(head.slice(9, 12)));
+  }
+
+  private fail(timedOut: boolean): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.socket.destroy();
+    if (this.due !== null) {
+      this.due = null;
+      this.outcome.failed(timedOut);
+    }
+    if (!this.closed) {
+      this.closed = true;
+      this.outcome.closed();
+    }
+  }
 }
 
 /** The same requests an autocannon load would send, for a paced run. */

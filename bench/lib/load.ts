@@ -112,6 +112,29 @@ export async function alternatingRounds(run: (url: string, round: number) => Pro
   return result;
 }
 
+/**
+ * Closed-loop throughput of ours and the ceiling in THROUGHPUT_ROUNDS alternating rounds of `roundSec` each, with the
+ * full warm-up before the first round and 1 s before the others; every run is logged.
+ */
+export function throughputRounds(options: {
+  urls: { ours: string; ceiling: string };
+  connections: number;
+  roundSec: number;
+  warmupSec: number;
+  load: (url: string) => Omit<LoadOptions, 'connections' | 'durationSec'>;
+  log: (message: string) => void;
+}): Promise<Rounds> {
+  return alternatingRounds(
+    async (url, round) => {
+      const result = await runLoad({ ...options.load(url), connections: options.connections, durationSec: options.roundSec, warmupSec: round === 0 ? options.warmupSec : 1 });
+      options.log(`  ${url === options.urls.ours ? 'ours:   ' : 'ceiling:'} ${summarize(result)}`);
+      return result;
+    },
+    options.urls,
+    THROUGHPUT_ROUNDS,
+  );
+}
+
 /** The round with the median p99 (for latency figures). */
 export function medianByP99(results: readonly LoadResult[]): LoadResult {
   const sorted = [...results].sort((a, b) => a.p99 - b.p99);

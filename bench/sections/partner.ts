@@ -2,7 +2,7 @@
 // the uncontended and the hot-timeslot booking rates, and the oversell checks afterwards.
 import type { AutocannonRequest } from 'autocannon';
 import { createPartnerFixture, tallySlot, type PartnerFixture, type Slot } from '../lib/fixtures.js';
-import { alternatingRounds, describeStatuses, medianByP99, medianRound, PACED_ROUNDS, runLoad, THROUGHPUT_ROUNDS, shareOf, summarize, type LoadOptions, type LoadResult } from '../lib/load.js';
+import { alternatingRounds, describeStatuses, medianByP99, medianRound, PACED_ROUNDS, runLoad, THROUGHPUT_ROUNDS, throughputRounds, shareOf, summarize, type LoadOptions, type LoadResult } from '../lib/load.js';
 import { pacedRequests, runPaced } from '../lib/paced.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
 import { API_NODE_OPTIONS } from '../../scripts/dev-env.js';
@@ -87,6 +87,7 @@ export async function partnerSection(ctx: BenchContext): Promise<Section> {
   const problems: string[] = [];
   const base = { connections: ctx.connections, durationSec: ctx.durationSec, warmupSec: ctx.warmupSec };
   const roundSec = Math.max(2, Math.round(ctx.durationSec / 2));
+  const urls = { ours: ours.url, ceiling: ceiling.url };
   try {
     // The ceiling must answer the same bodies, or the comparison would flatter or wrong us.
     for (const endpoint of ENDPOINTS.filter((e) => e.name.startsWith('GET'))) {
@@ -98,15 +99,7 @@ export async function partnerSection(ctx: BenchContext): Promise<Section> {
     for (const endpoint of ENDPOINTS) {
       ctx.log(`partner: ${endpoint.name}`);
       const expected = endpoint.name.startsWith('POST') ? (s: number) => s === 201 : (s: number) => s === 200;
-      const rounds = await alternatingRounds(
-        async (url, round) => {
-          const result = await runLoad({ ...base, durationSec: roundSec, warmupSec: round === 0 ? ctx.warmupSec : 1, ...endpoint.load(url, fixture) });
-          ctx.log(`  ${url === ours.url ? 'ours:   ' : 'ceiling:'} ${summarize(result)}`);
-          return result;
-        },
-        { ours: ours.url, ceiling: ceiling.url },
-        THROUGHPUT_ROUNDS,
-      );
+      const rounds = await throughputRounds({ urls, connections: ctx.connections, roundSec, warmupSec: ctx.warmupSec, load: (url) => endpoint.load(url, fixture), log: ctx.log });
       ensureRunning(ours.proc, ceiling.proc);
       const median = medianRound(rounds, (r) => r.rps);
       const [mine, bare] = [median.ours, median.ceiling];
@@ -133,7 +126,7 @@ export async function partnerSection(ctx: BenchContext): Promise<Section> {
         const ceilingMax = [...rounds.ceiling].sort((a, b) => a.rps - b.rps)[Math.floor((THROUGHPUT_ROUNDS - 1) / 2)]!.rps;
         const rate = Math.max(1, Math.round(ceilingMax / 2));
         const paced = (url: string) => runPaced({ url, connections: ctx.connections, rate, durationSec: PACED_SEC, warmupSec: 2, request: pacedRequests(endpoint.load(url, fixture)) });
-        const pacedRuns = await alternatingRounds(paced, { ours: ours.url, ceiling: ceiling.url }, PACED_ROUNDS);
+        const pacedRuns = await alternatingRounds(paced, urls, PACED_ROUNDS);
         const pacedMine = medianByP99(pacedRuns.ours);
         const pacedBare = medianByP99(pacedRuns.ceiling);
         ctx.log(`  paced at ${rate}/s, p99 of each round: ours ${pacedRuns.ours.map((r) => fmt.ms(r.p99)).join(', ')}; ceiling ${pacedRuns.ceiling.map((r) => fmt.ms(r.p99)).join(', ')}`);

@@ -2,7 +2,7 @@
 // the account holding 10,000,000 entries.
 import type { AutocannonRequest } from 'autocannon';
 import { createBenchAccount, createKey, SUMMARY_ACCOUNT_ID } from '../lib/fixtures.js';
-import { alternatingRounds, describeStatuses, medianByP99, medianRound, PACED_ROUNDS, runLoad, THROUGHPUT_ROUNDS, shareOf, summarize, type LoadResult } from '../lib/load.js';
+import { alternatingRounds, describeStatuses, medianByP99, medianRound, PACED_ROUNDS, runLoad, THROUGHPUT_ROUNDS, throughputRounds, shareOf, summarize, type LoadResult } from '../lib/load.js';
 import { pacedRequests, runPaced } from '../lib/paced.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
 import { API_NODE_OPTIONS } from '../../scripts/dev-env.js';
@@ -86,17 +86,10 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
   };
   const base = { connections: ctx.connections, durationSec: ctx.durationSec, warmupSec: ctx.warmupSec };
   const roundSec = Math.max(2, Math.round(ctx.durationSec / 2));
+  const urls = { ours: ours.url, ceiling: ceiling.url };
   try {
     ctx.log('usage: single POST');
-    const singles = await alternatingRounds(
-      async (url, round) => {
-        const result = await runLoad({ ...base, durationSec: roundSec, warmupSec: round === 0 ? ctx.warmupSec : 1, ...singlePost(url, writeKey) });
-        ctx.log(`  ${url === ours.url ? 'ours:   ' : 'ceiling:'} ${summarize(result)}`);
-        return result;
-      },
-      { ours: ours.url, ceiling: ceiling.url },
-      THROUGHPUT_ROUNDS,
-    );
+    const singles = await throughputRounds({ urls, connections: ctx.connections, roundSec, warmupSec: ctx.warmupSec, load: (url) => singlePost(url, writeKey), log: ctx.log });
     ensureRunning(ours.proc, ceiling.proc);
     const median = medianRound(singles, (r) => r.rps);
     const [mine, bare] = [median.ours, median.ceiling];
@@ -114,7 +107,7 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
     const ceilingMax = [...singles.ceiling].sort((a, b) => a.rps - b.rps)[Math.floor((THROUGHPUT_ROUNDS - 1) / 2)]!.rps;
     const rate = Math.max(1, Math.round(ceilingMax / 2));
     const pacedSingle = (url: string) => runPaced({ url, connections: ctx.connections, rate, durationSec: 8, warmupSec: 2, request: pacedRequests(singlePost(url, writeKey)) });
-    const rounds = await alternatingRounds(pacedSingle, { ours: ours.url, ceiling: ceiling.url }, PACED_ROUNDS);
+    const rounds = await alternatingRounds(pacedSingle, urls, PACED_ROUNDS);
     const pacedMine = medianByP99(rounds.ours);
     const pacedBare = medianByP99(rounds.ceiling);
     ctx.log(`  paced at ${rate}/s, p99 of each round: ours ${rounds.ours.map((r) => fmt.ms(r.p99)).join(', ')}; ceiling ${rounds.ceiling.map((r) => fmt.ms(r.p99)).join(', ')}`);

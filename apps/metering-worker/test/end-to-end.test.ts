@@ -2,11 +2,9 @@
 // consumed by the real worker, stored as one entry of the built-in meter each, and visible in the usage summary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES } from '@backbone/contracts';
-import { createUsageWriter } from '@backbone/db';
-import { createKeyVerifier, createLogger } from '@backbone/http';
 import { createEventPublisher, type EventPublisher, type PublishableEvent } from '@backbone/publisher';
 import { createTestAccount, request, useTestDatabase, useTestRedis, useTestServer } from '@backbone/testkit';
-import { createUsageApp } from '../../usage-api/src/app.js';
+import { createTestUsageApp } from '../../usage-api/test/support.js';
 import { countEntries, entriesOf, orderCompleted, useQueues, useWorkers, waitFor, waitlistNotified, workflowEmailSent } from './support.js';
 
 const db = useTestDatabase();
@@ -16,17 +14,7 @@ const workers = useWorkers(db, redis);
 let publisher: EventPublisher;
 
 const server = useTestServer(() =>
-  createUsageApp({
-    pool: db.pool,
-    logger: createLogger({ level: 'silent', name: 'e2e' }),
-    problemBase: 'https://problems.example.test',
-    bodyLimit: '1mb',
-    batchBodyLimit: '5mb',
-    keyVerifier: createKeyVerifier(db.pool, 0),
-    usageWriter: createUsageWriter(db.pool),
-    publisher: createEventPublisher({ connection: redis.connection(), prefix: redis.prefix }),
-    redisReady: async () => true,
-  }),
+  createTestUsageApp({ pool: db.pool, publisher: createEventPublisher({ connection: redis.connection(), prefix: redis.prefix }), redisReady: async () => true }),
 );
 
 beforeAll(() => {

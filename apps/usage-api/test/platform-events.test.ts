@@ -4,14 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES } from '@backbone/contracts';
-import { createUsageWriter } from '@backbone/db';
 import { ValidationError } from '@backbone/domain';
-import { createKeyVerifier, createLogger } from '@backbone/http';
 import { createEventPublisher, type EventPublisher } from '@backbone/publisher';
 import { createTestAccount, request, useTestDatabase, useTestRedis, useTestServer } from '@backbone/testkit';
-import { createUsageApp } from '../src/app.js';
+import { createTestUsageApp, PROBLEM_BASE } from './support.js';
 
-const PROBLEM_BASE = 'https://problems.example.test';
 const PATH = '/api/v2/platform/events';
 
 const db = useTestDatabase();
@@ -20,34 +17,14 @@ let queue: Queue;
 let publisher: EventPublisher;
 
 const server = useTestServer(() =>
-  createUsageApp({
-    pool: db.pool,
-    logger: createLogger({ level: 'silent', name: 'platform-events-test' }),
-    problemBase: PROBLEM_BASE,
-    bodyLimit: '1mb',
-    batchBodyLimit: '5mb',
-    keyVerifier: createKeyVerifier(db.pool, 0),
-    usageWriter: createUsageWriter(db.pool),
-    publisher: createEventPublisher({ connection: redis.connection(), prefix: redis.prefix }),
-    redisReady: async () => true,
-  }),
+  createTestUsageApp({ pool: db.pool, publisher: createEventPublisher({ connection: redis.connection(), prefix: redis.prefix }), redisReady: async () => true }),
 );
 
 // The same app with its publisher pointed at a Redis that is not there.
 let deadPublisher: EventPublisher;
 const deadRedisServer = useTestServer(() => {
   deadPublisher = createEventPublisher({ redisUrl: 'redis://127.0.0.1:1', prefix: redis.prefix, timeoutMs: 300 });
-  return createUsageApp({
-    pool: db.pool,
-    logger: createLogger({ level: 'silent', name: 'platform-events-test' }),
-    problemBase: PROBLEM_BASE,
-    bodyLimit: '1mb',
-    batchBodyLimit: '5mb',
-    keyVerifier: createKeyVerifier(db.pool, 0),
-    usageWriter: createUsageWriter(db.pool),
-    publisher: deadPublisher,
-    redisReady: async () => false,
-  });
+  return createTestUsageApp({ pool: db.pool, publisher: deadPublisher, redisReady: async () => false });
 });
 
 beforeAll(() => {

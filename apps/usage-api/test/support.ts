@@ -18,24 +18,31 @@ export function useUsageApi(options: { poolSize?: number } = {}) {
     const connection = redis.connection();
     publisher = createEventPublisher({ connection, prefix: redis.prefix });
     usageWriter = createUsageWriter(db.pool);
-    return createUsageApp({
-      pool: db.pool,
-      logger: createLogger({ level: 'silent', name: 'usage-api-test' }),
-      problemBase: PROBLEM_BASE,
-      bodyLimit: '1mb',
-      batchBodyLimit: '5mb',
-      // No key cache: a revoked key must fail on the very next request.
-      keyVerifier: createKeyVerifier(db.pool, 0),
-      usageWriter,
-      publisher,
-      redisReady: async () => (await connection.ping()) === 'PONG',
-    });
+    return createTestUsageApp({ pool: db.pool, usageWriter, publisher, redisReady: async () => (await connection.ping()) === 'PONG' });
   });
   afterAll(async () => {
     await usageWriter?.drain();
     await publisher?.close();
   });
   return { db, server };
+}
+
+/**
+ * The usage app as the tests run it: silent logs, the tests' problem base and body limits, no key cache (a revoked key
+ * must fail on the very next request), a real group-commit writer, and the given publisher and Redis readiness.
+ */
+export function createTestUsageApp(deps: { pool: Pool; publisher: EventPublisher; redisReady: () => Promise<boolean>; usageWriter?: UsageWriter }) {
+  return createUsageApp({
+    pool: deps.pool,
+    logger: createLogger({ level: 'silent', name: 'usage-api-test' }),
+    problemBase: PROBLEM_BASE,
+    bodyLimit: '1mb',
+    batchBodyLimit: '5mb',
+    keyVerifier: createKeyVerifier(deps.pool, 0),
+    usageWriter: deps.usageWriter ?? createUsageWriter(deps.pool),
+    publisher: deps.publisher,
+    redisReady: deps.redisReady,
+  });
 }
 
 /** An account with one key per usage scope (and the all-scopes `key`). */

@@ -29,14 +29,14 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
       version: '2.0.0',
       description: 'Partner (OTA) booking API, usage metering API and platform events, under one base URL.',
     }),
-    mount(router) {
-      mountListProducts(router, deps);
-      mountResolveProduct(router, deps);
-      mountListAvailableDates(router, deps);
-      mountListAvailableTimeslots(router, deps);
-      mountListPartnerQuestions(router, deps);
-      mountListCoreQuestions(router, deps);
-      mountCreateBooking(router, deps);
+    mount(routes) {
+      mountListProducts(routes, deps);
+      mountResolveProduct(routes, deps);
+      mountListAvailableDates(routes, deps);
+      mountListAvailableTimeslots(routes, deps);
+      mountListPartnerQuestions(routes, deps);
+      mountListCoreQuestions(routes, deps);
+      mountCreateBooking(routes, deps);
     },
   });
 }

@@ -185,6 +185,39 @@ describe('problems from the plumbing', () => {
     expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/not-found`, status: 404, instance: '/api/v2/ota/partner/nothing-here' });
   });
 
+  it('matches operation paths as Express would: case-sensitive, an optional trailing slash, decoded path segments', async () => {
+    const timeslots = `/api/v2/ota/partner/availability/${op.activity.activityId}/timeslots`;
+    const withSlash = await request(server.url, 'GET', `${timeslots}/?Date=${day}`, { key: op.ota });
+    expect(withSlash.status).toBe(200);
+    expect(withSlash.text).toBe((await request(server.url, 'GET', `${timeslots}?Date=${day}`, { key: op.ota })).text);
+
+    const upper = await request(server.url, 'GET', '/api/v2/ota/partner/PRODUCTS', { key: op.ota });
+    expect(upper.status).toBe(404);
+    expect(upper.body).toMatchObject({ type: `${PROBLEM_BASE}/not-found`, instance: '/api/v2/ota/partner/PRODUCTS' });
+
+    // A percent-encoded ActivityID is decoded before validation: the same activity, the same answer.
+    const encoded = op.activity.activityId.replace(/-/g, '%2D');
+    const decoded = await request(server.url, 'GET', `/api/v2/ota/partner/questions/${encoded}`, { key: op.ota });
+    expect(decoded.status).toBe(200);
+    expect(decoded.text).toBe((await request(server.url, 'GET', `/api/v2/ota/partner/questions/${op.activity.activityId}`, { key: op.ota })).text);
+
+    const empty = await request(server.url, 'GET', '/api/v2/ota/partner/questions/', { key: op.ota });
+    expect(empty.status).toBe(404);
+    const extra = await request(server.url, 'GET', `/api/v2/ota/partner/questions/${op.activity.activityId}/more`, { key: op.ota });
+    expect(extra.status).toBe(404);
+  });
+
+  it('answers another method on an operation path with a 404 problem, and OPTIONS with the methods it takes', async () => {
+    const res = await request(server.url, 'DELETE', BOOKING, { key: op.ota });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/not-found`, status: 404, instance: BOOKING });
+
+    const options = await request(server.url, 'OPTIONS', '/api/v2/ota/partner/products');
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('GET, HEAD');
+    expect((await request(server.url, 'OPTIONS', BOOKING)).headers.get('allow')).toBe('POST');
+  });
+
   it('answers malformed JSON with a 400 problem', async () => {
     const res = await request(server.url, 'POST', BOOKING, { key: op.ota, rawBody: '{"ActivityID": ', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(400);

@@ -33,12 +33,12 @@ export function createUsageApp(deps: UsageAppDeps): Express {
       version: '2.0.0',
       description: 'Partner (OTA) booking API, usage metering API and platform events, under one base URL.',
     }),
-    mount(router) {
+    mount(routes) {
       // The batch path first: /meters/batch must not be read as anything else.
-      mountRecordUsageEntries(router, deps);
-      mountRecordUsageEntry(router, deps);
-      mountGetUsageSummary(router, deps);
-      mountPublishPlatformEvent(router, deps);
+      mountRecordUsageEntries(routes, deps);
+      mountRecordUsageEntry(routes, deps);
+      mountGetUsageSummary(routes, deps);
+      mountPublishPlatformEvent(routes, deps);
     },
   });
 }

@@ -1,14 +1,15 @@
-// Mounts one Operation as one Express handler: authentication and scope (401/403), path (400), query and body
+// Mounts one Operation as one handler in the app's operation table: authentication and scope (401/403), path (400), query and body
 // (422) validation and, for operations that accept Idempotency-Key, the claim/replay protocol; then the handler,
 // a thin call into the domain. One handler rather than a middleware chain: every layer costs each request a
 // dispatch, a closure and a promise, which showed in the partner API's latency under load.
 import { hash } from 'node:crypto';
-import express, { type Request, type Response, type IRouter } from 'express';
+import express, { type Request, type Response } from 'express';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { compileValidator, type Operation } from '@backbone/contracts';
 import { ValidationError } from '@backbone/domain';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, type Db, type IdempotencyScope, type Pool } from '@backbone/db';
 import { authorize, type AuthContext, type KeyVerifier } from './auth.js';
+import type { OperationRoutes } from './operation-routes.js';
 import { HttpProblem } from './problems.js';
 
 // While TypeScript infers Op it also tries the wide JSONSchema; FromSchema of that never ends (TS2589), so it is
@@ -55,7 +56,7 @@ export interface MountOptions {
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
-export function mountOperation<Op extends Operation>(router: IRouter, deps: RouteDeps, op: Op, handler: Handler<Op>, options: MountOptions = {}): void {
+export function mountOperation<Op extends Operation>(routes: OperationRoutes, deps: RouteDeps, op: Op, handler: Handler<Op>, options: MountOptions = {}): void {
   const validateParams = op.params ? compileValidator(op.params as object, 'params') : null;
   const validateQuery = op.query ? compileValidator(op.query as object, 'query') : null;
   const validateBody = op.body ? compileValidator(op.body as object, 'body') : null;
@@ -64,7 +65,7 @@ export function mountOperation<Op extends Operation>(router: IRouter, deps: Rout
   const parseJson = express.json({ limit: deps.bodyLimit, type: JSON_TYPES, strict: false });
   const readJsonBody = (req: Request, res: Response) => new Promise<void>((resolve, reject) => parseJson(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
 
-  router[op.method](op.path, async (req: Request, res: Response) => {
+  routes.add(op.method, op.path, async (req: Request, res: Response) => {
     const auth = await authorize(req, deps.keyVerifier, op.scope);
     if (validateParams) {
       const errors = validateParams(req.params);

@@ -1,15 +1,14 @@
 // POST /api/v2/ota/partner/booking: checks the request against the activity (422), then reserves and records the
 // booking with its outbox event atomically (409 when the slot is unavailable or too full). With an
 // Idempotency-Key, the stored answer commits in the same transaction as the booking.
-import type { IRouter } from 'express';
 import { createBookingOperation } from '@backbone/contracts';
 import { createBookingStore } from '@backbone/db';
 import { createBooking } from '@backbone/domain';
-import { mountOperation } from '@backbone/http';
+import { mountOperation, type OperationRoutes } from '@backbone/http';
 import type { PartnerAppDeps } from '../app.js';
 
-export function mountCreateBooking(router: IRouter, deps: PartnerAppDeps): void {
-  mountOperation(router, deps, createBookingOperation, async (ctx) => {
+export function mountCreateBooking(routes: OperationRoutes, deps: PartnerAppDeps): void {
+  mountOperation(routes, deps, createBookingOperation, async (ctx) => {
     const { body, auth } = ctx;
     const store = createBookingStore(
       deps.pool,

@@ -1,13 +1,12 @@
 // GET /api/v2/ota/partner/availability/:ActivityID/dates: local dates with bookable capacity in a range.
-import type { IRouter } from 'express';
 import { listAvailableDatesOperation } from '@backbone/contracts';
 import { listAvailableDates } from '@backbone/db';
 import { checkDateRange, notFound, toAvailableDate } from '@backbone/domain';
-import { mountOperation } from '@backbone/http';
+import { mountOperation, type OperationRoutes } from '@backbone/http';
 import type { PartnerAppDeps } from '../app.js';
 
-export function mountListAvailableDates(router: IRouter, deps: PartnerAppDeps): void {
-  mountOperation(router, deps, listAvailableDatesOperation, async ({ params, query, auth }) => {
+export function mountListAvailableDates(routes: OperationRoutes, deps: PartnerAppDeps): void {
+  mountOperation(routes, deps, listAvailableDatesOperation, async ({ params, query, auth }) => {
     checkDateRange(query.StartDate, query.EndDate);
     const dates = await listAvailableDates(deps.pool, auth.accountId, params.ActivityID, query.StartDate, query.EndDate);
     if (!dates) throw notFound('Activity');

@@ -1,14 +1,13 @@
 // GET /api/v2/ota/partner/availability/:ActivityID/timeslots: bookable timeslots on a local date, in the
 // activity's zone with the UTC offset of each instant (daylight-saving days included).
-import type { IRouter } from 'express';
 import { listAvailableTimeslotsOperation } from '@backbone/contracts';
 import { listBookableTimeslots } from '@backbone/db';
 import { notFound, toAvailableTimeslot } from '@backbone/domain';
-import { mountOperation } from '@backbone/http';
+import { mountOperation, type OperationRoutes } from '@backbone/http';
 import type { PartnerAppDeps } from '../app.js';
 
-export function mountListAvailableTimeslots(router: IRouter, deps: PartnerAppDeps): void {
-  mountOperation(router, deps, listAvailableTimeslotsOperation, async ({ params, query, auth }) => {
+export function mountListAvailableTimeslots(routes: OperationRoutes, deps: PartnerAppDeps): void {
+  mountOperation(routes, deps, listAvailableTimeslotsOperation, async ({ params, query, auth }) => {
     const found = await listBookableTimeslots(deps.pool, auth.accountId, params.ActivityID, query.Date);
     if (!found) throw notFound('Activity');
     return { status: 200, body: found.timeslots.map((slot) => toAvailableTimeslot(slot, found.timeZone)) };

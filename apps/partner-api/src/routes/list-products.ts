@@ -1,17 +1,15 @@
 // GET /api/v2/ota/partner/products: the shopfront's products, cacheable by the partner (ETag, 304, max-age 60).
-import type { IRouter } from 'express';
 import { listProductsOperation } from '@backbone/contracts';
 import { listOfferedActivities } from '@backbone/db';
 import { toProduct } from '@backbone/domain';
-import { mountOperation } from '@backbone/http';
+import { mountOperation, type OperationRoutes } from '@backbone/http';
 import type { PartnerAppDeps } from '../app.js';
 
 // The list depends on the caller's key, so shared caches must not reuse it for another key.
 const CACHING = { 'Cache-Control': 'private, max-age=60', Vary: 'Authorization' };
 
-export function mountListProducts(router: IRouter, deps: PartnerAppDeps): void {
-  mountOperation(
-    router,
+export function mountListProducts(routes: OperationRoutes, deps: PartnerAppDeps): void {
+  mountOperation(routes,
     deps,
     listProductsOperation,
     async ({ query, auth }) => {

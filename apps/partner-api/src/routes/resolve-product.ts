@@ -1,13 +1,12 @@
 // GET /api/v2/ota/partner/resolve-product: one product by ID or by exact name (case-insensitive), never both.
-import type { IRouter } from 'express';
 import { resolveProductOperation } from '@backbone/contracts';
 import { findOfferedActivityById, findOfferedActivityByName } from '@backbone/db';
 import { DomainError, toProduct } from '@backbone/domain';
-import { HttpProblem, mountOperation } from '@backbone/http';
+import { HttpProblem, mountOperation, type OperationRoutes } from '@backbone/http';
 import type { PartnerAppDeps } from '../app.js';
 
-export function mountResolveProduct(router: IRouter, deps: PartnerAppDeps): void {
-  mountOperation(router, deps, resolveProductOperation, async ({ query, auth }) => {
+export function mountResolveProduct(routes: OperationRoutes, deps: PartnerAppDeps): void {
+  mountOperation(routes, deps, resolveProductOperation, async ({ query, auth }) => {
     const { ID, Name } = query;
     if ((ID === undefined) === (Name === undefined)) {
       const detail = ID === undefined ? 'Send ID or Name to resolve a product.' : 'Send either ID or Name, not both.';

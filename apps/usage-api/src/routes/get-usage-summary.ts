@@ -1,14 +1,13 @@
 // GET /api/v2/usage/meters: the summary of a period in the account's (or the given) time zone, optionally with
 // a per-day series. One statement over the rollups and the raw edges answers it.
-import type { IRouter } from 'express';
 import { getUsageSummary, type GetUsageSummaryResponse } from '@backbone/contracts';
 import { sumUsageByDay, sumUsageOverPeriod } from '@backbone/db';
 import { assembleUsageSummary, dailyReadRanges, localDaysOf, periodReadPlan, resolveSummaryPeriod } from '@backbone/domain';
-import { mountOperation } from '@backbone/http';
+import { mountOperation, type OperationRoutes } from '@backbone/http';
 import type { UsageAppDeps } from '../app.js';
 
-export function mountGetUsageSummary(router: IRouter, deps: UsageAppDeps): void {
-  mountOperation(router, deps, getUsageSummary, async ({ query, auth }) => {
+export function mountGetUsageSummary(routes: OperationRoutes, deps: UsageAppDeps): void {
+  mountOperation(routes, deps, getUsageSummary, async ({ query, auth }) => {
     const perDay = query.granularity === 'day';
     const period = resolveSummaryPeriod({ from: query.from, to: query.to, tz: query.tz, accountTimeZone: auth.accountTimeZone, perDay });
     let response: GetUsageSummaryResponse;

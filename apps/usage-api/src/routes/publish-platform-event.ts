@@ -1,15 +1,14 @@
 // POST /api/v2/platform/events: the HTTP door to the platform-events queue for services not written in Node.
 // The account is the API key's; the event goes through the same typed publisher (and its catalog validation) as
 // events published from Node, and its EventID is the job id, so a repeated request queues nothing new.
-import type { IRouter } from 'express';
 import { publishPlatformEventOperation, type JobPayloads, type PlatformEventAccepted, type PlatformEventName } from '@backbone/contracts';
 import { ValidationError } from '@backbone/domain';
-import { HttpProblem, mountOperation } from '@backbone/http';
+import { HttpProblem, mountOperation, type OperationRoutes } from '@backbone/http';
 import { EventQueueUnavailableError, eventJobId } from '@backbone/publisher';
 import type { UsageAppDeps } from '../app.js';
 
-export function mountPublishPlatformEvent(router: IRouter, deps: Pick<UsageAppDeps, 'pool' | 'keyVerifier' | 'bodyLimit' | 'publisher'>): void {
-  mountOperation<typeof publishPlatformEventOperation>(router, deps, publishPlatformEventOperation, async ({ body, auth }) => {
+export function mountPublishPlatformEvent(routes: OperationRoutes, deps: Pick<UsageAppDeps, 'pool' | 'keyVerifier' | 'bodyLimit' | 'publisher'>): void {
+  mountOperation<typeof publishPlatformEventOperation>(routes, deps, publishPlatformEventOperation, async ({ body, auth }) => {
     if (body.AccountID !== undefined && body.AccountID.toLowerCase() !== auth.accountId) {
       throw new ValidationError([{ field: 'AccountID', message: 'AccountID must be the account of the API key (or be left out).' }]);
     }

@@ -1,6 +1,5 @@
 // POST /api/v2/usage/meters/batch: every entry is validated on its own (the single POST's schema and limits), the
 // valid ones are inserted by one statement in one transaction, and the answer lists each entry's fate in order.
-import type { IRouter } from 'express';
 import {
   compileValidator,
   batchUsageEntrySchema,
@@ -11,7 +10,7 @@ import {
 } from '@backbone/contracts';
 import { insertUsageEntries, withTransaction, type Db, type NewUsageEntry } from '@backbone/db';
 import type { FieldError } from '@backbone/domain';
-import { mountOperation, type HandlerResult } from '@backbone/http';
+import { mountOperation, type HandlerResult, type OperationRoutes } from '@backbone/http';
 import type { UsageAppDeps } from '../app.js';
 import { classifyOutcome, nowInSeconds, toNewUsageEntry, usageEntryLimitErrors } from '../usage-entry.js';
 
@@ -32,8 +31,8 @@ const rejected = (index: number, errors: FieldError[]): BatchEntryResult => ({
   Errors: errors.map((e) => ({ Field: e.field, Message: e.message })),
 });
 
-export function mountRecordUsageEntries(router: IRouter, deps: UsageAppDeps): void {
-  mountOperation(router, { ...deps, bodyLimit: deps.batchBodyLimit }, recordUsageEntries, async ({ body, auth, idempotencyKey, recordResponse }) => {
+export function mountRecordUsageEntries(routes: OperationRoutes, deps: UsageAppDeps): void {
+  mountOperation(routes, { ...deps, bodyLimit: deps.batchBodyLimit }, recordUsageEntries, async ({ body, auth, idempotencyKey, recordResponse }) => {
     const now = nowInSeconds();
     const results: BatchEntryResult[] = new Array<BatchEntryResult>(body.Entries.length);
     const accepted: Array<{ index: number; entry: NewUsageEntry }> = [];

@@ -1,16 +1,14 @@
 // POST /api/v2/usage/meters: one entry through the group-commit writer. Idempotency rides on the entry itself
 // (dedupe key 'key:<Idempotency-Key>' plus the request hash), so a retry costs no extra round trip, and a retry
 // racing the first request waits on the unique index and then replays instead of answering 409.
-import type { IRouter } from 'express';
 import { recordUsageEntry, type RecordUsageEntryResponse } from '@backbone/contracts';
 import { ValidationError } from '@backbone/domain';
-import { HttpProblem, mountOperation } from '@backbone/http';
+import { HttpProblem, mountOperation, type OperationRoutes } from '@backbone/http';
 import type { UsageAppDeps } from '../app.js';
 import { classifyOutcome, nowInSeconds, toNewUsageEntry, usageEntryLimitErrors } from '../usage-entry.js';
 
-export function mountRecordUsageEntry(router: IRouter, deps: UsageAppDeps): void {
-  mountOperation(
-    router,
+export function mountRecordUsageEntry(routes: OperationRoutes, deps: UsageAppDeps): void {
+  mountOperation(routes,
     deps,
     recordUsageEntry,
     async ({ body, auth, idempotencyKey }) => {

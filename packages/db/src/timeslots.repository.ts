@@ -40,9 +40,13 @@ export async function listBookableTimeslots(
   activityId: string,
   date: string,
 ): Promise<{ timeZone: string; timeslots: BookableTimeslot[] } | null> {
-  const { rows } = await db.query<{ time_zone: string; local_time: string | null; starts_at: Date; ends_at: Date; capacity: number; booked: number }>({
+  // Instants come as epoch milliseconds (float8): node-postgres parses a timestamptz column with regular expressions,
+  // which was a tenth of what this request allocated.
+  const { rows } = await db.query<{ time_zone: string; local_time: string | null; starts_ms: number; ends_ms: number; capacity: number; booked: number }>({
     name: 'timeslots-bookable',
-    text: `SELECT a.time_zone, to_char(t.local_time, 'HH24:MI') AS local_time, t.starts_at, t.ends_at, t.capacity, t.booked
+    text: `SELECT a.time_zone, to_char(t.local_time, 'HH24:MI') AS local_time,
+                  (extract(epoch FROM t.starts_at) * 1000)::float8 AS starts_ms, (extract(epoch FROM t.ends_at) * 1000)::float8 AS ends_ms,
+                  t.capacity, t.booked
              FROM activities a
              LEFT JOIN timeslots t
                ON t.account_id = a.account_id AND t.activity_id = a.id AND t.local_date = $3
@@ -57,7 +61,7 @@ export async function listBookableTimeslots(
     timeZone: first.time_zone,
     timeslots: rows
       .filter((r) => r.local_time !== null)
-      .map((r) => ({ localTime: r.local_time!, startsAt: r.starts_at, endsAt: r.ends_at, capacity: r.capacity, booked: r.booked })),
+      .map((r) => ({ localTime: r.local_time!, startsAt: new Date(r.starts_ms), endsAt: new Date(r.ends_ms), capacity: r.capacity, booked: r.booked })),
   };
 }
 

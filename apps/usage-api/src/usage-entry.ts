@@ -44,12 +44,17 @@ export function toUsageEntry(stored: StoredUsageEntry): UsageEntry {
   return { ID: stored.id, Meter: stored.meter, Usage: decimalToNumber(stored.usage), ExtraInfo: stored.extraInfo, OccurredAt: stored.occurredAt };
 }
 
-export type EntryOutcome = { status: 'created' | 'replayed'; entry: UsageEntry } | { status: 'conflict' };
+export type EntryOutcome = { status: 'created' | 'replayed'; entry: UsageEntry; concurrent: boolean } | { status: 'conflict' };
 
-/** A skipped insert is a replay when the key's entry came from the same request, else a conflict. */
+/**
+ * A skipped insert is a replay when the key's entry came from the same request body, else a conflict. `concurrent`
+ * (the key's holder was still uncommitted when this insert began) is passed on for the caller to judge.
+ */
 export function classifyOutcome(outcome: InsertOutcome, requestHash: string | null): EntryOutcome {
-  if (outcome.created) return { status: 'created', entry: toUsageEntry(outcome.entry) };
-  if (outcome.existing.requestHash !== null && outcome.existing.requestHash === requestHash) return { status: 'replayed', entry: toUsageEntry(outcome.existing) };
+  if (outcome.created) return { status: 'created', entry: toUsageEntry(outcome.entry), concurrent: false };
+  if (outcome.existing.requestHash !== null && outcome.existing.requestHash === requestHash) {
+    return { status: 'replayed', entry: toUsageEntry(outcome.existing), concurrent: outcome.concurrent };
+  }
   return { status: 'conflict' };
 }
 

@@ -195,14 +195,63 @@ describe('POST /api/v2/usage/meters', () => {
       expect(await countEntries(db.pool, client.account.id)).toBe(1);
     });
 
-    it('concurrent requests with one key store one entry; the others wait and replay it', async () => {
+    it('concurrent requests with one key store one entry; the others get 409 while it is uncommitted, or its replay once it committed', async () => {
       const client = await createUsageClient(db.pool);
       const headers = { 'idempotency-key': 'burst' };
-      const answers = await Promise.all(Array.from({ length: 12 }, () => request(server.url, 'POST', PATH, { key: client.write, headers, body: { Meter: 'm', Usage: 3 } })));
-      expect(answers.map((a) => a.status)).toEqual(Array(12).fill(201));
-      expect(answers.filter((a) => a.headers.get('idempotent-replayed') === null)).toHaveLength(1);
-      expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+      const occurredAt = 1_767_225_600;
+      const send = () => request(server.url, 'POST', PATH, { key: client.write, headers, body: { Meter: 'm', Usage: 3, OccurredAt: occurredAt } });
+      // The test holds the entry's hourly rollup rows (every shard) in an open transaction: the first request's statement
+      // inserts its entry and then waits here, uncommitted, and the next group commit, whose statement begins meanwhile,
+      // waits on the first's entry. Rolling back lets both go on; no rollup row of the test remains.
+      const holder = await db.pool.connect();
+      let answers: Awaited<ReturnType<typeof send>>[];
+      try {
+        await holder.query('BEGIN');
+        await holder.query(
+          `INSERT INTO usage_rollups_hourly (account_id, bucket, meter, shard, total_usage, event_count)
+           SELECT $1, date_trunc('hour', to_timestamp($2), 'UTC'), 'm', s, 0, 0 FROM generate_series(0, 3) AS s`,
+          [client.account.id, occurredAt],
+        );
+        const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+        const pending = Promise.all(Array.from({ length: 12 }, send));
+        // Both statements are in: one waits on the holder, and another waits on that one.
+        const chained = async () =>
+          Number(
+            (
+              await db.pool.query<{ n: string }>(
+                `SELECT count(*) AS n FROM pg_stat_activity second, pg_stat_activity first
+                  WHERE $1 = ANY(pg_blocking_pids(first.pid)) AND first.pid = ANY(pg_blocking_pids(second.pid))`,
+                [holderPid],
+              )
+            ).rows[0]!.n,
+          );
+        const deadline = Date.now() + 10_000;
+        while ((await chained()) < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(await chained()).toBeGreaterThanOrEqual(1);
+        await holder.query('ROLLBACK');
+        answers = await pending;
+      } finally {
+        await holder.query('ROLLBACK').catch(() => undefined);
+        holder.release();
+      }
+
+      const created = answers.filter((a) => a.status === 201 && a.headers.get('idempotent-replayed') === null);
+      const replayed = answers.filter((a) => a.status === 201 && a.headers.get('idempotent-replayed') === 'true');
+      const inProgress = answers.filter((a) => a.status === 409);
+      expect(created).toHaveLength(1);
+      expect(created.length + replayed.length + inProgress.length).toBe(12);
+      expect(inProgress.length).toBeGreaterThanOrEqual(1);
+      for (const res of inProgress) expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/idempotency-in-progress`, status: 409 });
+      for (const res of replayed) expect(res.text).toBe(created[0]!.text);
       expect(await countEntries(db.pool, client.account.id)).toBe(1);
+      const rollups = await db.pool.query<{ events: string }>('SELECT sum(event_count) AS events FROM usage_rollups_hourly WHERE account_id = $1', [client.account.id]);
+      expect(Number(rollups.rows[0]!.events)).toBe(1);
+
+      // Once the first has committed, a retry gets its answer again.
+      const retry = await send();
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(retry.text).toBe(created[0]!.text);
     });
 
     it('keys are per account, and a request without a key is never deduplicated', async () => {

@@ -97,8 +97,8 @@ export const recordUsageEntry = {
   summary: 'Record a usage entry',
   description:
     'Stores one usage entry. A 201 means the entry is durable and already counted in every summary asked for afterwards. ' +
-    'With an Idempotency-Key, a retry with the same body returns the first answer (Idempotent-Replayed: true) and counts nothing new, ' +
-    'also while the first request is still running (the retry waits for it); the same key with another body is refused with 422.',
+    'With an Idempotency-Key, a retry with the same body returns the first answer (Idempotent-Replayed: true) and counts nothing new; ' +
+    'a retry while the first request is still running gets 409 and may try again; the same key with another body is refused with 422.',
   tags: ['Usage'],
   scope: 'usage:write',
   body: recordUsageEntryBodySchema,
@@ -111,6 +111,7 @@ export const recordUsageEntry = {
     },
     400: { description: 'Malformed JSON or Idempotency-Key header.' },
     413: { description: 'Body too large.' },
+    409: { description: '`/idempotency-in-progress`: a request with this Idempotency-Key is still running.' },
     415: { description: 'Body is not JSON.' },
     422: { description: 'A field failed validation (detail names it; errors lists every failure), or the Idempotency-Key was used with another body.' },
   },

@@ -26,7 +26,12 @@ export interface StoredUsageEntry {
   requestHash: string | null;
 }
 
-export type InsertOutcome = { created: true; entry: StoredUsageEntry } | { created: false; existing: StoredUsageEntry };
+/**
+ * A skipped entry carries the row that holds its dedupe key. `concurrent` says that row was not yet committed when
+ * this statement began: written by this same statement (an earlier entry with the key) or by a transaction it had to
+ * wait for. For an Idempotency-Key that means the first request was still running.
+ */
+export type InsertOutcome = { created: true; entry: StoredUsageEntry } | { created: false; existing: StoredUsageEntry; concurrent: boolean };
 
 interface EntryRow {
   id: number;
@@ -83,7 +88,7 @@ const ROLLUPS_FROM_INSERTED = `     hourly AS (
 
 /**
  * Inserts entries (any accounts) and adds exactly the inserted ones to the rollups, in one statement.
- * Entries whose dedupe key already exists are skipped and come back as `{ created: false, existing }`.
+ * Entries whose dedupe key already exists are skipped and come back as `{ created: false, existing, concurrent }`.
  * Results are in input order. Rollup rows are upserted in key order so concurrent batches cannot deadlock.
  */
 export async function insertUsageEntries(db: Db, entries: readonly NewUsageEntry[]): Promise<InsertOutcome[]> {
@@ -112,7 +117,7 @@ export async function insertUsageEntries(db: Db, entries: readonly NewUsageEntry
 ${ROLLUPS_FROM_INSERTED}
      -- For each input row: the id it inserted (the caller knows the rest), else the row that already holds its dedupe
      -- key (inserted earlier in this batch, or committed before this statement began).
-     SELECT i.ord, (n.id IS NOT NULL) AS created, COALESCE(n.id, d.id, e.id) AS id,
+     SELECT i.ord, (n.id IS NOT NULL) AS created, (d.id IS NOT NULL) AS in_batch, COALESCE(n.id, d.id, e.id) AS id,
             COALESCE(n.usage, d.usage, e.usage)::text AS usage, COALESCE(d.meter, e.meter) AS meter,
             COALESCE(d.extra_info, e.extra_info) AS extra_info,
             extract(epoch FROM COALESCE(d.occurred_at, e.occurred_at))::bigint AS occurred_at,
@@ -144,12 +149,13 @@ ${ROLLUPS_FROM_INSERTED}
       outcomes.push({
         created: false,
         existing: { id: row.id, accountId: entry.accountId, meter: row.meter!, usage: row.usage!, extraInfo: row.extra_info, occurredAt: Number(row.occurred_at), requestHash: row.request_hash },
+        concurrent: row.in_batch,
       });
     } else {
       // The holder of this dedupe key committed while this statement waited on it, after our snapshot: read it now.
       const existing = await findUsageEntryByDedupeKey(db, entry.accountId, entry.dedupeKey!);
       if (!existing) throw new Error('usage entry vanished after a dedupe conflict');
-      outcomes.push({ created: false, existing });
+      outcomes.push({ created: false, existing, concurrent: true });
     }
   }
   return outcomes;
@@ -187,6 +193,7 @@ ${ROLLUPS_FROM_INSERTED}
 interface ResolvedRow {
   ord: number;
   created: boolean;
+  in_batch: boolean;
   id: number | null;
   usage: string | null;
   meter: string | null;

@@ -9,7 +9,8 @@ import type { PartnerAppDeps } from '../app.js';
 const CACHING = { 'Cache-Control': 'private, max-age=60', Vary: 'Authorization' };
 
 export function mountListProducts(routes: OperationRoutes, deps: PartnerAppDeps): void {
-  mountOperation(routes,
+  mountOperation(
+    routes,
     deps,
     listProductsOperation,
     async ({ query, auth }) => {

@@ -33,6 +33,13 @@ export const workerEnv = {
     OUTBOX_RELAY_ENABLED: { type: 'boolean', default: true, description: 'Run the outbox relay in this process (any number of relays may run side by side).' },
     OUTBOX_RELAY_INTERVAL_MS: { type: 'integer', default: 250, minimum: 10, description: 'Pause of the outbox relay when it found nothing (or less than a batch) to send.' },
     OUTBOX_RELAY_BATCH_SIZE: { type: 'integer', default: 500, minimum: 1, maximum: 10000, description: 'Outbox rows moved to the queue per transaction.' },
+    OUTBOX_QUEUE_MAX_BACKLOG: {
+      type: 'integer',
+      default: 50000,
+      minimum: 1,
+      description:
+        'Jobs waiting on the booking-events queue beyond which the relay leaves events in the outbox (PostgreSQL) until consumers catch up; keeps a queue without consumers from filling Redis.',
+    },
     SHUTDOWN_TIMEOUT_MS: {
       type: 'integer',
       default: 25000,

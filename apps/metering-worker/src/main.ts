@@ -34,7 +34,14 @@ try {
   });
   const queues = openQueues(producer, config.QUEUE_PREFIX, (err) => logger.warn({ err }, 'outbox queue connection error'));
   const relay: OutboxRelay | null = config.OUTBOX_RELAY_ENABLED
-    ? startOutboxRelay({ pool, queues, batchSize: config.OUTBOX_RELAY_BATCH_SIZE, intervalMs: config.OUTBOX_RELAY_INTERVAL_MS, logger })
+    ? startOutboxRelay({
+        pool,
+        queues,
+        batchSize: config.OUTBOX_RELAY_BATCH_SIZE,
+        intervalMs: config.OUTBOX_RELAY_INTERVAL_MS,
+        maxBacklog: config.OUTBOX_QUEUE_MAX_BACKLOG,
+        logger,
+      })
     : null;
   // A worker waits for Redis as long as it takes, but says so.
   const waiting = setTimeout(() => logger.warn({ redis: redactUrl(config.REDIS_URL) }, 'still waiting for Redis'), 5000);

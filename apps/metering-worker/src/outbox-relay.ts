@@ -2,20 +2,26 @@
 // transaction) to their BullMQ queue. A row is stamped sent in the same transaction that claimed it, and only after
 // the queue accepted the job, so a crash in between sends it again: at least once, always with the same job id
 // (the EventID), so a consumer can drop the duplicate. FOR UPDATE SKIP LOCKED lets several relays run side by side.
+// A queue whose consumers fall behind (or do not exist yet) is not filled without bound: Redis runs with noeviction,
+// so a full Redis would refuse every queue, the metering one too. Past `maxBacklog` waiting jobs the relay holds the
+// rows in PostgreSQL, where they are durable, and goes on once the queue has room again.
 import type { Logger } from 'pino';
-import { JOBS, type JobName } from '@backbone/contracts';
+import { JOBS, type JobName, type QueueName } from '@backbone/contracts';
 import { claimUnsentOutboxEvents, markOutboxEventsSent, withTransaction, type OutboxEvent, type Pool } from '@backbone/db';
 import { jobOptionsFor, withDeadline, type EventQueues } from '@backbone/publisher';
 
 /** The jobs that leave through the outbox rather than being published directly. */
 export const OUTBOX_JOB_NAMES = ['booking.created'] as const satisfies readonly JobName[];
 type OutboxJobName = (typeof OUTBOX_JOB_NAMES)[number];
+const OUTBOX_QUEUES: readonly QueueName[] = [...new Set(OUTBOX_JOB_NAMES.map((name) => JOBS[name].queue))];
 
 export interface OutboxRelayOptions {
   pool: Pool;
   queues: EventQueues;
   batchSize: number;
   intervalMs: number;
+  /** Jobs waiting on an outbox queue beyond which the relay leaves further rows in the outbox. */
+  maxBacklog: number;
   logger: Logger;
 }
 
@@ -26,6 +32,13 @@ export interface OutboxRelay {
 
 // The claimed rows stay locked while Redis is asked; an unreachable Redis must not hold them for long.
 const QUEUE_DEADLINE_MS = 10_000;
+
+/** Jobs that can still be added before the fullest outbox queue holds `maxBacklog` jobs not yet processed. */
+export async function outboxQueueRoom(queues: EventQueues, maxBacklog: number): Promise<{ room: number; backlog: number }> {
+  const backlogs = await Promise.all(OUTBOX_QUEUES.map((queue) => withDeadline(queues[queue].count(), QUEUE_DEADLINE_MS)));
+  const backlog = Math.max(0, ...backlogs);
+  return { room: Math.max(0, maxBacklog - backlog), backlog };
+}
 
 /** Moves up to `batchSize` unsent rows to their queue; returns how many it moved. */
 export async function relayOutboxBatch(pool: Pool, queues: EventQueues, batchSize: number): Promise<number> {
@@ -64,11 +77,22 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       };
     });
 
+  let holding = false;
   const loop = async () => {
     while (!stopping) {
       let moved = 0;
       try {
-        moved = await relayOutboxBatch(options.pool, options.queues, options.batchSize);
+        const { room, backlog } = await outboxQueueRoom(options.queues, options.maxBacklog);
+        if (room === 0) {
+          // Said once per episode, not once per pause: the condition lasts until a consumer catches up.
+          if (!holding) options.logger.warn({ backlog, maxBacklog: options.maxBacklog }, 'outbox queue backlog at its limit: holding events in the outbox until consumers catch up');
+          holding = true;
+          await pause();
+          continue;
+        }
+        if (holding) options.logger.info({ backlog, maxBacklog: options.maxBacklog }, 'outbox queue has room again: relaying');
+        holding = false;
+        moved = await relayOutboxBatch(options.pool, options.queues, Math.min(options.batchSize, room));
         if (moved > 0) options.logger.debug({ moved }, 'outbox events relayed');
       } catch (err) {
         // The rows stay unsent and are tried again after the pause.

@@ -145,7 +145,7 @@ describe('outbox relay', () => {
     await drainOutbox();
     const eventIds = await insertEvents(db.pool, account.id, 1_000);
     const duplicatesBefore = await duplicateAdds();
-    const relays = Array.from({ length: 4 }, () => startOutboxRelay({ pool: db.pool, queues, batchSize: 20, intervalMs: 10, logger: silentLogger }));
+    const relays = Array.from({ length: 4 }, () => startOutboxRelay({ pool: db.pool, queues, batchSize: 20, intervalMs: 10, maxBacklog: 100_000, logger: silentLogger }));
     try {
       await waitFor('every row sent', async () => (await unsent(db.pool, eventIds)) === 0);
     } finally {
@@ -154,6 +154,31 @@ describe('outbox relay', () => {
     expect(await duplicateAdds()).toBe(duplicatesBefore);
     const queued = (await queuedEventIds()).filter((id) => eventIds.includes(id));
     expect(queued.sort()).toEqual([...eventIds].sort());
+  });
+
+  it('holds rows in the outbox while the queue has maxBacklog jobs waiting, and relays them once consumers made room', async () => {
+    const { account } = await createTestAccount(db.pool);
+    await drainOutbox();
+    await bookingEvents().drain();
+    const eventIds = await insertEvents(db.pool, account.id, 25);
+    const relay = startOutboxRelay({ pool: db.pool, queues, batchSize: 4, intervalMs: 10, maxBacklog: 10, logger: silentLogger });
+    try {
+      await waitFor('the queue at its limit', async () => (await bookingEvents().count()) === 10);
+      // Many pauses later it is still at the limit, and the rest is still unsent in PostgreSQL.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await bookingEvents().count()).toBe(10);
+      expect(await unsent(db.pool, eventIds)).toBe(15);
+
+      // A consumer takes the waiting jobs: the relay goes on until everything is sent.
+      await bookingEvents().drain();
+      await waitFor('the queue at its limit again', async () => (await bookingEvents().count()) === 10);
+      expect(await unsent(db.pool, eventIds)).toBe(5);
+      await bookingEvents().drain();
+      await waitFor('every row sent', async () => (await unsent(db.pool, eventIds)) === 0);
+      expect(await bookingEvents().count()).toBe(5);
+    } finally {
+      await relay.stop();
+    }
   });
 
   it('a relay process killed with SIGKILL mid-way and started again delivers every committed row', async () => {

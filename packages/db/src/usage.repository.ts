@@ -68,7 +68,7 @@ function wellFormedEntry(e: NewUsageEntry): NewUsageEntry {
  * Rollup rows per (bucket, meter): a connection always adds to the same shard (its backend pid modulo this), so
  * concurrent writers mostly lock different rows, and a summary reads at most this many rows per bucket and meter.
  */
-const ROLLUP_SHARDS = 4;
+export const ROLLUP_SHARDS = 4;
 
 // Adds exactly the rows of the `inserted` CTE to the hourly and daily rollups (both insert statements end with it).
 const ROLLUPS_FROM_INSERTED = `     hourly AS (

@@ -92,9 +92,9 @@ export function createOperationRoutes(): OperationRoutes {
 
   return {
     add(method, path, handler) {
-      const upper = method.toUpperCase();
-      if (routes.some((r) => r.method === upper && r.pattern.source === compilePath(path).pattern.source)) throw new Error(`${upper} ${path} is added twice`);
-      routes.push({ method: upper, ...compilePath(path), handler });
+      const route = { method: method.toUpperCase(), ...compilePath(path), handler };
+      if (routes.some((r) => r.method === route.method && r.pattern.source === route.pattern.source)) throw new Error(`${route.method} ${path} is added twice`);
+      routes.push(route);
     },
     middleware,
   };

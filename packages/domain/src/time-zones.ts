@@ -48,30 +48,14 @@ export function localToInstant(date: string, time: string, zone: string): Date |
   return earliest.toJSDate();
 }
 
-// Offsets of (zone, instant) pairs already seen. Availability answers format the same few instants over and over, and
-// asking the zone database costs tens of microseconds each time; the cache is exact (keyed by the instant itself)
-// and simply starts over when it grows large.
-const offsetCache = new Map<string, number>();
-const OFFSET_CACHE_LIMIT = 100_000;
-
-/** Minutes east of UTC in force in `zone` at `epochMs`. */
-export function offsetMinutesAt(zone: string, epochMs: number): number {
-  const key = `${zone}|${epochMs}`;
-  let offset = offsetCache.get(key);
-  if (offset === undefined) {
-    offset = IANAZone.create(zone).offset(epochMs);
-    if (offsetCache.size >= OFFSET_CACHE_LIMIT) offsetCache.clear();
-    offsetCache.set(key, offset);
-  }
-  return offset;
-}
-
 const two = (n: number) => String(n).padStart(2, '0');
 
-// Formatted instants per zone, for the same reason as the offsets: an availability answer formats the same few
-// timeslot starts and ends on every request. Exact (keyed by the instant), started over when it grows large.
+// Formatted instants per zone. Availability answers format the same few timeslot starts and ends over and over, and
+// asking the zone database for an offset costs tens of microseconds each time; the cache is exact (keyed by the
+// instant itself) and simply starts over when it grows large.
 const formattedCache = new Map<string, Map<number, string>>();
 let formattedCount = 0;
+const FORMATTED_CACHE_LIMIT = 100_000;
 
 /** ISO 8601 in the zone's local time with its UTC offset at that instant, e.g. 2026-03-29T03:00:00+02:00. */
 export function formatInZone(instant: Date, zone: string): string {
@@ -79,11 +63,11 @@ export function formatInZone(instant: Date, zone: string): string {
   let inZone = formattedCache.get(zone);
   const cached = inZone?.get(epochMs);
   if (cached !== undefined) return cached;
-  const offset = Math.round(offsetMinutesAt(zone, epochMs));
+  const offset = Math.round(IANAZone.create(zone).offset(epochMs));
   const local = new Date(epochMs + offset * 60_000).toISOString().slice(0, 19);
   const magnitude = Math.abs(offset);
   const formatted = `${local}${offset < 0 ? '-' : '+'}${two(Math.floor(magnitude / 60))}:${two(magnitude % 60)}`;
-  if (formattedCount >= OFFSET_CACHE_LIMIT) {
+  if (formattedCount >= FORMATTED_CACHE_LIMIT) {
     formattedCache.clear();
     formattedCount = 0;
     inZone = undefined;

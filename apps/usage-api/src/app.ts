@@ -34,7 +34,6 @@ export function createUsageApp(deps: UsageAppDeps): Express {
       description: 'Partner (OTA) booking API, usage metering API and platform events, under one base URL.',
     }),
     mount(routes) {
-      // The batch path first: /meters/batch must not be read as anything else.
       mountRecordUsageEntries(routes, deps);
       mountRecordUsageEntry(routes, deps);
       mountGetUsageSummary(routes, deps);

@@ -26,7 +26,6 @@ export function createHttpApp(options: HttpAppOptions): Express {
 
   app.use(requestLogger(app, options.logger));
   // The API's operations first, as one layer (operation-routes.ts): they take nearly all the traffic.
-  app.set('case sensitive routing', true);
   const operations = createOperationRoutes();
   options.mount(operations);
   app.use(operations.middleware);

@@ -4,9 +4,8 @@
 // matching rules are Express's, as the app configures them: case-sensitive paths, an optional trailing slash,
 // `:name` segments that are non-empty and percent-decoded, HEAD answered by GET.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Operation } from '@backbone/contracts';
 import { HttpProblem } from './problems.js';
-
-export type OperationMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 interface CompiledRoute {
   method: string;
@@ -17,7 +16,7 @@ interface CompiledRoute {
 
 export interface OperationRoutes {
   /** Adds an operation; `path` uses Express's `:name` segments. */
-  add(method: OperationMethod, path: string, handler: (req: Request, res: Response) => Promise<void>): void;
+  add(method: Operation['method'], path: string, handler: (req: Request, res: Response) => Promise<void>): void;
   /** The middleware that dispatches to the operations; a request matching none goes on to the next layer. */
   readonly middleware: RequestHandler;
 }

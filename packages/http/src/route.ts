@@ -1,7 +1,7 @@
 // Mounts one Operation as one handler in the app's operation table: authentication and scope (401/403), path (400),
 // query and body (422) validation and, for operations that accept Idempotency-Key, the claim/replay protocol; then
-// the handler, a thin call into the domain. One handler rather than a middleware chain: every layer costs each request a
-// dispatch, a closure and a promise, which showed in the partner API's latency under load.
+// the handler, a thin call into the domain. One handler rather than a middleware chain: every layer costs each
+// request a dispatch, a closure and a promise, which showed in the partner API's latency under load.
 import { hash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';

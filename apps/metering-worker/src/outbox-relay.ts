@@ -34,7 +34,7 @@ export interface OutboxRelay {
 const QUEUE_DEADLINE_MS = 10_000;
 
 /** Jobs that can still be added before the fullest outbox queue holds `maxBacklog` jobs not yet processed. */
-export async function outboxQueueRoom(queues: EventQueues, maxBacklog: number): Promise<{ room: number; backlog: number }> {
+async function outboxQueueRoom(queues: EventQueues, maxBacklog: number): Promise<{ room: number; backlog: number }> {
   const backlogs = await Promise.all(OUTBOX_QUEUES.map((queue) => withDeadline(queues[queue].count(), QUEUE_DEADLINE_MS)));
   const backlog = Math.max(0, ...backlogs);
   return { room: Math.max(0, maxBacklog - backlog), backlog };

@@ -135,17 +135,21 @@ export function throughputRounds(options: {
   );
 }
 
+/** The item whose `key` is the median (the lower middle one of an even count). */
+export function medianBy<T>(items: readonly T[], key: (item: T) => number): T {
+  const sorted = [...items].sort((a, b) => key(a) - key(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
 /** The round with the median p99 (for latency figures). */
 export function medianByP99(results: readonly LoadResult[]): LoadResult {
-  const sorted = [...results].sort((a, b) => a.p99 - b.p99);
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+  return medianBy(results, (r) => r.p99);
 }
 
 /** The round whose ours/ceiling ratio of `value` is the median (for throughput figures): both results of that round. */
 export function medianRound(rounds: Rounds, value: (r: LoadResult) => number): { ours: LoadResult; ceiling: LoadResult; ratio: number; ratios: number[] } {
   const ratios = rounds.ours.map((r, i) => value(r) / value(rounds.ceiling[i]!));
-  const order = ratios.map((ratio, i) => ({ ratio, i })).sort((a, b) => a.ratio - b.ratio);
-  const { ratio, i } = order[Math.floor((order.length - 1) / 2)]!;
+  const { ratio, i } = medianBy(ratios.map((ratio, i) => ({ ratio, i })), (r) => r.ratio);
   return { ours: rounds.ours[i]!, ceiling: rounds.ceiling[i]!, ratio, ratios };
 }
 

@@ -2,7 +2,7 @@
 // the uncontended and the hot-timeslot booking rates, and the oversell checks afterwards.
 import type { AutocannonRequest } from 'autocannon';
 import { createPartnerFixture, tallySlot, type PartnerFixture, type Slot } from '../lib/fixtures.js';
-import { alternatingRounds, describeStatuses, medianByP99, medianRound, PACED_ROUNDS, runLoad, THROUGHPUT_ROUNDS, throughputRounds, shareOf, summarize, type LoadOptions, type LoadResult } from '../lib/load.js';
+import { alternatingRounds, describeStatuses, medianBy, medianByP99, medianRound, PACED_ROUNDS, runLoad, THROUGHPUT_ROUNDS, throughputRounds, shareOf, summarize, type LoadOptions, type LoadResult } from '../lib/load.js';
 import { pacedRequests, runPaced } from '../lib/paced.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
 import { API_NODE_OPTIONS } from '../../scripts/dev-env.js';
@@ -123,7 +123,7 @@ export async function partnerSection(ctx: BenchContext): Promise<Section> {
       });
       if (endpoint.latencyTarget) {
         // Latency at a steady half of the ceiling's maximum rate, the same offered load for both.
-        const ceilingMax = [...rounds.ceiling].sort((a, b) => a.rps - b.rps)[Math.floor((THROUGHPUT_ROUNDS - 1) / 2)]!.rps;
+        const ceilingMax = medianBy(rounds.ceiling, (r) => r.rps).rps;
         const rate = Math.max(1, Math.round(ceilingMax / 2));
         const paced = (url: string) => runPaced({ url, connections: ctx.connections, rate, durationSec: PACED_SEC, warmupSec: 2, request: pacedRequests(endpoint.load(url, fixture)) });
         const pacedRuns = await alternatingRounds(paced, urls, PACED_ROUNDS);

@@ -3,7 +3,7 @@
 import type { AutocannonRequest } from 'autocannon';
 import { ROLLUP_SHARDS } from '@backbone/db';
 import { createBenchAccount, createKey, SUMMARY_ACCOUNT_ID } from '../lib/fixtures.js';
-import { alternatingRounds, describeStatuses, medianByP99, medianRound, PACED_ROUNDS, runLoad, THROUGHPUT_ROUNDS, throughputRounds, shareOf, summarize, type LoadResult } from '../lib/load.js';
+import { alternatingRounds, describeStatuses, medianBy, medianByP99, medianRound, PACED_ROUNDS, runLoad, THROUGHPUT_ROUNDS, throughputRounds, shareOf, summarize, type LoadResult } from '../lib/load.js';
 import { pacedRequests, runPaced } from '../lib/paced.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
 import { API_NODE_OPTIONS } from '../../scripts/dev-env.js';
@@ -105,7 +105,7 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
       pass: mineOk && median.ratio >= 1,
     });
     rows.push({ metric: 'Single POST: p50 / p99 ms at full load', ours: `${fmt.ms(mine.p50)} / ${fmt.ms(mine.p99)}`, ceiling: `${fmt.ms(bare.p50)} / ${fmt.ms(bare.p99)}` });
-    const ceilingMax = [...singles.ceiling].sort((a, b) => a.rps - b.rps)[Math.floor((THROUGHPUT_ROUNDS - 1) / 2)]!.rps;
+    const ceilingMax = medianBy(singles.ceiling, (r) => r.rps).rps;
     const rate = Math.max(1, Math.round(ceilingMax / 2));
     const pacedSingle = (url: string) => runPaced({ url, connections: ctx.connections, rate, durationSec: 8, warmupSec: 2, request: pacedRequests(singlePost(url, writeKey)) });
     const rounds = await alternatingRounds(pacedSingle, urls, PACED_ROUNDS);

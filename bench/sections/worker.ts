@@ -7,6 +7,7 @@ import { QUEUES } from '@backbone/contracts';
 import { createEventPublisher, jobOptionsFor, type PublishableEvent } from '@backbone/publisher';
 import { createBenchAccount } from '../lib/fixtures.js';
 import { startProcess, tail, type ManagedProcess } from '../lib/processes.js';
+import { medianBy } from '../lib/load.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
 import { ceilingBundle } from '../lib/build.js';
 import type { BenchContext } from '../lib/context.js';
@@ -168,7 +169,7 @@ export async function workerSection(ctx: BenchContext): Promise<Section> {
     redis.disconnect();
   }
 
-  const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor((rounds.length - 1) / 2)]!;
+  const median = medianBy(rounds, (r) => r.ratio);
   const allStored = rounds.every((r) => r.ours.stored === ctx.workerJobs && r.ours.failed === 0);
   const rows: Row[] = [
     {

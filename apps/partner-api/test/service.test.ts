@@ -1,11 +1,14 @@
 // The partner app as a service: the OpenAPI document of every operation behind the one base URL, the docs page,
 // and the health probes.
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { partnerOperations, platformOperations, usageOperations } from '@backbone/contracts';
+import { createHttpServer, createKeyVerifier, createLogger } from '@backbone/http';
 import { request } from '@backbone/testkit';
-import { usePartnerApi } from './support.js';
+import { createPartnerApp } from '../src/app.js';
+import { createOperator, PROBLEM_BASE, usePartnerApi } from './support.js';
 
-const { server } = usePartnerApi();
+const { db, server } = usePartnerApi();
 
 describe('partner API service', () => {
   it('serves an OpenAPI 3.1 document with every operation of the base URL', async () => {
@@ -31,6 +34,29 @@ describe('partner API service', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.text).not.toMatch(/https?:\/\//);
     expect((await request(server.url, 'GET', '/docs/assets/swagger-ui-bundle.js')).status).toBe(200);
+  });
+
+  it('builds every request and response on the prototypes Express gives them, so Express swaps none per request', async () => {
+    const operator = await createOperator(db.pool);
+    const app = createPartnerApp({ pool: db.pool, logger: createLogger({ level: 'silent', name: 'partner-api-test' }), problemBase: PROBLEM_BASE, bodyLimit: '64kb', keyVerifier: createKeyVerifier(db.pool, 0) });
+    const own = createHttpServer(app);
+    const born: boolean[] = [];
+    // Runs before Express sees the request: what Node's server constructed, not what Express made of it.
+    own.prependListener('request', (req, res) => born.push(Object.getPrototypeOf(req) === app.request && Object.getPrototypeOf(res) === app.response));
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(own.address() as AddressInfo).port}`;
+      const products = await request(url, 'GET', '/api/v2/ota/partner/products', { key: operator.ota, headers: { 'x-request-id': 'proto-check' } });
+      expect(products.status).toBe(200);
+      expect(products.headers.get('x-request-id')).toBe('proto-check');
+      expect(products.body).toEqual((await request(server.url, 'GET', '/api/v2/ota/partner/products', { key: operator.ota })).body);
+      const unknown = await request(url, 'GET', '/nowhere', { key: operator.ota });
+      expect(unknown.status).toBe(404);
+      expect(unknown.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(born).toEqual([true, true]);
+    } finally {
+      await new Promise<void>((resolve) => own.close(() => resolve()));
+    }
   });
 
   it('answers the health probes', async () => {

@@ -10,9 +10,37 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function listen(app: Express, options: { port: number; host: string }): Promise<RunningServer> {
-  const server = http.createServer(app);
+const prototypeReadyOptions = new WeakMap<Express, http.ServerOptions>();
+
+/**
+ * An HTTP server for `app` whose requests and responses are born with the prototypes Express would give them.
+ * Express 5 calls Object.setPrototypeOf on every req and res (app.handle). When that really changes an object's
+ * prototype, V8 keeps much of each request alive through two young-generation collections: measured at a steady
+ * 930 req/s, about 10 KB per request reached the old generation, a full mark-compact ran every 0.8 s, and the slow
+ * requests of the p99 came in bursts at that period. With the prototypes already in place the call changes nothing
+ * (V8 returns early when the prototype is the same) and almost nothing is promoted. Plain `class ... extends` matters:
+ * a constructor function with an assigned `prototype` promoted as much as the per-request call.
+ */
+export function createHttpServer(app: Express): http.Server {
+  let options = prototypeReadyOptions.get(app);
+  if (!options) {
+    class AppRequest extends http.IncomingMessage {}
+    class AppResponse extends http.ServerResponse {}
+    // The app's own request and response stay in the chain, with every property set on them (req.log included).
+    Object.setPrototypeOf(AppRequest.prototype, app.request);
+    Object.setPrototypeOf(AppResponse.prototype, app.response);
+    app.request = AppRequest.prototype as unknown as Express['request'];
+    app.response = AppResponse.prototype as unknown as Express['response'];
+    options = { IncomingMessage: AppRequest, ServerResponse: AppResponse as typeof http.ServerResponse };
+    prototypeReadyOptions.set(app, options);
+  }
+  const server = http.createServer(options, app);
   server.keepAliveTimeout = 65_000;
+  return server;
+}
+
+export async function listen(app: Express, options: { port: number; host: string }): Promise<RunningServer> {
+  const server = createHttpServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

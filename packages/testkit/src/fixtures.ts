@@ -2,13 +2,14 @@
 // and an in-process HTTP harness for the real Express apps.
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import http from 'node:http';
+import type http from 'node:http';
 import type { Express } from 'express';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { Scope } from '@backbone/contracts';
 import './provided-context.js';
 import { createAccount, createApiKey, createPool, migrate, quoteIdent, type Account, type Pool } from '@backbone/db';
+import { createHttpServer } from '@backbone/http';
 
 export interface TestDatabase {
   /** Valid after beforeAll. */
@@ -91,12 +92,12 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Serves an Express app on a free loopback port for the duration of the test file. */
+/** Serves an Express app on a free loopback port for the duration of the test file, on the server the apps run on. */
 export function useTestServer(makeApp: () => Express): TestServer {
   const server = { url: '' } as TestServer;
   let instance: http.Server;
   beforeAll(async () => {
-    instance = http.createServer(makeApp());
+    instance = createHttpServer(makeApp());
     await new Promise<void>((resolve) => instance.listen(0, '127.0.0.1', resolve));
     server.url = `http://127.0.0.1:${(instance.address() as AddressInfo).port}`;
   });

@@ -3,7 +3,7 @@
 // deadline, all traffic goes to 127.0.0.1, and every child process is stopped at the end or on Ctrl+C.
 //
 // Knobs (environment): BENCH_DURATION (s per run, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32),
-// BENCH_WORKER_JOBS (100000), BENCH_WORKER_CONCURRENCY (100, the worker's default), BENCH_USAGE_ENTRIES (10000000), BENCH_LOG_LEVEL
+// BENCH_WORKER_JOBS (100000), BENCH_WORKER_CONCURRENCY (the worker's default WORKER_CONCURRENCY), BENCH_USAGE_ENTRIES (10000000), BENCH_LOG_LEVEL
 // (info), BENCH_ONLY (comma list of partner, usage, worker: a partial run, written to bench/.tmp/ instead),
 // DATABASE_URL / REDIS_URL / BENCH_DATABASE_URL, PGOPTIONS (passed to every process, e.g. '-c jit=off') and
 // BENCH_NODE_OPTIONS (NODE_OPTIONS of every process under test, e.g. '--max-old-space-size=128'), both recorded
@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPool } from '@backbone/db';
 import { API_NODE_OPTIONS } from '../scripts/dev-env.js';
+import { workerEnv } from '../apps/metering-worker/src/config.js';
 import { buildEverything } from './lib/build.js';
 import { lockBenchDatabase, setUpInfrastructure } from './lib/infra.js';
 import { createBenchAccount, resetBenchData, SUMMARY_ACCOUNT_ID } from './lib/fixtures.js';
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
     durationSec: num('BENCH_DURATION', 10),
     warmupSec: Number(env.BENCH_WARMUP ?? 2),
     workerJobs: num('BENCH_WORKER_JOBS', 100_000),
-    workerConcurrency: num('BENCH_WORKER_CONCURRENCY', 100),
+    workerConcurrency: num('BENCH_WORKER_CONCURRENCY', workerEnv.properties.WORKER_CONCURRENCY.default),
     usageEntries: num('BENCH_USAGE_ENTRIES', 10_000_000),
     log,
   };

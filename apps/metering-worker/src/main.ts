@@ -2,7 +2,7 @@
 // graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the active ones finish (up to
 // SHUTDOWN_TIMEOUT_MS; unfinished ones are redelivered to another worker), then closes its connections.
 import { pino } from 'pino';
-import { createPool, createUsageWriter, migrate } from '@backbone/db';
+import { createEventEntryWriter, createPool, migrate } from '@backbone/db';
 import { closeQueues, createRedisConnection, openQueues } from '@backbone/publisher';
 import { loadWorkerConfig } from './config.js';
 import { platformEventHandlers } from './handlers/index.js';
@@ -18,7 +18,7 @@ try {
   const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'metering-worker', ...(schema ? { schema } : {}) });
   const consumer = createRedisConnection(config.REDIS_URL, 'consumer');
   const producer = createRedisConnection(config.REDIS_URL, 'producer');
-  const writer = createUsageWriter(pool, { maxBatchSize: config.USAGE_WRITER_MAX_BATCH, maxConcurrentBatches: config.USAGE_WRITER_CONCURRENCY });
+  const writer = createEventEntryWriter(pool, { maxBatchSize: config.USAGE_WRITER_MAX_BATCH, maxConcurrentBatches: config.USAGE_WRITER_CONCURRENCY });
 
   const metering = startMeteringWorker({
     connection: consumer,

@@ -5,7 +5,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { QUEUES, type JobPayloads, type PlatformEventName } from '@backbone/contracts';
-import { createUsageWriter, type NewUsageEntry, type Pool, type UsageWriter } from '@backbone/db';
+import { createEventEntryWriter, type NewUsageEntry, type Pool, type UsageWriter } from '@backbone/db';
 import { validateEvent } from '@backbone/publisher';
 import { buildHandlerMap, type AnyJobHandler, type HandlerContext, type HandlerMap, type JobHandler } from './handlers/index.js';
 import { createKnownAccounts } from './known-accounts.js';
@@ -21,7 +21,7 @@ export interface MeteringWorkerOptions {
   lockDurationMs?: number;
   stalledIntervalMs?: number;
   maxStalledCount?: number;
-  writer?: UsageWriter;
+  writer?: UsageWriter<boolean>;
 }
 
 export interface MeteringWorker {
@@ -33,7 +33,7 @@ export interface MeteringWorker {
 /** Builds the handler map first: a missing or doubled handler throws before any job is taken. */
 export function startMeteringWorker(options: MeteringWorkerOptions): MeteringWorker {
   const handlers = buildHandlerMap(options.handlers);
-  const writer = options.writer ?? createUsageWriter(options.pool);
+  const writer = options.writer ?? createEventEntryWriter(options.pool);
   const accounts = createKnownAccounts(options.pool);
   const ctx: HandlerContext = { recordUsage: (entry) => recordIsolated(writer, entry) };
 
@@ -78,11 +78,11 @@ function isPlatformEvent(name: string, handlers: HandlerMap): name is PlatformEv
  * Writes through the shared batch; when that batch fails, tries once more alone, so one entry PostgreSQL refuses
  * fails only its own job and not the jobs that happened to share its batch.
  */
-async function recordIsolated(writer: UsageWriter, entry: NewUsageEntry) {
+async function recordIsolated(writer: UsageWriter<boolean>, entry: NewUsageEntry): Promise<boolean> {
   try {
     return await writer.write(entry);
   } catch {
-    const [outcome] = await writer.writeAll([entry]);
-    return outcome!;
+    const [stored] = await writer.writeAll([entry]);
+    return stored!;
   }
 }

@@ -2,7 +2,7 @@
 // being written go into the next one, so under load many requests share one INSERT and one WAL flush, and when
 // idle an entry is written at once (no timer, no added latency). A promise resolves only after its batch
 // committed, so a 201 still means the entry is durable.
-import { insertUsageEntries, type InsertOutcome, type NewUsageEntry } from './usage.repository.js';
+import { insertUsageEntries, recordUsageEntries, type InsertOutcome, type NewUsageEntry } from './usage.repository.js';
 import type { Pool } from './pool.js';
 
 export interface UsageWriterOptions {
@@ -12,24 +12,35 @@ export interface UsageWriterOptions {
   maxConcurrentBatches?: number;
 }
 
-export interface UsageWriter {
-  write(entry: NewUsageEntry): Promise<InsertOutcome>;
+/** `R` is what each entry is answered with: its InsertOutcome for the usage API, whether it was stored for the worker. */
+export interface UsageWriter<R = InsertOutcome> {
+  write(entry: NewUsageEntry): Promise<R>;
   /** Writes several entries in one transaction (all or none), outside the shared batches. */
-  writeAll(entries: readonly NewUsageEntry[]): Promise<InsertOutcome[]>;
+  writeAll(entries: readonly NewUsageEntry[]): Promise<R[]>;
   /** Waits for everything queued to be written. */
   drain(): Promise<void>;
 }
 
-interface Pending {
+/** The usage API's writer: each entry answered with its stored row, or the row that already held its dedupe key. */
+export function createUsageWriter(pool: Pool, options: UsageWriterOptions = {}): UsageWriter<InsertOutcome> {
+  return createGroupCommitWriter((entries) => insertUsageEntries(pool, entries), options);
+}
+
+/** The metering worker's writer: each entry answered only with whether it was stored (recordUsageEntries). */
+export function createEventEntryWriter(pool: Pool, options: UsageWriterOptions = {}): UsageWriter<boolean> {
+  return createGroupCommitWriter((entries) => recordUsageEntries(pool, entries), options);
+}
+
+interface Pending<R> {
   entry: NewUsageEntry;
-  resolve(outcome: InsertOutcome): void;
+  resolve(answer: R): void;
   reject(error: unknown): void;
 }
 
-export function createUsageWriter(pool: Pool, options: UsageWriterOptions = {}): UsageWriter {
+function createGroupCommitWriter<R>(insert: (entries: readonly NewUsageEntry[]) => Promise<R[]>, options: UsageWriterOptions): UsageWriter<R> {
   const maxBatchSize = options.maxBatchSize ?? 500;
   const maxConcurrent = options.maxConcurrentBatches ?? 2;
-  let queue: Pending[] = [];
+  let queue: Array<Pending<R>> = [];
   let running = 0;
   let idle: Array<() => void> = [];
 
@@ -38,12 +49,9 @@ export function createUsageWriter(pool: Pool, options: UsageWriterOptions = {}):
       const batch = queue.slice(0, maxBatchSize);
       queue = queue.slice(batch.length);
       running += 1;
-      insertUsageEntries(
-        pool,
-        batch.map((p) => p.entry),
-      )
+      insert(batch.map((p) => p.entry))
         .then(
-          (outcomes) => batch.forEach((p, i) => p.resolve(outcomes[i]!)),
+          (answers) => batch.forEach((p, i) => p.resolve(answers[i]!)),
           (error: unknown) => batch.forEach((p) => p.reject(error)),
         )
         .finally(() => {
@@ -60,13 +68,13 @@ export function createUsageWriter(pool: Pool, options: UsageWriterOptions = {}):
 
   return {
     write(entry) {
-      return new Promise<InsertOutcome>((resolve, reject) => {
+      return new Promise<R>((resolve, reject) => {
         queue.push({ entry, resolve, reject });
         pump();
       });
     },
     writeAll(entries) {
-      return insertUsageEntries(pool, entries);
+      return insert(entries);
     },
     drain() {
       if (running === 0 && queue.length === 0) return Promise.resolve();

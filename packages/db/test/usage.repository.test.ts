@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertUsageEntries, type NewUsageEntry } from '@backbone/db';
+import { createEventEntryWriter, insertUsageEntries, recordUsageEntries, type NewUsageEntry } from '@backbone/db';
 import { createTestAccount, useTestDatabase } from '@backbone/testkit';
 
 const db = useTestDatabase();
@@ -38,6 +38,44 @@ describe('insertUsageEntries', () => {
     expect(again.map((o) => o[0])).toEqual(Array(3).fill(expect.objectContaining({ created: false, concurrent: false })));
     const count = await db.pool.query(`SELECT count(*)::int AS n, sum(event_count)::int AS r FROM usage_entries e, usage_rollups_daily d WHERE e.account_id = $1 AND d.account_id = $1`, [account.id]);
     expect(count.rows[0]).toEqual({ n: 1, r: 1 });
+  });
+});
+
+describe('recordUsageEntries', () => {
+  it('stores what insertUsageEntries stores and answers only whether each entry was stored', async () => {
+    const { account } = await createTestAccount(db.pool);
+    await insertUsageEntries(db.pool, [entry(account.id, { dedupeKey: 'event:held' })]);
+    const stored = await recordUsageEntries(db.pool, [
+      // The account id as a client may spell it; PostgreSQL's uuid reads it as the lower-case one.
+      entry(account.id.toUpperCase(), { dedupeKey: 'event:a', usage: '0.5' }),
+      entry(account.id, { dedupeKey: 'event:a', usage: 7 }),
+      entry(account.id, { dedupeKey: 'event:held', usage: 7 }),
+      entry(account.id, { dedupeKey: null, meter: 'sms', usage: 2, occurredAt: 1_767_225_600 + 7200 }),
+      entry(account.id, { dedupeKey: 'event:b', meter: 'sms' }),
+    ]);
+    expect(stored).toEqual([true, false, false, true, true]);
+    const entries = await db.pool.query(`SELECT dedupe_key, usage::text AS usage FROM usage_entries WHERE account_id = $1 ORDER BY id`, [account.id]);
+    expect(entries.rows).toEqual([
+      { dedupe_key: 'event:held', usage: '1' },
+      { dedupe_key: 'event:a', usage: '0.5' },
+      { dedupe_key: null, usage: '2' },
+      { dedupe_key: 'event:b', usage: '1' },
+    ]);
+    const hourly = await db.pool.query(`SELECT meter, sum(total_usage)::text AS t, sum(event_count)::int AS n FROM usage_rollups_hourly WHERE account_id = $1 GROUP BY meter ORDER BY meter`, [account.id]);
+    expect(hourly.rows).toEqual([{ meter: 'api-calls', t: '1.5', n: 2 }, { meter: 'sms', t: '3', n: 2 }]);
+    const daily = await db.pool.query(`SELECT meter, sum(total_usage)::text AS t, sum(event_count)::int AS n FROM usage_rollups_daily WHERE account_id = $1 GROUP BY meter ORDER BY meter`, [account.id]);
+    expect(daily.rows).toEqual(hourly.rows);
+  });
+
+  it('lets one of several concurrent statements with a key store it', async () => {
+    const { account } = await createTestAccount(db.pool);
+    const writer = createEventEntryWriter(db.pool, { maxBatchSize: 7, maxConcurrentBatches: 4 });
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => writer.write(entry(account.id, { dedupeKey: `event:${i % 20}` }))));
+    expect(answers.filter(Boolean)).toHaveLength(20);
+    const stored = await db.pool.query(`SELECT count(*)::int AS n, count(DISTINCT dedupe_key)::int AS k FROM usage_entries WHERE account_id = $1`, [account.id]);
+    expect(stored.rows[0]).toEqual({ n: 20, k: 20 });
+    const rollup = await db.pool.query(`SELECT sum(event_count)::int AS n FROM usage_rollups_daily WHERE account_id = $1`, [account.id]);
+    expect(rollup.rows[0]).toEqual({ n: 20 });
   });
 });
 

@@ -1,12 +1,15 @@
 // What a job handler is, and the handler map the worker runs: typed from the job catalog, and built so that the
 // worker refuses to start when a platform event has no handler or two.
 import { PLATFORM_EVENT_NAMES, type JobPayloads, type PlatformEventName } from '@backbone/contracts';
-import type { InsertOutcome, NewUsageEntry } from '@backbone/db';
+import type { NewUsageEntry } from '@backbone/db';
 
 /** What handlers may do; the worker provides it. */
 export interface HandlerContext {
-  /** Stores one usage entry (group-committed with other jobs' entries); a duplicate dedupe key stores nothing. */
-  recordUsage(entry: NewUsageEntry): Promise<InsertOutcome>;
+  /**
+   * Stores one usage entry (group-committed with other jobs' entries) and answers whether it was stored: false when
+   * its dedupe key already held an entry, which then stays as it was.
+   */
+  recordUsage(entry: NewUsageEntry): Promise<boolean>;
 }
 
 export interface JobHandler<N extends PlatformEventName> {

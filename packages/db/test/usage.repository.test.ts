@@ -8,6 +8,14 @@ function entry(accountId: string, overrides: Partial<NewUsageEntry> = {}): NewUs
   return { accountId, meter: 'api-calls', usage: 1, extraInfo: null, occurredAt: 1_767_225_600, dedupeKey: null, requestHash: null, ...overrides };
 }
 
+/** The hourly and the daily rollups both hold these totals per meter (over every shard). */
+async function expectRollups(accountId: string, totals: Array<{ meter: string; t: string; n: number }>): Promise<void> {
+  for (const table of ['usage_rollups_hourly', 'usage_rollups_daily']) {
+    const { rows } = await db.pool.query(`SELECT meter, sum(total_usage)::text AS t, sum(event_count)::int AS n FROM ${table} WHERE account_id = $1 GROUP BY meter ORDER BY meter`, [accountId]);
+    expect(rows, table).toEqual(totals);
+  }
+}
+
 describe('insertUsageEntries', () => {
   it('stores entries in input order and keeps the rollups equal to the entries', async () => {
     const { account } = await createTestAccount(db.pool);
@@ -21,10 +29,7 @@ describe('insertUsageEntries', () => {
     expect(outcomes.map((o) => (o.created ? o.entry.usage : ''))).toEqual(['0.1', '0.2', '0.1', '3']);
     const ids = outcomes.map((o) => (o.created ? o.entry.id : 0));
     expect(new Set(ids).size).toBe(4);
-    const hourly = await db.pool.query(`SELECT meter, sum(total_usage)::text AS t, sum(event_count)::int AS n FROM usage_rollups_hourly WHERE account_id = $1 GROUP BY meter ORDER BY meter`, [account.id]);
-    expect(hourly.rows).toEqual([{ meter: 'api-calls', t: '0.4', n: 3 }, { meter: 'sms', t: '3', n: 1 }]);
-    const daily = await db.pool.query(`SELECT meter, sum(total_usage)::text AS t, sum(event_count)::int AS n FROM usage_rollups_daily WHERE account_id = $1 GROUP BY meter ORDER BY meter`, [account.id]);
-    expect(daily.rows).toEqual(hourly.rows);
+    await expectRollups(account.id, [{ meter: 'api-calls', t: '0.4', n: 3 }, { meter: 'sms', t: '3', n: 1 }]);
   });
 
   it('counts a dedupe key once, within a batch and across batches', async () => {
@@ -61,10 +66,7 @@ describe('recordUsageEntries', () => {
       { dedupe_key: null, usage: '2' },
       { dedupe_key: 'event:b', usage: '1' },
     ]);
-    const hourly = await db.pool.query(`SELECT meter, sum(total_usage)::text AS t, sum(event_count)::int AS n FROM usage_rollups_hourly WHERE account_id = $1 GROUP BY meter ORDER BY meter`, [account.id]);
-    expect(hourly.rows).toEqual([{ meter: 'api-calls', t: '1.5', n: 2 }, { meter: 'sms', t: '3', n: 2 }]);
-    const daily = await db.pool.query(`SELECT meter, sum(total_usage)::text AS t, sum(event_count)::int AS n FROM usage_rollups_daily WHERE account_id = $1 GROUP BY meter ORDER BY meter`, [account.id]);
-    expect(daily.rows).toEqual(hourly.rows);
+    await expectRollups(account.id, [{ meter: 'api-calls', t: '1.5', n: 2 }, { meter: 'sms', t: '3', n: 2 }]);
   });
 
   it('lets one of several concurrent statements with a key store it', async () => {

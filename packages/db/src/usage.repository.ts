@@ -65,6 +65,15 @@ function wellFormedEntry(e: NewUsageEntry): NewUsageEntry {
 }
 
 /**
+ * The entries as the one JSON document each insert reads with json_to_recordset (o is the input position). Not array
+ * parameters: node-postgres builds those by string concatenation, which for a 1,000-entry batch allocated more memory
+ * than all the rest of the request.
+ */
+function entriesDocument(input: readonly NewUsageEntry[]): string {
+  return JSON.stringify(input.map((e, o) => ({ o, a: e.accountId, m: e.meter, u: String(e.usage), x: e.extraInfo, t: e.occurredAt, d: e.dedupeKey, h: e.requestHash })));
+}
+
+/**
  * Rollup rows per (bucket, meter): a connection always adds to the same shard (its backend pid modulo this), so
  * concurrent writers mostly lock different rows, and a summary reads at most this many rows per bucket and meter.
  */
@@ -95,11 +104,7 @@ export async function insertUsageEntries(db: Db, entries: readonly NewUsageEntry
   if (entries.length === 0) return [];
   const input = entries.map(wellFormedEntry);
   if (input.every((e) => e.dedupeKey === null)) return insertEntriesWithoutDedupe(db, input);
-  // The entries travel as one JSON document: node-postgres builds array parameters by string concatenation, which for
-  // a 1,000-entry batch allocated more memory than all the rest of the request.
-  const document = JSON.stringify(
-    input.map((e, o) => ({ o, a: e.accountId, m: e.meter, u: String(e.usage), x: e.extraInfo, t: e.occurredAt, d: e.dedupeKey, h: e.requestHash })),
-  );
+  const document = entriesDocument(input);
   const { rows } = await db.query<ResolvedRow>({
     name: 'usage-insert-entries',
     text: `WITH input AS MATERIALIZED (
@@ -166,7 +171,7 @@ ${ROLLUPS_FROM_INSERTED}
  * are drawn row by row in that order, so the returned ids sorted ascending line up with the input.
  */
 async function insertEntriesWithoutDedupe(db: Db, input: readonly NewUsageEntry[]): Promise<InsertOutcome[]> {
-  const document = JSON.stringify(input.map((e, o) => ({ o, a: e.accountId, m: e.meter, u: String(e.usage), x: e.extraInfo, t: e.occurredAt, h: e.requestHash })));
+  const document = entriesDocument(input);
   const { rows } = await db.query<{ id: number; usage: string }>({
     name: 'usage-insert-entries-plain',
     text: `WITH inserted AS (
@@ -193,12 +198,12 @@ ${ROLLUPS_FROM_INSERTED}
 /**
  * The worker's insert: the same entries and rollups as insertUsageEntries, one statement, but it answers only whether
  * each entry was stored (false: its dedupe key already held an entry, or an earlier entry of the batch took it).
- * Returning no rows to resolve is what makes it cheaper: a fifth less PostgreSQL time per entry in batches of 50.
+ * Returning no rows to resolve is what makes it cheaper: 15-20% less PostgreSQL time per batch of 50 entries.
  */
 export async function recordUsageEntries(db: Db, entries: readonly NewUsageEntry[]): Promise<boolean[]> {
   if (entries.length === 0) return [];
   const input = entries.map(wellFormedEntry);
-  const document = JSON.stringify(input.map((e, o) => ({ o, a: e.accountId, m: e.meter, u: String(e.usage), x: e.extraInfo, t: e.occurredAt, d: e.dedupeKey, h: e.requestHash })));
+  const document = entriesDocument(input);
   const { rows } = await db.query<{ account_id: string; dedupe_key: string | null }>({
     name: 'usage-record-entries',
     text: `WITH inserted AS (

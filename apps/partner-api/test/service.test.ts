@@ -3,10 +3,9 @@
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { partnerOperations, platformOperations, usageOperations } from '@backbone/contracts';
-import { createHttpServer, createKeyVerifier, createLogger } from '@backbone/http';
+import { createHttpServer } from '@backbone/http';
 import { request } from '@backbone/testkit';
-import { createPartnerApp } from '../src/app.js';
-import { createOperator, PROBLEM_BASE, usePartnerApi } from './support.js';
+import { createOperator, createTestPartnerApp, usePartnerApi } from './support.js';
 
 const { db, server } = usePartnerApi();
 
@@ -38,7 +37,7 @@ describe('partner API service', () => {
 
   it('builds every request and response on the prototypes Express gives them, so Express swaps none per request', async () => {
     const operator = await createOperator(db.pool);
-    const app = createPartnerApp({ pool: db.pool, logger: createLogger({ level: 'silent', name: 'partner-api-test' }), problemBase: PROBLEM_BASE, bodyLimit: '64kb', keyVerifier: createKeyVerifier(db.pool, 0) });
+    const app = createTestPartnerApp(db.pool);
     const own = createHttpServer(app);
     const born: boolean[] = [];
     // Runs before Express sees the request: what Node's server constructed, not what Express made of it.

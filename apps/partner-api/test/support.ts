@@ -9,18 +9,21 @@ import { createPartnerApp } from '../src/app.js';
 
 export const PROBLEM_BASE = 'https://problems.example.test';
 
+/** The real partner app over `pool`, as the tests run it: silent logs and no key cache. */
+export function createTestPartnerApp(pool: Pool, options: { bodyLimit?: string } = {}) {
+  return createPartnerApp({
+    pool,
+    logger: createLogger({ level: 'silent', name: 'partner-api-test' }),
+    problemBase: PROBLEM_BASE,
+    bodyLimit: options.bodyLimit ?? '64kb',
+    // No key cache: a revoked key must fail on the very next request.
+    keyVerifier: createKeyVerifier(pool, 0),
+  });
+}
+
 export function usePartnerApi(options: { poolSize?: number; bodyLimit?: string } = {}) {
   const db = useTestDatabase({ poolSize: options.poolSize ?? 20 });
-  const server = useTestServer(() =>
-    createPartnerApp({
-      pool: db.pool,
-      logger: createLogger({ level: 'silent', name: 'partner-api-test' }),
-      problemBase: PROBLEM_BASE,
-      bodyLimit: options.bodyLimit ?? '64kb',
-      // No key cache: a revoked key must fail on the very next request.
-      keyVerifier: createKeyVerifier(db.pool, 0),
-    }),
-  );
+  const server = useTestServer(() => createTestPartnerApp(db.pool, options));
   return { db, server };
 }
 

@@ -114,7 +114,7 @@ export async function workerSection(ctx: BenchContext): Promise<Section> {
         noopQueue,
         async () => {
           for (let i = 0; i < backlog.length; i += CHUNK) {
-            await noopQueue.addBulk(backlog.slice(i, i + CHUNK).map((e) => ({ name: e.name, data: e.payload, opts: jobOptionsFor(e.name, e.payload.EventID) })));
+            await noopQueue.addBulk(backlog.slice(i, i + CHUNK).map((e) => ({ name: e.name, data: e.payload, opts: jobOptionsFor(e.name, e.payload) })));
           }
         },
         () =>
@@ -195,7 +195,7 @@ export async function workerSection(ctx: BenchContext): Promise<Section> {
     method: [
       `A backlog of ${fmt.int(ctx.workerJobs)} platform events (a third each of order.completed, waitlist.notified, workflow-email.sent) is put on a paused queue; the consumer is started, and the clock runs from resuming the queue until the work is done.`,
       `${ROUNDS} rounds alternating the no-op and ours, each with its own account and events, empty queues and a CHECKPOINT before each drain; the round with the median ratio is reported, every round's ratio in brackets (single drains of the same side swung by a third between runs).`,
-      'Ceiling: bench/ceilings/bullmq-noop-worker.ts, a BullMQ Worker with an empty processor, same concurrency, same job options (jobOptionsFor: EventID job ids, kept completed and failed jobs) on the same Redis; done = no job waiting or active.',
+      'Ceiling: bench/ceilings/bullmq-noop-worker.ts, a BullMQ Worker with an empty processor, same concurrency, same job options (jobOptionsFor: account.EventID job ids, kept completed and failed jobs) on the same Redis; done = no job waiting or active.',
       'Ours: apps/metering-worker as its own process (validation, handler, usage entry with rollups and the EventID dedupe key); done = all entries stored in usage_entries.',
     ],
   };

@@ -1,7 +1,7 @@
 // The outbox relay: moves committed outbox rows (booking.created, written by the partner API in the booking's
 // transaction) to their BullMQ queue. A row is stamped sent in the same transaction that claimed it, and only after
 // the queue accepted the job, so a crash in between sends it again: at least once, always with the same job id
-// (the EventID), so a consumer can drop the duplicate. FOR UPDATE SKIP LOCKED lets several relays run side by side.
+// (account and EventID), so a consumer can drop the duplicate. FOR UPDATE SKIP LOCKED lets several relays run side by side.
 // A queue whose consumers fall behind (or do not exist yet) is not filled without bound: Redis runs with noeviction,
 // so a full Redis would refuse every queue, the metering one too. Past `maxBacklog` waiting jobs the relay holds the
 // rows in PostgreSQL, where they are durable, and goes on once the queue has room again.
@@ -60,7 +60,7 @@ export async function relayOutboxBatch(pool: Pool, queues: EventQueues, batchSiz
 function toJob(name: OutboxJobName, event: OutboxEvent) {
   // The row's own columns are the truth for the envelope, whatever the stored payload says.
   const data = { ...event.payload, EventID: event.eventId, AccountID: event.accountId, OccurredAt: event.payload.OccurredAt ?? event.createdAt };
-  return { name, data, opts: jobOptionsFor(name, event.eventId) };
+  return { name, data, opts: jobOptionsFor(name, data) };
 }
 
 /** Relays in a loop: batch after batch while there is a backlog, then a pause of `intervalMs`. */

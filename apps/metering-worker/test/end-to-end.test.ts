@@ -2,7 +2,7 @@
 // consumed by the real worker, stored as one entry of the built-in meter each, and visible in the usage summary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES } from '@backbone/contracts';
-import { createEventPublisher, type EventPublisher, type PublishableEvent } from '@backbone/publisher';
+import { createEventPublisher, eventJobId, type EventPublisher, type PublishableEvent } from '@backbone/publisher';
 import { createTestAccount, request, useTestDatabase, useTestRedis, useTestServer } from '@backbone/testkit';
 import { createTestUsageApp } from '../../usage-api/test/support.js';
 import { countEntries, entriesOf, orderCompleted, useQueues, useWorkers, waitFor, waitlistNotified, workflowEmailSent } from './support.js';
@@ -109,21 +109,35 @@ describe('platform events become built-in meter entries', () => {
     await waitFor('the entry', async () => (await countEntries(db.pool, account.id)) === 1);
     // Processed and kept as completed: publishing it once more neither queues nor stores anything new.
     await publishAll([event]);
-    const job = await queues.queue().getJob(EventID);
+    const job = await queues.queue().getJob(eventJobId(event.payload));
     expect(await job?.getState()).toBe('completed');
     // Even a job that Redis no longer knows (removed, as after the completed-jobs retention) makes no second entry.
     await job!.remove();
     await publishAll([event]);
-    await waitFor('the republished job to complete', async () => (await (await queues.queue().getJob(EventID))?.getState()) === 'completed');
+    await waitFor('the republished job to complete', async () => (await (await queues.queue().getJob(eventJobId(event.payload)))?.getState()) === 'completed');
     expect(await countEntries(db.pool, account.id)).toBe(1);
+  });
+
+  it('two accounts publishing the same EventID (HTTP and the typed publisher) each get their own entry: an event is (account, EventID)', async () => {
+    const b = await createTestAccount(db.pool);
+    const a = await createTestAccount(db.pool);
+    const body = { Type: 'workflow-email.sent', EventID: crypto.randomUUID() };
+    for (const { key } of [b, a]) expect((await request(server.url, 'POST', '/api/v2/platform/events', { key, body })).status).toBe(202);
+    const shared = orderCompleted(b.account.id, 'basket-b');
+    await publishAll([shared, { ...shared, payload: { ...shared.payload, AccountID: a.account.id } } as PublishableEvent]);
+    await waitFor('two entries in each account', async () => (await countEntries(db.pool, b.account.id)) === 2 && (await countEntries(db.pool, a.account.id)) === 2);
+    for (const { account } of [a, b]) {
+      const keys = (await entriesOf(db.pool, account.id)).map((e) => e.dedupe_key).sort();
+      expect(keys).toEqual([`event:${body.EventID}`, `event:${shared.payload.EventID}`].sort());
+    }
   });
 
   it('an event of an unknown account fails for good: failed set at once (no retries), reason given, nothing stored', async () => {
     const ghost = crypto.randomUUID();
     const event = orderCompleted(ghost, 'basket-ghost');
     await publishAll([event]);
-    await waitFor('the job to fail', async () => (await (await queues.queue().getJob(event.payload.EventID))?.getState()) === 'failed');
-    const job = (await queues.queue().getJob(event.payload.EventID))!;
+    await waitFor('the job to fail', async () => (await (await queues.queue().getJob(eventJobId(event.payload)))?.getState()) === 'failed');
+    const job = (await queues.queue().getJob(eventJobId(event.payload)))!;
     expect(job.attemptsMade).toBe(1);
     expect(job.failedReason).toBe(`Unknown account ${ghost}.`);
     expect(await countEntries(db.pool, ghost)).toBe(0);

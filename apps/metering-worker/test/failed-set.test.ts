@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '@backbone/db';
-import { createEventPublisher, type EventPublisher, type FailedJob } from '@backbone/publisher';
+import { createEventPublisher, eventJobId, type EventPublisher, type FailedJob } from '@backbone/publisher';
 import { createTestAccount, useTestDatabase, useTestRedis } from '@backbone/testkit';
 import { queueCommands } from '../../../scripts/admin/queue.commands.js';
 import { countEntries, entriesOf, orderCompleted, useQueues, useWorkers, waitFor } from './support.js';
@@ -57,9 +57,9 @@ describe('failed set', () => {
     const healthy = Array.from({ length: 20 }, (_, i) => orderCompleted(account.id, `basket-${i}`));
     await publisher.publishBulk([poisoned, ...healthy]);
 
-    await waitFor('the poisoned job to fail', async () => (await stateOf(poisoned.payload.EventID)) === 'failed');
+    await waitFor('the poisoned job to fail', async () => (await stateOf(eventJobId(poisoned.payload))) === 'failed');
     await waitFor('the healthy entries', async () => (await countEntries(db.pool, account.id)) === healthy.length);
-    const job = (await queues.queue().getJob(poisoned.payload.EventID))!;
+    const job = (await queues.queue().getJob(eventJobId(poisoned.payload)))!;
     expect(job.attemptsMade).toBe(ATTEMPTS);
     expect(job.failedReason).toBe('entry refused by the test');
 
@@ -67,7 +67,7 @@ describe('failed set', () => {
     expect(listed).toEqual([
       {
         queue: 'platform-events',
-        id: poisoned.payload.EventID,
+        id: eventJobId(poisoned.payload),
         name: 'order.completed',
         attemptsMade: ATTEMPTS,
         attempts: ATTEMPTS,
@@ -79,11 +79,11 @@ describe('failed set', () => {
     expect(await cli('failed-jobs', { queue: 'booking-events' })).toEqual({ count: 0, jobs: [] });
 
     await poisonEntries(false);
-    expect(await cli('replay-failed', { job: poisoned.payload.EventID })).toEqual({
+    expect(await cli('replay-failed', { job: eventJobId(poisoned.payload) })).toEqual({
       count: 1,
-      replayed: [{ queue: 'platform-events', id: poisoned.payload.EventID, name: 'order.completed' }],
+      replayed: [{ queue: 'platform-events', id: eventJobId(poisoned.payload), name: 'order.completed' }],
     });
-    await waitFor('the replayed job to complete', async () => (await stateOf(poisoned.payload.EventID)) === 'completed');
+    await waitFor('the replayed job to complete', async () => (await stateOf(eventJobId(poisoned.payload))) === 'completed');
     const entries = await entriesOf(db.pool, account.id);
     expect(entries).toHaveLength(healthy.length + 1);
     expect(entries.filter((e) => e.dedupe_key === `event:${poisoned.payload.EventID}`)).toEqual([
@@ -91,7 +91,7 @@ describe('failed set', () => {
     ]);
     expect(await failedJobs()).toEqual([]);
     // Replaying a job that is no longer failed is an error, and changes nothing.
-    await expect(cli('replay-failed', { job: poisoned.payload.EventID })).rejects.toThrow(`No failed job with id ${poisoned.payload.EventID}`);
+    await expect(cli('replay-failed', { job: eventJobId(poisoned.payload) })).rejects.toThrow(`No failed job with id ${eventJobId(poisoned.payload)}`);
     expect(await countEntries(db.pool, account.id)).toBe(healthy.length + 1);
   });
 
@@ -104,8 +104,8 @@ describe('failed set', () => {
     await publisher.publishBulk([...poisoned, orphan]);
     await waitFor('three failed jobs', async () => (await failedJobs()).length === 3);
     const byId = new Map((await failedJobs()).map((job) => [job.id, job]));
-    expect(byId.get(orphan.payload.EventID)).toMatchObject({ attemptsMade: 1, failedReason: `Unknown account ${lateAccountId}.` });
-    for (const event of poisoned) expect(byId.get(event.payload.EventID)).toMatchObject({ attemptsMade: ATTEMPTS });
+    expect(byId.get(eventJobId(orphan.payload))).toMatchObject({ attemptsMade: 1, failedReason: `Unknown account ${lateAccountId}.` });
+    for (const event of poisoned) expect(byId.get(eventJobId(event.payload))).toMatchObject({ attemptsMade: ATTEMPTS });
 
     await poisonEntries(false);
     await createAccount(db.pool, { id: lateAccountId, name: 'Created late' });

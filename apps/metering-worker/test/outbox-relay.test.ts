@@ -1,12 +1,12 @@
 // The outbox relay: only committed events leave, every committed event reaches the booking-events queue (also after
 // a crash between the queue accepting it and the row being stamped sent, and after the relay process was killed),
-// always with the EventID as job id, and several relays side by side never send a row twice.
+// always with (account, EventID) as job id, and several relays side by side never send a row twice.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES } from '@backbone/contracts';
 import { insertOutboxEvent, withTransaction, type Pool } from '@backbone/db';
 import { createKeyVerifier, createLogger } from '@backbone/http';
-import { closeQueues, openQueues, validateEvent, type EventQueues } from '@backbone/publisher';
+import { closeQueues, eventJobId, openQueues, validateEvent, type EventQueues } from '@backbone/publisher';
 import { createTestAccount, createTestActivity, createTestTimeslot, futureDate, request, useTestDatabase, useTestRedis, useTestServer } from '@backbone/testkit';
 import { createPartnerApp } from '../../partner-api/src/app.js';
 import { relayOutboxBatch, startOutboxRelay } from '../src/outbox-relay.js';
@@ -57,7 +57,7 @@ async function unsent(pool: Pool, eventIds: readonly string[]): Promise<number> 
 /** EventIDs of the jobs on the booking-events queue (no consumer runs here, so they wait). */
 async function queuedEventIds(): Promise<string[]> {
   const jobs = await bookingEvents().getJobs(['waiting', 'active', 'completed', 'failed', 'delayed']);
-  for (const job of jobs) expect(job.id).toBe(job.data.EventID);
+  for (const job of jobs) expect(job.id).toBe(eventJobId(job.data as { AccountID: string; EventID: string }));
   return jobs.map((job) => job.data.EventID as string);
 }
 
@@ -111,7 +111,7 @@ describe('outbox relay', () => {
     await drainOutbox();
     expect(await unsent(db.pool, rows.map((r) => r.event_id))).toBe(0);
     for (const [i, { event_id }] of rows.entries()) {
-      const job = (await bookingEvents().getJob(event_id))!;
+      const job = (await bookingEvents().getJob(eventJobId({ AccountID: account.id, EventID: event_id })))!;
       expect(job.name).toBe('booking.created');
       expect(job.data).toMatchObject({ EventID: event_id, AccountID: account.id, Reference: references[i], ActivityID: activity.activityId, Participants: 2, Channel: 'ota' });
       expect(validateEvent('booking.created', job.data)).toEqual([]);

@@ -5,7 +5,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES } from '@backbone/contracts';
 import { ValidationError } from '@backbone/domain';
-import { createEventPublisher, type EventPublisher } from '@backbone/publisher';
+import { createEventPublisher, eventJobId, type EventPublisher } from '@backbone/publisher';
 import { createTestAccount, request, useTestDatabase, useTestRedis, useTestServer } from '@backbone/testkit';
 import { createTestUsageApp, PROBLEM_BASE } from './support.js';
 
@@ -58,7 +58,7 @@ describe('POST /api/v2/platform/events: accepted', () => {
     expect(res.status).toBe(202);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.body).toEqual({ data: { EventID: eventId, Type: 'waitlist.notified', AccountID: account.id, OccurredAt: 1_767_225_600 } });
-    const job = await queue.getJob(eventId);
+    const job = await queue.getJob(eventJobId({ AccountID: account.id, EventID: eventId }));
     expect(job?.name).toBe('waitlist.notified');
     expect(job?.data).toEqual({ EventID: eventId, AccountID: account.id, OccurredAt: 1_767_225_600, WaitlistID: 'w-1', MultiBookingID: 99 });
     // Bounded retries with backoff from the catalog, failed jobs kept.

@@ -1,6 +1,6 @@
 // The typed way Node services put events on the queues named in the job catalog: the payload is checked against the
-// catalog schema before anything is enqueued, and the job id is the EventID, so publishing an event twice while its
-// job is kept enqueues it once.
+// catalog schema before anything is enqueued, and the job id is the event's (account, EventID), so publishing an
+// event twice while its job is kept enqueues it once.
 import type { Redis } from 'ioredis';
 import { JOBS, type JobName, type JobPayloads, type QueueName } from '@backbone/contracts';
 import { ValidationError, type FieldError } from '@backbone/domain';
@@ -20,7 +20,7 @@ export interface EventPublisher {
 
 /**
  * Redis did not confirm the event in time. It was most likely not queued; if it was, publishing it again (same
- * EventID, so the same job) changes nothing, so the caller retries.
+ * account and EventID, so the same job) changes nothing, so the caller retries.
  */
 export class EventQueueUnavailableError extends Error {
   override name = 'EventQueueUnavailableError';
@@ -62,7 +62,7 @@ export function createEventPublisher(options: EventPublisherOptions): EventPubli
     async publish(name, payload) {
       assertValidEvent(name, payload);
       const queue = queues[JOBS[name].queue];
-      await enqueue(() => queue.add(name, payload, jobOptionsFor(name, payload.EventID, retry)), true);
+      await enqueue(() => queue.add(name, payload, jobOptionsFor(name, payload, retry)), true);
     },
     async publishBulk(events) {
       const errors: FieldError[] = events.flatMap((event, index) =>
@@ -73,7 +73,7 @@ export function createEventPublisher(options: EventPublisherOptions): EventPubli
       for (const { name, payload } of events) {
         const queueName = JOBS[name].queue;
         const jobs = byQueue.get(queueName) ?? [];
-        jobs.push({ name, data: payload, opts: jobOptionsFor(name, payload.EventID, retry) });
+        jobs.push({ name, data: payload, opts: jobOptionsFor(name, payload, retry) });
         byQueue.set(queueName, jobs);
       }
       await enqueue(() => Promise.all([...byQueue].map(([queueName, jobs]) => queues[queueName].addBulk(jobs))), false);

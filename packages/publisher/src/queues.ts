@@ -20,15 +20,19 @@ export interface RetryOverride {
   backoffDelayMs?: number;
 }
 
-/** The job id of an event: its EventID in lower case, so the same UUID in another case is the same job. */
-export function eventJobId(eventId: string): string {
-  return eventId.toLowerCase();
+/**
+ * The job id of an event. An event's identity is (account, EventID): two accounts may well use the same EventID, and
+ * one job id for both would make BullMQ drop the second account's event as a duplicate of the first. Both parts in
+ * lower case, so the same UUIDs in another case are the same job; '.' because BullMQ refuses ':' in custom ids.
+ */
+export function eventJobId(event: { AccountID: string; EventID: string }): string {
+  return `${event.AccountID.toLowerCase()}.${event.EventID.toLowerCase()}`;
 }
 
-export function jobOptionsFor(name: JobName, eventId: string, retry: RetryOverride = {}): JobsOptions {
+export function jobOptionsFor(name: JobName, event: { AccountID: string; EventID: string }, retry: RetryOverride = {}): JobsOptions {
   const job = JOBS[name];
   return {
-    jobId: eventJobId(eventId),
+    jobId: eventJobId(event),
     attempts: retry.attempts ?? job.attempts,
     backoff: { type: job.backoff.type, delay: retry.backoffDelayMs ?? job.backoff.delay },
     removeOnComplete: KEEP_COMPLETED,

@@ -1,10 +1,10 @@
 // POST /api/v2/platform/events: the HTTP door to the platform-events queue for services not written in Node.
 // The account is the API key's; the event goes through the same typed publisher (and its catalog validation) as
-// events published from Node, and its EventID is the job id, so a repeated request queues nothing new.
+// events published from Node, and (account, EventID) is the job id, so a repeated request queues nothing new.
 import { publishPlatformEventOperation, type JobPayloads, type PlatformEventAccepted, type PlatformEventName } from '@backbone/contracts';
 import { ValidationError } from '@backbone/domain';
 import { HttpProblem, mountOperation, type OperationRoutes } from '@backbone/http';
-import { EventQueueUnavailableError, eventJobId } from '@backbone/publisher';
+import { EventQueueUnavailableError } from '@backbone/publisher';
 import type { UsageAppDeps } from '../app.js';
 
 export function mountPublishPlatformEvent(routes: OperationRoutes, deps: Pick<UsageAppDeps, 'pool' | 'keyVerifier' | 'bodyLimit' | 'publisher'>): void {
@@ -15,7 +15,7 @@ export function mountPublishPlatformEvent(routes: OperationRoutes, deps: Pick<Us
     const type: PlatformEventName = body.Type;
     const payload = {
       ...(body.Data ?? {}),
-      EventID: eventJobId(body.EventID),
+      EventID: body.EventID.toLowerCase(),
       AccountID: auth.accountId,
       OccurredAt: body.OccurredAt ?? Math.floor(Date.now() / 1000),
     };

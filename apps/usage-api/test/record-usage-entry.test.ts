@@ -42,6 +42,8 @@ describe('POST /api/v2/usage/meters', () => {
       { Meter: 'x', Usage: 1, OccurredAt: 0 },
       { Meter: 'x', Usage: 1, OccurredAt: 253_402_300_799 },
       { Meter: ' padded ', Usage: 0.000001 },
+      { Meter: 'x', Usage: 1e15 },
+      { Meter: 'x', Usage: 999_999_999_999_999 },
       // 255 characters counted as code points, as PostgreSQL counts them: emoji are one character each.
       { Meter: '📈'.repeat(255), Usage: 1, ExtraInfo: '{"Mood":"🙂"}' },
     ];
@@ -52,6 +54,9 @@ describe('POST /api/v2/usage/meters', () => {
     // The meter name is stored as sent; only a blank one is refused.
     const padded = await db.pool.query(`SELECT usage::text AS usage FROM usage_entries WHERE account_id = $1 AND meter = ' padded '`, [client.account.id]);
     expect(padded.rows).toEqual([{ usage: '0.000001' }]);
+    // The largest amounts are integers below 2**53: kept to the unit.
+    const largest = await db.pool.query(`SELECT usage::text AS usage FROM usage_entries WHERE account_id = $1 AND usage >= 1e14 ORDER BY usage_entries.usage`, [client.account.id]);
+    expect(largest.rows).toEqual([{ usage: '999999999999999' }, { usage: '1000000000000000' }]);
   });
 
   describe('validation: 422, the field named in detail and errors, nothing stored', () => {
@@ -69,6 +74,9 @@ describe('POST /api/v2/usage/meters', () => {
       { name: 'Usage 0', field: 'Usage', body: { Meter: 'm', Usage: 0 } },
       { name: 'Usage -1', field: 'Usage', body: { Meter: 'm', Usage: -1 } },
       { name: 'Usage not finite (1e400)', field: 'Usage', rawBody: '{"Meter":"m","Usage":1e400}' },
+      { name: 'Usage above the maximum (1e15 + 0.25)', field: 'Usage', body: { Meter: 'm', Usage: 1e15 + 0.25 } },
+      { name: 'Usage 1e308', field: 'Usage', body: { Meter: 'm', Usage: 1e308 } },
+      { name: 'Usage 2**53 + 1 (read as 2**53, above the maximum)', field: 'Usage', rawBody: '{"Meter":"m","Usage":9007199254740993}' },
       { name: 'Usage underflowing to 0 (1e-400)', field: 'Usage', rawBody: '{"Meter":"m","Usage":1e-400}' },
       { name: 'Usage boolean', field: 'Usage', body: { Meter: 'm', Usage: true } },
       { name: 'OccurredAt "x"', field: 'OccurredAt', body: { Meter: 'm', Usage: 1, OccurredAt: 'x' } },

@@ -1,6 +1,7 @@
 // GET /api/v2/usage/meters: period boundaries in the account's zone or tz, daylight saving, :30/:45 offsets
 // (the raw edges beside the rollups), ordering, exact sums, the tenant wall, read-your-writes and the per-day series.
 import { describe, expect, it } from 'vitest';
+import { insertUsageEntries } from '@backbone/db';
 import { request } from '@backbone/testkit';
 import { countEntries, createUsageClient, PROBLEM_BASE, useUsageApi, utc, type UsageClient } from './support.js';
 
@@ -36,6 +37,20 @@ describe('GET /api/v2/usage/meters', () => {
         Meters: [{ Meter: 'api-calls', TotalUsage: 2, EventCount: 1 }],
       },
     });
+  });
+
+  it('totals stay JSON numbers whatever is stored: three entries of 1e308 (from before Usage was bounded) sum to the largest double, not null', async () => {
+    const client = await createUsageClient(db.pool);
+    const at = utc(2026, 8, 1, 12);
+    const huge = [1, 2, 3].map((i) => ({ accountId: client.account.id, meter: 'huge', usage: '1e308', extraInfo: null, occurredAt: at + i, dedupeKey: null, requestHash: null }));
+    await insertUsageEntries(db.pool, huge);
+    for (const query of ['from=2026-08-01&to=2026-08-01', 'from=2026-08-01&to=2026-08-01&granularity=day']) {
+      const res = await summary(client, query);
+      expect(res.text).not.toContain('null');
+      expect(res.body.data.Totals).toEqual({ Usage: Number.MAX_VALUE, Events: 3 });
+      expect(res.body.data.Meters).toEqual([{ Meter: 'huge', TotalUsage: Number.MAX_VALUE, EventCount: 3 }]);
+      if (query.includes('granularity')) expect(res.body.data.Series[0].Totals).toEqual({ Usage: Number.MAX_VALUE, Events: 3 });
+    }
   });
 
   it('an empty period has zero totals and no meters', async () => {

@@ -15,6 +15,12 @@ export const MAX_EXTRA_INFO_BYTES = 65_536;
 
 // PostgreSQL text cannot hold U+0000 and an unpaired UTF-16 surrogate is not Unicode: both are refused here rather
 // than failing the insert or being silently replaced.
+/**
+ * The largest Usage one entry may carry. Below 2**53, so every integer amount is exact; and no sum the API can return
+ * (a period's entries of an account) comes anywhere near the largest finite double, so totals stay JSON numbers.
+ */
+export const MAX_USAGE = 1e15;
+
 const usageEntryProperties = {
   Meter: {
     type: 'string',
@@ -28,8 +34,10 @@ const usageEntryProperties = {
   Usage: {
     type: 'number',
     exclusiveMinimum: 0,
-    'x-message': 'must be a finite JSON number (a string such as "5" is not a number).',
-    description: 'Amount used, greater than 0. Stored and summed as an exact decimal.',
+    maximum: MAX_USAGE,
+    'x-message': 'must be a finite JSON number, greater than 0 and at most 1e15 (a string such as "5" is not a number).',
+    description:
+      'Amount used, greater than 0 and at most 1e15. Read as a JSON number (an IEEE 754 double): up to 15 significant digits are kept exactly, so every integer up to the maximum is; stored and summed as an exact decimal.',
     examples: [1.5],
   },
   ExtraInfo: {

@@ -158,10 +158,15 @@ type UsageTotals = UsageSummary['Totals'];
 
 /**
  * Exact decimal text as a JSON number. Sums are exact in PostgreSQL; this is the nearest double, and since
- * JSON.stringify prints the shortest text that reads back as that double, 0.1 + 0.2 is printed 0.3.
+ * JSON.stringify prints the shortest text that reads back as that double, 0.1 + 0.2 is printed 0.3. A sum beyond the
+ * largest double (only entries stored before Usage was bounded can make one) is answered as that largest double, and
+ * PostgreSQL's numeric NaN (no API writes one) as 0: JSON.stringify would print either as null, and a total must stay
+ * a number.
  */
 export function decimalToNumber(text: string): number {
-  return Number(text);
+  const value = Number(text);
+  if (Number.isFinite(value)) return value;
+  return Number.isNaN(value) ? 0 : Math.sign(value) * Number.MAX_VALUE;
 }
 
 /** Builds the response from the aggregated rows; `days` (granularity=day) adds the Series. */

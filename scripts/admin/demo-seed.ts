@@ -3,8 +3,9 @@
 // API key per use. Everything but the bookings is written in one transaction, so a crash leaves nothing half-made;
 // a second start finds the account and returns null.
 import { SCOPES, type BookingChannel, type Scope } from '@backbone/contracts';
-import { addQuestion, createAccount, createActivity, createApiKey, createBookingStore, findAccount, insertTimeslots, withTransaction, type Pool } from '@backbone/db';
-import { addDays, checkNewQuestion, createBooking, planTimeslots, todayIn, type Activity, type NewActivity, type NewWaiverQuestion } from '@backbone/domain';
+import { addQuestion, createAccount, createActivity, createApiKey, findAccount, insertTimeslots, withTransaction, type Pool } from '@backbone/db';
+import { createBooking } from '@backbone/use-cases';
+import { addDays, checkNewQuestion, planTimeslots, todayIn, type Activity, type NewActivity, type NewWaiverQuestion } from '@backbone/domain';
 
 export const DEMO_ACCOUNT_ID = 'd3e0d3e0-0000-4000-8000-000000000001';
 const DEMO_TIME_ZONE = 'Europe/Lisbon';
@@ -136,10 +137,9 @@ export async function seedDemoOperator(pool: Pool): Promise<null | { accountId: 
     throw error;
   }
 
-  const store = createBookingStore(pool);
   for (const sample of SAMPLE_BOOKINGS) {
     const activity = seeded.activities[sample.activity]!;
-    await createBooking(store, {
+    await createBooking({ pool }, {
       accountId: DEMO_ACCOUNT_ID,
       apiKeyId: null,
       channel: sample.channel,

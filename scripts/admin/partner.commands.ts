@@ -6,7 +6,6 @@ import {
   createAccount,
   createActivity,
   createApiKey,
-  createBookingStore,
   findAccount,
   findActivity,
   insertTimeslots,
@@ -19,7 +18,6 @@ import {
 import {
   checkNewActivity,
   checkNewQuestion,
-  createBooking,
   isCalendarDate,
   isValidTimeZone,
   planTimeslots,
@@ -27,6 +25,7 @@ import {
   toQuestion,
   type Activity,
 } from '@backbone/domain';
+import { createBooking } from '@backbone/use-cases';
 import { requireOption, type AdminCommand } from './command.js';
 
 type Options = Record<string, string | boolean | string[] | undefined>;
@@ -266,7 +265,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
       if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) throw new Error(`--time must be HH:MM, got '${time}'`);
       const email = requireOption(options, 'email');
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new Error(`--email must be an email address, got '${email}'`);
-      return createBooking(createBookingStore(pool), {
+      const { value } = await createBooking({ pool }, {
         accountId: account.id,
         apiKeyId: null,
         channel: channel as BookingChannel,
@@ -283,6 +282,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
         paymentReference: optional(options, 'payment-reference') ?? null,
         answers: undefined,
       });
+      return value;
     },
   },
 

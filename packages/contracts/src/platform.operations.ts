@@ -80,6 +80,7 @@ export const platformEventAcceptedSchema = {
     },
   },
 } as const;
+export type PlatformEventRequest = FromSchema<typeof platformEventRequestSchema>;
 export type PlatformEventAccepted = FromSchema<typeof platformEventAcceptedSchema>;
 
 export const publishPlatformEventOperation = {

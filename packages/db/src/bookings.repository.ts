@@ -2,32 +2,24 @@
 // not started and has room (PostgreSQL re-checks the condition on the latest row version, so concurrent bookings
 // queue on the row and never oversell; the CHECK on timeslots is the backstop), and data-modifying CTEs insert the
 // booking and its booking.created outbox event in the same statement, so the row lock is held for one round trip.
-import type { Booking, BookingChannel } from '@backbone/contracts';
-import { bookingOf, formatInZone, type BookableActivity, type BookingStore, type Reservation, type ReservationOutcome, type TimeslotState, type WaiverQuestion } from '@backbone/domain';
-import { withTransaction, type Db, type DbClient, type Pool } from './pool.js';
+import type { BookingChannel } from '@backbone/contracts';
+import { formatInZone, type BookableActivity, type BookingStore, type Reservation, type ReservationOutcome, type TimeslotState, type WaiverQuestion } from '@backbone/domain';
+import { withSavepoint, type Db } from './pool.js';
 
 const UNIQUE_VIOLATION = '23505';
 
-export interface BookingStoreOptions {
-  /**
-   * Work that must commit with the booking (storing the Idempotency-Key answer). When given, the reservation runs in
-   * an explicit transaction and this runs inside it; without it the reservation statement commits on its own.
-   */
-  beforeCommit?: (client: DbClient, booking: Booking) => Promise<void>;
-}
-
-export function createBookingStore(pool: Pool, options: BookingStoreOptions = {}): BookingStore {
+/**
+ * The booking store over `db`: the pool, where the reservation statement commits on its own, or a transaction's
+ * client, when the use case must commit other work with the booking (its Idempotency-Key answer). In a transaction a
+ * refused insert would abort everything, so each reservation runs under a savepoint there, and a reference drawn
+ * twice costs only that savepoint.
+ */
+export function createBookingStore(db: Db): BookingStore {
   return {
-    findActivity: (accountId, activityId, findOptions) => findBookableActivity(pool, accountId, activityId, findOptions),
+    findActivity: (accountId, activityId, findOptions) => findBookableActivity(db, accountId, activityId, findOptions),
     async reserve(reservation) {
       try {
-        const { beforeCommit } = options;
-        if (!beforeCommit) return await reserveOnce(pool, reservation);
-        return await withTransaction(pool, async (client) => {
-          const outcome = await reserveOnce(client, reservation);
-          if (outcome.kind === 'booked') await beforeCommit(client, bookingOf(reservation, outcome.createdAt));
-          return outcome;
-        });
+        return await withSavepoint(db, (inner) => reserveOnce(inner, reservation));
       } catch (error) {
         const pgError = error as { code?: string; constraint?: string };
         if (pgError.code === UNIQUE_VIOLATION && pgError.constraint === 'bookings_reference_key') return { kind: 'reference-taken' };

@@ -8,7 +8,7 @@ export const IDEMPOTENCY_RETENTION_HOURS = 24;
 
 export type IdempotencyClaim =
   | { outcome: 'claimed' }
-  | { outcome: 'replay'; status: number; body: string }
+  | { outcome: 'replay'; body: string }
   | { outcome: 'mismatch' }
   | { outcome: 'in-progress' };
 
@@ -21,7 +21,7 @@ export interface IdempotencyScope {
 
 export async function claimIdempotencyKey(db: Db, scope: IdempotencyScope): Promise<IdempotencyClaim> {
   // Insert a fresh claim, or take over one that expired or was abandoned; otherwise read what is there.
-  const { rows } = await db.query<{ claimed: boolean; request_hash: string; state: string; response_status: number | null; response_body: string | null }>(
+  const { rows } = await db.query<{ claimed: boolean }>(
     `INSERT INTO idempotency_keys AS k (account_id, operation, key, request_hash, state)
      VALUES ($1, $2, $3, $4, 'running')
      ON CONFLICT (account_id, operation, key) DO UPDATE
@@ -29,12 +29,12 @@ export async function claimIdempotencyKey(db: Db, scope: IdempotencyScope): Prom
             locked_at = now(), created_at = now()
       WHERE k.created_at < now() - make_interval(hours => $5)
          OR (k.state = 'running' AND k.locked_at < now() - make_interval(secs => $6))
-     RETURNING true AS claimed, request_hash, state, response_status, response_body`,
+     RETURNING true AS claimed`,
     [scope.accountId, scope.operation, scope.key, scope.requestHash, IDEMPOTENCY_RETENTION_HOURS, ABANDONED_AFTER_SECONDS],
   );
   if (rows[0]) return { outcome: 'claimed' };
-  const existing = await db.query<{ request_hash: string; state: string; response_status: number | null; response_body: string | null }>(
-    `SELECT request_hash, state, response_status, response_body FROM idempotency_keys
+  const existing = await db.query<{ request_hash: string; state: string; response_body: string | null }>(
+    `SELECT request_hash, state, response_body FROM idempotency_keys
       WHERE account_id = $1 AND operation = $2 AND key = $3`,
     [scope.accountId, scope.operation, scope.key],
   );
@@ -43,15 +43,18 @@ export async function claimIdempotencyKey(db: Db, scope: IdempotencyScope): Prom
   if (!row) return claimIdempotencyKey(db, scope);
   if (row.request_hash !== scope.requestHash) return { outcome: 'mismatch' };
   if (row.state === 'running') return { outcome: 'in-progress' };
-  return { outcome: 'replay', status: row.response_status!, body: row.response_body! };
+  return { outcome: 'replay', body: row.response_body! };
 }
 
-/** Stores the answer; call it inside the transaction that does the work. */
-export async function completeIdempotencyKey(db: Db, scope: IdempotencyScope, status: number, body: string): Promise<void> {
+/**
+ * Stores the answer (the use case's result as JSON; the caller derives its status from it, so none is stored); call
+ * it inside the transaction that does the work.
+ */
+export async function completeIdempotencyKey(db: Db, scope: IdempotencyScope, body: string): Promise<void> {
   await db.query(
-    `UPDATE idempotency_keys SET state = 'done', response_status = $4, response_body = $5
+    `UPDATE idempotency_keys SET state = 'done', response_status = NULL, response_body = $4
       WHERE account_id = $1 AND operation = $2 AND key = $3`,
-    [scope.accountId, scope.operation, scope.key, status, body],
+    [scope.accountId, scope.operation, scope.key, body],
   );
 }
 

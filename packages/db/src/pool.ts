@@ -50,6 +50,23 @@ export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolCl
   }
 }
 
+/**
+ * Runs `work` so that its failure undoes only its own statements: under a savepoint on a transaction's client, as it
+ * is on the pool (where every statement is its own transaction).
+ */
+export async function withSavepoint<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
+  if (db instanceof pg.Pool) return work(db);
+  await db.query('SAVEPOINT work');
+  try {
+    const result = await work(db);
+    await db.query('RELEASE SAVEPOINT work');
+    return result;
+  } catch (error) {
+    await db.query('ROLLBACK TO SAVEPOINT work');
+    throw error;
+  }
+}
+
 export async function isDatabaseReachable(pool: pg.Pool): Promise<boolean> {
   try {
     await pool.query('SELECT 1');

@@ -4,16 +4,7 @@ import type { FieldError } from '@backbone/contracts';
 
 export type { FieldError };
 
-export const DOMAIN_ERROR_CODES = [
-  'invalid-request',
-  'validation',
-  'not-found',
-  'insufficient-capacity',
-  'timeslot-unavailable',
-  'idempotency-conflict',
-  'idempotency-in-progress',
-] as const;
-export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
+export type DomainErrorCode = 'validation' | 'not-found' | 'insufficient-capacity' | 'timeslot-unavailable';
 
 
 export class DomainError extends Error {

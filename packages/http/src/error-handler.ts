@@ -2,6 +2,7 @@
 // with their stack and answered with a 500 that carries only the request id.
 import type { NextFunction, Request, Response } from 'express';
 import { DomainError, ValidationError } from '@backbone/domain';
+import { IdempotencyError, UnavailableError } from '@backbone/use-cases';
 import { HttpProblem, sendProblem } from './problems.js';
 
 interface BodyParserError {
@@ -31,6 +32,14 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
   }
   if (error instanceof DomainError) {
     sendProblem(req, res, error.code, error.message, error.extensions);
+    return;
+  }
+  if (error instanceof IdempotencyError) {
+    sendProblem(req, res, error.kind === 'conflict' ? 'idempotency-conflict' : 'idempotency-in-progress', error.message);
+    return;
+  }
+  if (error instanceof UnavailableError) {
+    sendProblem(req, res, 'unavailable', error.message);
     return;
   }
   const parserError = error as BodyParserError;

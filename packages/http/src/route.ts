@@ -1,13 +1,14 @@
 // Mounts one Operation as one handler in the app's operation table: authentication and scope (401/403), path (400),
-// query and body (422) validation and, for operations that accept Idempotency-Key, the claim/replay protocol; then
-// the handler, a thin call into the domain. One handler rather than a middleware chain: every layer costs each
+// query and body (422) validation and, for operations that accept Idempotency-Key, reading the key; then the
+// handler, a thin call into one use case, which owns the key's replay protocol. One handler rather than a middleware chain: every layer costs each
 // request a dispatch, a closure and a promise, which showed in the partner API's latency under load.
 import { hash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { compileValidator, type Operation } from '@backbone/contracts';
 import { ValidationError } from '@backbone/domain';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, type Db, type IdempotencyScope, type Pool } from '@backbone/db';
+import type { Pool } from '@backbone/db';
+import { hashRequest, type IdempotencyRequest } from '@backbone/use-cases';
 import { authorize, type AuthContext, type KeyVerifier } from './auth.js';
 import type { OperationRoutes } from './operation-routes.js';
 import { HttpProblem } from './problems.js';
@@ -23,13 +24,10 @@ export interface HandlerContext<Op extends Operation> {
   auth: AuthContext;
   /** The Idempotency-Key header, when the operation takes one and the caller sent it. */
   idempotencyKey: string | null;
+  /** The key with this operation and a hash of the body, for the use case's idempotency module; null without a key. */
+  idempotency: IdempotencyRequest | null;
   req: Request;
   res: Response;
-  /**
-   * Serialises the answer once and, when the request carries an Idempotency-Key, stores it through `db`:
-   * pass the transaction doing the work, so the stored answer commits with it.
-   */
-  recordResponse(db: Db, result: HandlerResult): Promise<void>;
 }
 
 export interface HandlerResult {
@@ -47,8 +45,6 @@ export interface RouteDeps {
 }
 
 export interface MountOptions {
-  /** Store and replay whole answers (default for idempotent operations); false when the handler dedupes by itself. */
-  storeIdempotentResponses?: boolean;
   /** Give 200 answers a strong ETag of their bytes and answer a matching If-None-Match with 304 (conditional GET). */
   etag?: boolean;
 }
@@ -60,7 +56,6 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
   const validateParams = op.params ? compileValidator(op.params as object, 'params') : null;
   const validateQuery = op.query ? compileValidator(op.query as object, 'query') : null;
   const validateBody = op.body ? compileValidator(op.body as object, 'body') : null;
-  const storeResponses = op.idempotent === true && options.storeIdempotentResponses !== false;
   const operationName = `${op.method.toUpperCase()} ${op.path}`;
   const parseJson = express.json({ limit: deps.bodyLimit, type: JSON_TYPES, strict: false });
   const readJsonBody = (req: Request, res: Response) => new Promise<void>((resolve, reject) => parseJson(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
@@ -88,52 +83,18 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
       if (errors.length > 0) throw new ValidationError(errors);
     }
     const idempotencyKey = op.idempotent ? readIdempotencyKey(req) : null;
-    const scope: IdempotencyScope | null =
-      storeResponses && idempotencyKey
-        ? { accountId: auth.accountId, operation: operationName, key: idempotencyKey, requestHash: hashRequest(req.body) }
-        : null;
-
-    if (scope) {
-      const claim = await claimIdempotencyKey(deps.pool, scope);
-      if (claim.outcome === 'replay') {
-        res.setHeader('Idempotent-Replayed', 'true');
-        sendJson(res, claim.status, claim.body);
-        return;
-      }
-      if (claim.outcome === 'mismatch') {
-        throw new HttpProblem('idempotency-conflict', 'This Idempotency-Key was already used with a different request body.');
-      }
-      if (claim.outcome === 'in-progress') {
-        throw new HttpProblem('idempotency-in-progress', 'A request with this Idempotency-Key is still being processed; retry later.');
-      }
-    }
-
-    let recorded: { status: number; text: string; headers: Record<string, string> | undefined } | null = null;
-    const ctx: HandlerContext<Op> = {
+    const result = await handler({
       params: req.params as InputOf<Op['params']>,
       query: query as InputOf<Op['query']>,
       body: req.body as InputOf<Op['body']>,
       auth,
       idempotencyKey,
+      idempotency: idempotencyKey ? { operation: operationName, key: idempotencyKey, requestHash: hashRequest(req.body) } : null,
       req,
       res,
-      async recordResponse(db, result) {
-        const text = JSON.stringify(result.body);
-        if (scope) await completeIdempotencyKey(db, scope, result.status, text);
-        recorded = { status: result.status, text, headers: result.headers };
-      },
-    };
-
-    try {
-      const result = await handler(ctx);
-      if (!recorded) await ctx.recordResponse(deps.pool, result);
-    } catch (error) {
-      // Only answers that did their work are kept; after a failure the same key may be retried.
-      if (scope) await releaseIdempotencyKey(deps.pool, scope).catch(() => undefined);
-      throw error;
-    }
-    const answer = recorded as unknown as { status: number; text: string; headers: Record<string, string> | undefined };
-    if (answer.headers) for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
+    });
+    const answer = { status: result.status, text: JSON.stringify(result.body) };
+    if (result.headers) for (const name in result.headers) res.setHeader(name, result.headers[name]!);
     if (options.etag && answer.status === 200) {
       // A strong validator of exactly the bytes a 200 carries; a matching If-None-Match gets 304 and no body.
       const etag = `"${hash('sha256', answer.text, 'base64url')}"`;
@@ -175,16 +136,7 @@ function readIdempotencyKey(req: Request): string | null {
   return value;
 }
 
-/** Hash of the body with object keys sorted, so the same JSON sent with another member order is the same request. */
-export function hashRequest(body: unknown): string {
-  return hash('sha256', stableStringify(body), 'hex');
-}
-
-function stableStringify(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+/** The header a replayed answer carries. */
+export function replayHeaders(replayed: boolean): Record<string, string> | undefined {
+  return replayed ? { 'Idempotent-Replayed': 'true' } : undefined;
 }

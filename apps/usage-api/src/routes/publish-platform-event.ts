@@ -1,31 +1,13 @@
-// POST /api/v2/platform/events: the HTTP door to the platform-events queue for services not written in Node.
-// The account is the API key's; the event goes through the same typed publisher (and its catalog validation) as
-// events published from Node, and (account, EventID) is the job id, so a repeated request queues nothing new.
-import { publishPlatformEventOperation, type JobPayloads, type PlatformEventAccepted, type PlatformEventName } from '@backbone/contracts';
-import { ValidationError } from '@backbone/domain';
-import { HttpProblem, mountOperation, type OperationRoutes } from '@backbone/http';
-import { EventQueueUnavailableError } from '@backbone/publisher';
+// POST /api/v2/platform/events: the HTTP door to the platform-events queue for services not written in Node, through
+// the publish-platform-event use case; (account, EventID) is the job id, so a repeated request queues nothing new.
+import { publishPlatformEventOperation, type PlatformEventAccepted } from '@backbone/contracts';
+import { mountOperation, type OperationRoutes } from '@backbone/http';
+import { publishPlatformEvent } from '@backbone/use-cases';
 import type { UsageAppDeps } from '../app.js';
 
 export function mountPublishPlatformEvent(routes: OperationRoutes, deps: Pick<UsageAppDeps, 'pool' | 'keyVerifier' | 'bodyLimit' | 'publisher'>): void {
   mountOperation<typeof publishPlatformEventOperation>(routes, deps, publishPlatformEventOperation, async ({ body, auth }) => {
-    if (body.AccountID !== undefined && body.AccountID.toLowerCase() !== auth.accountId) {
-      throw new ValidationError([{ field: 'AccountID', message: 'AccountID must be the account of the API key (or be left out).' }]);
-    }
-    const type: PlatformEventName = body.Type;
-    const payload = {
-      ...(body.Data ?? {}),
-      EventID: body.EventID.toLowerCase(),
-      AccountID: auth.accountId,
-      OccurredAt: body.OccurredAt ?? Math.floor(Date.now() / 1000),
-    };
-    try {
-      await deps.publisher.publish(type, payload as JobPayloads[typeof type]);
-    } catch (error) {
-      if (error instanceof EventQueueUnavailableError) throw new HttpProblem('unavailable', 'The event queue is unreachable; nothing was queued. Retry later.');
-      throw error;
-    }
-    const accepted: PlatformEventAccepted = { data: { EventID: payload.EventID, Type: type, AccountID: payload.AccountID, OccurredAt: payload.OccurredAt } };
+    const accepted: PlatformEventAccepted = { data: await publishPlatformEvent(deps, { accountId: auth.accountId, event: body }) };
     return { status: 202, body: accepted };
   });
 }

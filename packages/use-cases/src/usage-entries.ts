@@ -1,14 +1,15 @@
-// What the single and the batch POST share: turning a validated entry into a row to insert, the rule the schema
-// cannot express (ExtraInfo size in bytes), the idempotency hash, and the entry as the API shows it.
+// What recording one entry and a batch share: the rule the schema cannot express (ExtraInfo size in bytes), the
+// request hash that tells a retry from another request under the same key, the row to insert, and the entry as the
+// API shows it.
 import { MAX_EXTRA_INFO_BYTES, type RecordUsageEntryBody, type UsageEntry } from '@backbone/contracts';
 import type { InsertOutcome, NewUsageEntry, StoredUsageEntry } from '@backbone/db';
 import { decimalToNumber, type FieldError } from '@backbone/domain';
-import { hashRequest } from '@backbone/http';
+import { hashRequest, judgeRepeat, type RepeatVerdict } from './idempotency.js';
 
-type EntryInput = Pick<RecordUsageEntryBody, 'Meter' | 'Usage' | 'ExtraInfo' | 'OccurredAt'>;
+export type UsageEntryInput = Pick<RecordUsageEntryBody, 'Meter' | 'Usage' | 'ExtraInfo' | 'OccurredAt'>;
 
 /** Checks left after the schema passed; same messages for the single and the batch POST. */
-export function usageEntryLimitErrors(input: EntryInput): FieldError[] {
+export function usageEntryLimitErrors(input: UsageEntryInput): FieldError[] {
   if (input.ExtraInfo !== undefined && Buffer.byteLength(input.ExtraInfo, 'utf8') > MAX_EXTRA_INFO_BYTES) {
     return [{ field: 'ExtraInfo', message: `ExtraInfo must be at most ${MAX_EXTRA_INFO_BYTES} bytes (64 KiB) of UTF-8.` }];
   }
@@ -19,14 +20,14 @@ export function usageEntryLimitErrors(input: EntryInput): FieldError[] {
  * The hash that tells a retry from a different request under the same idempotency key. It covers only the entry's
  * members, so the same entry sent as a single POST or inside a batch is the same request.
  */
-export function entryHash(input: EntryInput): string {
+function entryHash(input: UsageEntryInput): string {
   const members: Record<string, unknown> = { Meter: input.Meter, Usage: input.Usage };
   if (input.ExtraInfo !== undefined) members.ExtraInfo = input.ExtraInfo;
   if (input.OccurredAt !== undefined) members.OccurredAt = input.OccurredAt;
   return hashRequest(members);
 }
 
-export function toNewUsageEntry(input: EntryInput, context: { accountId: string; idempotencyKey: string | null; now: number }): NewUsageEntry {
+export function toNewUsageEntry(input: UsageEntryInput, context: { accountId: string; idempotencyKey: string | null; now: number }): NewUsageEntry {
   return {
     accountId: context.accountId,
     meter: input.Meter,
@@ -40,22 +41,18 @@ export function toNewUsageEntry(input: EntryInput, context: { accountId: string;
   };
 }
 
-export function toUsageEntry(stored: StoredUsageEntry): UsageEntry {
+function toUsageEntry(stored: StoredUsageEntry): UsageEntry {
   return { ID: stored.id, Meter: stored.meter, Usage: decimalToNumber(stored.usage), ExtraInfo: stored.extraInfo, OccurredAt: stored.occurredAt };
 }
 
-export type EntryOutcome = { status: 'created' | 'replayed'; entry: UsageEntry; concurrent: boolean } | { status: 'conflict' };
+/** A created entry, or the entry that holds the dedupe key with the verdict on the repeat; a conflict shows nothing. */
+export type EntryOutcome = { verdict: 'created' | Exclude<RepeatVerdict, 'conflict'>; entry: UsageEntry } | { verdict: 'conflict' };
 
-/**
- * A skipped insert is a replay when the key's entry came from the same request body, else a conflict. `concurrent`
- * (the key's holder was still uncommitted when this insert began) is passed on for the caller to judge.
- */
-export function classifyOutcome(outcome: InsertOutcome, requestHash: string | null): EntryOutcome {
-  if (outcome.created) return { status: 'created', entry: toUsageEntry(outcome.entry), concurrent: false };
-  if (outcome.existing.requestHash !== null && outcome.existing.requestHash === requestHash) {
-    return { status: 'replayed', entry: toUsageEntry(outcome.existing), concurrent: outcome.concurrent };
-  }
-  return { status: 'conflict' };
+/** A stored entry is created; a skipped one (its dedupe key was taken) is judged by the idempotency module. */
+export function entryOutcome(outcome: InsertOutcome, requestHash: string | null): EntryOutcome {
+  if (outcome.created) return { verdict: 'created', entry: toUsageEntry(outcome.entry) };
+  const verdict = judgeRepeat({ requestHash: outcome.existing.requestHash, concurrent: outcome.concurrent }, requestHash);
+  return verdict === 'conflict' ? { verdict } : { verdict, entry: toUsageEntry(outcome.existing) };
 }
 
 export function nowInSeconds(): number {

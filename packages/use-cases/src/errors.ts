@@ -1,0 +1,15 @@
+// Failures a use case reports that are not rules of the domain: a request key's replay protocol, and a dependency
+// that did not answer. The HTTP layer maps each kind to its problem once, in its error handler.
+
+/** The Idempotency-Key belongs to another request body ('conflict'), or its first request is still running. */
+export class IdempotencyError extends Error {
+  override name = 'IdempotencyError';
+  constructor(readonly kind: 'conflict' | 'in-progress') {
+    super(kind === 'conflict' ? 'This Idempotency-Key was already used with a different request body.' : 'A request with this Idempotency-Key is still being processed; retry later.');
+  }
+}
+
+/** A dependency (the event queue) did not take the work; nothing was done, and the same request may be retried. */
+export class UnavailableError extends Error {
+  override name = 'UnavailableError';
+}

@@ -1,0 +1,24 @@
+// Record one usage entry through the group-commit writer. Its idempotency rides on the entry itself (dedupe key
+// 'key:<Idempotency-Key>' plus the request hash), so a retry costs no extra round trip.
+import type { UsageEntry } from '@backbone/contracts';
+import type { InsertOutcome, UsageWriter } from '@backbone/db';
+import { ValidationError } from '@backbone/domain';
+import { IdempotencyError } from './errors.js';
+import type { Replayable } from './idempotency.js';
+import { entryOutcome, nowInSeconds, toNewUsageEntry, usageEntryLimitErrors, type UsageEntryInput } from './usage-entries.js';
+
+export interface UsageWriterUnitOfWork {
+  usageWriter: UsageWriter<InsertOutcome>;
+}
+
+export async function recordUsageEntry(
+  uow: UsageWriterUnitOfWork,
+  request: { accountId: string; entry: UsageEntryInput; idempotencyKey: string | null },
+): Promise<Replayable<UsageEntry>> {
+  const errors = usageEntryLimitErrors(request.entry);
+  if (errors.length > 0) throw new ValidationError(errors);
+  const row = toNewUsageEntry(request.entry, { accountId: request.accountId, idempotencyKey: request.idempotencyKey, now: nowInSeconds() });
+  const outcome = entryOutcome(await uow.usageWriter.write(row), row.requestHash);
+  if (outcome.verdict === 'conflict' || outcome.verdict === 'in-progress') throw new IdempotencyError(outcome.verdict);
+  return { value: outcome.entry, replayed: outcome.verdict === 'replay' };
+}

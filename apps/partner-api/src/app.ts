@@ -1,9 +1,9 @@
 // The partner (OTA) API as an Express app without listen(): products, availability, waiver questions and bookings.
 // server.ts wires the real dependencies; tests drive it in-process against real PostgreSQL.
 import type { Express } from 'express';
-import { partnerOperations, platformOperations, usageOperations } from '@backbone/contracts';
+import { PARTNER_OPERATIONS } from '@backbone/contracts';
 import { isDatabaseReachable } from '@backbone/db';
-import { buildOpenApiDocument, createHttpApp, type Logger, type RouteDeps } from '@backbone/http';
+import { buildApiDocument, createHttpApp, mountOperations, type Logger, type RouteDeps } from '@backbone/http';
 import { mountCreateBooking } from './routes/create-booking.js';
 import { mountListAvailableDates } from './routes/list-available-dates.js';
 import { mountListAvailableTimeslots } from './routes/list-available-timeslots.js';
@@ -23,20 +23,22 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
     logger: deps.logger,
     problemBase: deps.problemBase,
     readiness: { database: () => isDatabaseReachable(deps.pool) },
-    // One base URL serves every API, so each app publishes the whole document.
-    openApiDocument: buildOpenApiDocument([...partnerOperations, ...usageOperations, ...platformOperations], {
-      title: 'Activity backbone API',
-      version: '2.0.0',
-      description: 'Partner (OTA) booking API, usage metering API and platform events, under one base URL.',
-    }),
+    openApiDocument: buildApiDocument(),
     mount(routes) {
-      mountListProducts(routes, deps);
-      mountResolveProduct(routes, deps);
-      mountListAvailableDates(routes, deps);
-      mountListAvailableTimeslots(routes, deps);
-      mountListPartnerQuestions(routes, deps);
-      mountListCoreQuestions(routes, deps);
-      mountCreateBooking(routes, deps);
+      mountOperations(
+        routes,
+        PARTNER_OPERATIONS,
+        {
+          listProducts: mountListProducts,
+          resolveProduct: mountResolveProduct,
+          listAvailableDates: mountListAvailableDates,
+          listAvailableTimeslots: mountListAvailableTimeslots,
+          listPartnerQuestions: mountListPartnerQuestions,
+          listCoreQuestions: mountListCoreQuestions,
+          createBooking: mountCreateBooking,
+        },
+        deps,
+      );
     },
   });
 }

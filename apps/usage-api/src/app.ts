@@ -1,9 +1,9 @@
 // The usage API as an Express app without listen(): recording usage entries (one or a batch), usage summaries,
 // and the HTTP door for platform events. server.ts wires the real dependencies; tests drive it in-process.
 import type { Express } from 'express';
-import { partnerOperations, platformOperations, usageOperations } from '@backbone/contracts';
+import { PLATFORM_OPERATIONS, USAGE_OPERATIONS } from '@backbone/contracts';
 import { isDatabaseReachable, type UsageWriter } from '@backbone/db';
-import { buildOpenApiDocument, createHttpApp, type Logger, type RouteDeps } from '@backbone/http';
+import { buildApiDocument, createHttpApp, mountOperations, type Logger, type RouteDeps } from '@backbone/http';
 import type { EventPublisher } from '@backbone/publisher';
 import { mountGetUsageSummary } from './routes/get-usage-summary.js';
 import { mountPublishPlatformEvent } from './routes/publish-platform-event.js';
@@ -28,16 +28,15 @@ export function createUsageApp(deps: UsageAppDeps): Express {
     logger: deps.logger,
     problemBase: deps.problemBase,
     readiness: { database: () => isDatabaseReachable(deps.pool), redis: deps.redisReady },
-    openApiDocument: buildOpenApiDocument([...partnerOperations, ...usageOperations, ...platformOperations], {
-      title: 'Activity backbone API',
-      version: '2.0.0',
-      description: 'Partner (OTA) booking API, usage metering API and platform events, under one base URL.',
-    }),
+    openApiDocument: buildApiDocument(),
     mount(routes) {
-      mountRecordUsageEntries(routes, deps);
-      mountRecordUsageEntry(routes, deps);
-      mountGetUsageSummary(routes, deps);
-      mountPublishPlatformEvent(routes, deps);
+      mountOperations(
+        routes,
+        USAGE_OPERATIONS,
+        { recordUsageEntry: mountRecordUsageEntry, recordUsageEntries: mountRecordUsageEntries, getUsageSummary: mountGetUsageSummary },
+        deps,
+      );
+      mountOperations(routes, PLATFORM_OPERATIONS, { publishPlatformEvent: mountPublishPlatformEvent }, deps);
     },
   });
 }

@@ -3,7 +3,8 @@
 import type { Express } from 'express';
 import { PARTNER_OPERATIONS } from '@backbone/contracts';
 import { isDatabaseReachable } from '@backbone/db';
-import { buildApiDocument, createHttpApp, mountOperations, type Logger, type RouteDeps } from '@backbone/http';
+import { buildApiDocument, createHttpApp, mountOperations } from '@backbone/http';
+import type { PartnerAppDeps } from './deps.js';
 import { mountCreateBooking } from './routes/create-booking.js';
 import { mountListAvailableDates } from './routes/list-available-dates.js';
 import { mountListAvailableTimeslots } from './routes/list-available-timeslots.js';
@@ -11,12 +12,6 @@ import { mountListCoreQuestions } from './routes/list-core-questions.js';
 import { mountListPartnerQuestions } from './routes/list-partner-questions.js';
 import { mountListProducts } from './routes/list-products.js';
 import { mountResolveProduct } from './routes/resolve-product.js';
-
-export interface PartnerAppDeps extends RouteDeps {
-  logger: Logger;
-  /** Base URI of the problem `type`s. */
-  problemBase: string;
-}
 
 export function createPartnerApp(deps: PartnerAppDeps): Express {
   return createHttpApp({

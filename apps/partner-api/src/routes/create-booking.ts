@@ -5,7 +5,7 @@ import { createBookingOperation } from '@backbone/contracts';
 import { createBookingStore } from '@backbone/db';
 import { createBooking } from '@backbone/domain';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
-import type { PartnerAppDeps } from '../app.js';
+import type { PartnerAppDeps } from '../deps.js';
 
 export function mountCreateBooking(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, createBookingOperation, async (ctx) => {

@@ -4,7 +4,7 @@ import { getUsageSummary, type GetUsageSummaryResponse } from '@backbone/contrac
 import { sumUsageByDay, sumUsageOverPeriod } from '@backbone/db';
 import { assembleUsageSummary, dailyReadRanges, localDaysOf, periodReadPlan, resolveSummaryPeriod } from '@backbone/domain';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
-import type { UsageAppDeps } from '../app.js';
+import type { UsageAppDeps } from '../deps.js';
 
 export function mountGetUsageSummary(routes: OperationRoutes, deps: UsageAppDeps): void {
   mountOperation(routes, deps, getUsageSummary, async ({ query, auth }) => {

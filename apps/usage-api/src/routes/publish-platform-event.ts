@@ -5,7 +5,7 @@ import { publishPlatformEventOperation, type JobPayloads, type PlatformEventAcce
 import { ValidationError } from '@backbone/domain';
 import { HttpProblem, mountOperation, type OperationRoutes } from '@backbone/http';
 import { EventQueueUnavailableError, eventJobId } from '@backbone/publisher';
-import type { UsageAppDeps } from '../app.js';
+import type { UsageAppDeps } from '../deps.js';
 
 export function mountPublishPlatformEvent(routes: OperationRoutes, deps: Pick<UsageAppDeps, 'pool' | 'keyVerifier' | 'bodyLimit' | 'publisher'>): void {
   mountOperation<typeof publishPlatformEventOperation>(routes, deps, publishPlatformEventOperation, async ({ body, auth }) => {

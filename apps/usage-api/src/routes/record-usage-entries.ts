@@ -11,7 +11,7 @@ import {
 import { insertUsageEntries, withTransaction, type Db, type NewUsageEntry } from '@backbone/db';
 import type { FieldError } from '@backbone/domain';
 import { mountOperation, type HandlerResult, type OperationRoutes } from '@backbone/http';
-import type { UsageAppDeps } from '../app.js';
+import type { UsageAppDeps } from '../deps.js';
 import { classifyOutcome, nowInSeconds, toNewUsageEntry, usageEntryLimitErrors } from '../usage-entry.js';
 
 const validateEntry = compileValidator(batchUsageEntrySchema, 'body');

@@ -5,7 +5,7 @@
 import { recordUsageEntry, type RecordUsageEntryResponse } from '@backbone/contracts';
 import { ValidationError } from '@backbone/domain';
 import { HttpProblem, mountOperation, type OperationRoutes } from '@backbone/http';
-import type { UsageAppDeps } from '../app.js';
+import type { UsageAppDeps } from '../deps.js';
 import { classifyOutcome, nowInSeconds, toNewUsageEntry, usageEntryLimitErrors } from '../usage-entry.js';
 
 export function mountRecordUsageEntry(routes: OperationRoutes, deps: UsageAppDeps): void {

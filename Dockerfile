@@ -12,6 +12,7 @@ COPY packages/db/package.json packages/db/
 COPY packages/domain/package.json packages/domain/
 COPY packages/http/package.json packages/http/
 COPY packages/publisher/package.json packages/publisher/
+COPY packages/test-apps/package.json packages/test-apps/
 COPY packages/testkit/package.json packages/testkit/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json ./

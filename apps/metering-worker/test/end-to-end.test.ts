@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES } from '@backbone/contracts';
 import { createEventPublisher, eventJobId, type EventPublisher, type PublishableEvent } from '@backbone/publisher';
+import { createTestUsageApp } from '@backbone/test-apps/usage-api';
 import { createTestAccount, request, useTestDatabase, useTestRedis, useTestServer } from '@backbone/testkit';
-import { createTestUsageApp } from '../../usage-api/test/support.js';
 import { countEntries, entriesOf, orderCompleted, useQueues, useWorkers, waitFor, waitlistNotified, workflowEmailSent } from './support.js';
 
 const db = useTestDatabase();

@@ -5,10 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES } from '@backbone/contracts';
 import { insertOutboxEvent, withTransaction, type Pool } from '@backbone/db';
-import { createKeyVerifier, createLogger } from '@backbone/http';
 import { closeQueues, eventJobId, openQueues, validateEvent, type EventQueues } from '@backbone/publisher';
+import { createTestPartnerApp } from '@backbone/test-apps/partner-api';
 import { createTestAccount, createTestActivity, createTestTimeslot, futureDate, request, useTestDatabase, useTestRedis, useTestServer } from '@backbone/testkit';
-import { createPartnerApp } from '../../partner-api/src/app.js';
 import { relayOutboxBatch, startOutboxRelay } from '../src/outbox-relay.js';
 import { silentLogger, spawnWorker, untilRunning, waitFor } from './support.js';
 
@@ -16,15 +15,7 @@ const db = useTestDatabase();
 const redis = useTestRedis();
 let queues: EventQueues;
 
-const partner = useTestServer(() =>
-  createPartnerApp({
-    pool: db.pool,
-    logger: createLogger({ level: 'silent', name: 'outbox-test' }),
-    problemBase: 'https://problems.example.test',
-    bodyLimit: '64kb',
-    keyVerifier: createKeyVerifier(db.pool, 0),
-  }),
-);
+const partner = useTestServer(() => createTestPartnerApp(db.pool));
 
 beforeAll(() => {
   queues = openQueues(redis.connection(), redis.prefix);

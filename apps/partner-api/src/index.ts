@@ -1,2 +1,3 @@
-export { createPartnerApp, type PartnerAppDeps } from './app.js';
+export { createPartnerApp } from './app.js';
+export type { PartnerAppDeps } from './deps.js';
 export { loadPartnerApiConfig, partnerApiEnv, type PartnerApiConfig } from './config.js';

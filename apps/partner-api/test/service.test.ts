@@ -2,7 +2,7 @@
 // and the health probes.
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { partnerOperations, platformOperations, usageOperations } from '@backbone/contracts';
+import { ALL_OPERATIONS } from '@backbone/contracts';
 import { createHttpServer } from '@backbone/http';
 import { request } from '@backbone/testkit';
 import { createOperator, createTestPartnerApp, usePartnerApi } from './support.js';
@@ -15,7 +15,7 @@ describe('partner API service', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     const operationIds = Object.values(res.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((methods) => Object.values(methods).map((op) => op.operationId));
-    for (const op of [...partnerOperations, ...usageOperations, ...platformOperations]) expect(operationIds).toContain(op.operationId);
+    for (const op of ALL_OPERATIONS) expect(operationIds).toContain(op.operationId);
     expect(res.body.paths['/api/v2/ota/partner/availability/{ActivityID}/timeslots'].get).toMatchObject({
       operationId: 'listAvailableTimeslots',
       security: [{ bearerAuth: ['ota'] }],

@@ -1,25 +1,12 @@
 // Shared set-up of the partner API tests: the real app in-process over a fresh schema, and an operator with a key,
 // an activity in Europe/Berlin and a few future timeslots.
 import http from 'node:http';
-import { createLogger, createKeyVerifier } from '@backbone/http';
+import { createTestPartnerApp } from '@backbone/test-apps/partner-api';
 import { createTestAccount, createTestActivity, useTestDatabase, useTestServer, type TestAccount } from '@backbone/testkit';
 import type { Pool } from '@backbone/db';
 import type { Activity } from '@backbone/domain';
-import { createPartnerApp } from '../src/app.js';
 
-export const PROBLEM_BASE = 'https://problems.example.test';
-
-/** The real partner app over `pool`, as the tests run it: silent logs and no key cache. */
-export function createTestPartnerApp(pool: Pool, options: { bodyLimit?: string } = {}) {
-  return createPartnerApp({
-    pool,
-    logger: createLogger({ level: 'silent', name: 'partner-api-test' }),
-    problemBase: PROBLEM_BASE,
-    bodyLimit: options.bodyLimit ?? '64kb',
-    // No key cache: a revoked key must fail on the very next request.
-    keyVerifier: createKeyVerifier(pool, 0),
-  });
-}
+export { createTestPartnerApp, PROBLEM_BASE } from '@backbone/test-apps/partner-api';
 
 export function usePartnerApi(options: { poolSize?: number; bodyLimit?: string } = {}) {
   const db = useTestDatabase({ poolSize: options.poolSize ?? 20 });

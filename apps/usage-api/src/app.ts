@@ -1,43 +1,29 @@
 // The usage API as an Express app without listen(): recording usage entries (one or a batch), usage summaries,
 // and the HTTP door for platform events. server.ts wires the real dependencies; tests drive it in-process.
 import type { Express } from 'express';
-import { partnerOperations, platformOperations, usageOperations } from '@backbone/contracts';
-import { isDatabaseReachable, type UsageWriter } from '@backbone/db';
-import { buildOpenApiDocument, createHttpApp, type Logger, type RouteDeps } from '@backbone/http';
-import type { EventPublisher } from '@backbone/publisher';
+import { PLATFORM_OPERATIONS, USAGE_OPERATIONS } from '@backbone/contracts';
+import { isDatabaseReachable } from '@backbone/db';
+import { buildApiDocument, createHttpApp, mountOperations } from '@backbone/http';
+import type { UsageAppDeps } from './deps.js';
 import { mountGetUsageSummary } from './routes/get-usage-summary.js';
 import { mountPublishPlatformEvent } from './routes/publish-platform-event.js';
 import { mountRecordUsageEntries } from './routes/record-usage-entries.js';
 import { mountRecordUsageEntry } from './routes/record-usage-entry.js';
-
-export interface UsageAppDeps extends RouteDeps {
-  logger: Logger;
-  /** Base URI of the problem `type`s. */
-  problemBase: string;
-  /** Group-commit writer shared by every single-entry POST. */
-  usageWriter: UsageWriter;
-  publisher: EventPublisher;
-  /** Largest body of POST /api/v2/usage/meters/batch (1,000 entries need more than a single entry's limit). */
-  batchBodyLimit: string;
-  /** Readiness of the Redis behind the publisher, for /readyz. */
-  redisReady: () => Promise<boolean>;
-}
 
 export function createUsageApp(deps: UsageAppDeps): Express {
   return createHttpApp({
     logger: deps.logger,
     problemBase: deps.problemBase,
     readiness: { database: () => isDatabaseReachable(deps.pool), redis: deps.redisReady },
-    openApiDocument: buildOpenApiDocument([...partnerOperations, ...usageOperations, ...platformOperations], {
-      title: 'Activity backbone API',
-      version: '2.0.0',
-      description: 'Partner (OTA) booking API, usage metering API and platform events, under one base URL.',
-    }),
+    openApiDocument: buildApiDocument(),
     mount(routes) {
-      mountRecordUsageEntries(routes, deps);
-      mountRecordUsageEntry(routes, deps);
-      mountGetUsageSummary(routes, deps);
-      mountPublishPlatformEvent(routes, deps);
+      mountOperations(
+        routes,
+        USAGE_OPERATIONS,
+        { recordUsageEntry: mountRecordUsageEntry, recordUsageEntries: mountRecordUsageEntries, getUsageSummary: mountGetUsageSummary },
+        deps,
+      );
+      mountOperations(routes, PLATFORM_OPERATIONS, { publishPlatformEvent: mountPublishPlatformEvent }, deps);
     },
   });
 }

@@ -1,2 +1,3 @@
-export { createUsageApp, type UsageAppDeps } from './app.js';
+export { createUsageApp } from './app.js';
+export type { UsageAppDeps } from './deps.js';
 export { loadUsageApiConfig, usageApiEnv, type UsageApiConfig } from './config.js';

@@ -2,12 +2,11 @@
 // and a real publisher on this file's Redis prefix.
 import { afterAll } from 'vitest';
 import { createUsageWriter, type Pool, type UsageWriter } from '@backbone/db';
-import { createKeyVerifier, createLogger } from '@backbone/http';
 import { createEventPublisher, type EventPublisher } from '@backbone/publisher';
+import { createTestUsageApp } from '@backbone/test-apps/usage-api';
 import { createTestAccount, useTestDatabase, useTestRedis, useTestServer, type TestAccount } from '@backbone/testkit';
-import { createUsageApp } from '../src/app.js';
 
-export const PROBLEM_BASE = 'https://problems.example.test';
+export { createTestUsageApp, PROBLEM_BASE } from '@backbone/test-apps/usage-api';
 
 export function useUsageApi(options: { poolSize?: number } = {}) {
   const db = useTestDatabase({ poolSize: options.poolSize ?? 20 });
@@ -25,24 +24,6 @@ export function useUsageApi(options: { poolSize?: number } = {}) {
     await publisher?.close();
   });
   return { db, server };
-}
-
-/**
- * The usage app as the tests run it: silent logs, the tests' problem base and body limits, no key cache (a revoked key
- * must fail on the very next request), a real group-commit writer, and the given publisher and Redis readiness.
- */
-export function createTestUsageApp(deps: { pool: Pool; publisher: EventPublisher; redisReady: () => Promise<boolean>; usageWriter?: UsageWriter }) {
-  return createUsageApp({
-    pool: deps.pool,
-    logger: createLogger({ level: 'silent', name: 'usage-api-test' }),
-    problemBase: PROBLEM_BASE,
-    bodyLimit: '1mb',
-    batchBodyLimit: '5mb',
-    keyVerifier: createKeyVerifier(deps.pool, 0),
-    usageWriter: deps.usageWriter ?? createUsageWriter(deps.pool),
-    publisher: deps.publisher,
-    redisReady: deps.redisReady,
-  });
 }
 
 /** An account with one key per usage scope (and the all-scopes `key`). */

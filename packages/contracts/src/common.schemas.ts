@@ -27,6 +27,10 @@ export const unixSecondsSchema = {
   description: 'Unix timestamp in seconds.',
 } as const;
 
+/** How a booking came in: a partner through the API, the operator's online shop, or its point of sale. */
+export const BOOKING_CHANNELS = ['ota', 'online', 'pos'] as const;
+export type BookingChannel = (typeof BOOKING_CHANNELS)[number];
+
 export const problemSchema = {
   type: 'object',
   description: 'RFC 7807 problem detail.',

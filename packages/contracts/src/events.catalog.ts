@@ -2,7 +2,7 @@
 // Queue and job names are frozen: renaming one strands the jobs already queued under the old name.
 // Payloads only ever gain optional members, because jobs published before a deploy run after it.
 import type { FromSchema } from 'json-schema-to-ts';
-import { unixSecondsSchema, uuidSchema } from './common.schemas.js';
+import { BOOKING_CHANNELS, unixSecondsSchema, uuidSchema } from './common.schemas.js';
 
 const envelope = {
   EventID: { ...uuidSchema, description: 'Unique id of the event; publishing it again never counts twice.' },
@@ -49,15 +49,10 @@ export const bookingCreatedPayloadSchema = {
     Date: { type: 'string' },
     Time: { type: 'string' },
     Participants: { type: 'integer', minimum: 1 },
-    Channel: { type: 'string', enum: ['ota', 'online', 'pos'] },
+    Channel: { type: 'string', enum: BOOKING_CHANNELS },
     PaymentReference: { type: ['string', 'null'] },
   },
 } as const;
-
-export type OrderCompletedPayload = FromSchema<typeof orderCompletedPayloadSchema>;
-export type WaitlistNotifiedPayload = FromSchema<typeof waitlistNotifiedPayloadSchema>;
-export type WorkflowEmailSentPayload = FromSchema<typeof workflowEmailSentPayloadSchema>;
-export type BookingCreatedPayload = FromSchema<typeof bookingCreatedPayloadSchema>;
 
 const retried = { attempts: 8, backoff: { type: 'exponential', delay: 1000 } } as const;
 
@@ -76,13 +71,25 @@ export const JOBS = {
 } as const;
 
 export type JobName = keyof typeof JOBS;
-export interface JobPayloads {
-  'order.completed': OrderCompletedPayload;
-  'waitlist.notified': WaitlistNotifiedPayload;
-  'workflow-email.sent': WorkflowEmailSentPayload;
-  'booking.created': BookingCreatedPayload;
-}
-/** The platform events that become built-in meter entries. */
-export const PLATFORM_EVENT_NAMES = ['order.completed', 'waitlist.notified', 'workflow-email.sent'] as const;
-export type PlatformEventName = (typeof PLATFORM_EVENT_NAMES)[number];
-export const BUILT_IN_METERS = ['order-completed', 'waitlist-notified', 'workflow-email-sent'] as const;
+type JobPayloadMap = { [N in JobName]: FromSchema<(typeof JOBS)[N]['schema']> };
+/**
+ * The payload of each job, from its schema. An interface rather than the mapped type itself: for a generic N,
+ * `JobPayloads[N]` then stays an indexed access, where the mapped type would become FromSchema of every schema at
+ * once (TS2589).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the members come from the mapped type
+export interface JobPayloads extends JobPayloadMap {}
+export type OrderCompletedPayload = JobPayloads['order.completed'];
+export type WaitlistNotifiedPayload = JobPayloads['waitlist.notified'];
+export type WorkflowEmailSentPayload = JobPayloads['workflow-email.sent'];
+export type BookingCreatedPayload = JobPayloads['booking.created'];
+
+/** The platform events: the jobs that become entries of a built-in meter (their meter is not null). */
+export type PlatformEventName = { [N in JobName]: (typeof JOBS)[N]['meter'] extends null ? never : N }[JobName];
+export type BuiltInMeter = (typeof JOBS)[PlatformEventName]['meter'];
+
+const isPlatformEvent = (name: JobName): name is PlatformEventName => JOBS[name].meter !== null;
+/** The platform event names, in catalog order. */
+export const PLATFORM_EVENT_NAMES: readonly PlatformEventName[] = (Object.keys(JOBS) as JobName[]).filter(isPlatformEvent);
+/** Their meters, in the same order. */
+export const BUILT_IN_METERS: readonly BuiltInMeter[] = PLATFORM_EVENT_NAMES.map((name) => JOBS[name].meter);

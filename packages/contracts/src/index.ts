@@ -1,7 +1,20 @@
+// The public surface: the operations (one file each), their shared schemas, the job catalog, the validator. Helpers
+// the operation files share among themselves (partner dates, visible text, usage entry members) stay inside.
 export * from './common.schemas.js';
 export * from './operation.js';
+export * from './operations.js';
 export * from './schema-validation.js';
 export * from './events.catalog.js';
-export * from './partner.operations.js';
-export * from './usage.operations.js';
-export * from './platform.operations.js';
+export { productSchema, questionSchema, QUESTION_TYPES, type Product, type Question, type QuestionType } from './partner/shared.schemas.js';
+export * from './partner/list-products.js';
+export * from './partner/resolve-product.js';
+export * from './partner/list-available-dates.js';
+export * from './partner/list-available-timeslots.js';
+export * from './partner/list-partner-questions.js';
+export * from './partner/list-core-questions.js';
+export * from './partner/create-booking.js';
+export { IDEMPOTENCY_KEY_PATTERN, MAX_EXTRA_INFO_BYTES, MAX_USAGE, usageEntrySchema, type UsageEntry } from './usage/shared.schemas.js';
+export * from './usage/record-usage-entry.js';
+export * from './usage/record-usage-entries.js';
+export * from './usage/get-usage-summary.js';
+export * from './platform/publish-platform-event.js';

@@ -1,6 +1,6 @@
 // Assembles the OpenAPI 3.1 document from the same Operation objects that drive routing and validation.
 import type { Operation } from '@backbone/contracts';
-import { problemSchema } from '@backbone/contracts';
+import { ALL_OPERATIONS, OPENAPI_INFO, problemSchema } from '@backbone/contracts';
 
 interface ObjectSchema {
   properties?: Record<string, object>;
@@ -63,4 +63,9 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
     },
     paths,
   };
+}
+
+/** The document every app serves: all operations behind the one base URL. */
+export function buildApiDocument() {
+  return buildOpenApiDocument(ALL_OPERATIONS, OPENAPI_INFO);
 }

@@ -3,7 +3,7 @@
 import { createBookingOperation } from '@backbone/contracts';
 import { mountOperation, replayHeaders, type OperationRoutes } from '@backbone/http';
 import { createBooking } from '@backbone/use-cases';
-import type { PartnerAppDeps } from '../app.js';
+import type { PartnerAppDeps } from '../deps.js';
 
 export function mountCreateBooking(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, createBookingOperation, async ({ body, auth, idempotency }) => {

@@ -3,7 +3,7 @@ import { listAvailableDatesOperation } from '@backbone/contracts';
 import { listAvailableDates } from '@backbone/db';
 import { checkDateRange, notFound, toAvailableDate } from '@backbone/domain';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
-import type { PartnerAppDeps } from '../app.js';
+import type { PartnerAppDeps } from '../deps.js';
 
 export function mountListAvailableDates(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, listAvailableDatesOperation, async ({ params, query, auth }) => {

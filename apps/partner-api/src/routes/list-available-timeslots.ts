@@ -4,7 +4,7 @@ import { listAvailableTimeslotsOperation } from '@backbone/contracts';
 import { listBookableTimeslots } from '@backbone/db';
 import { notFound, toAvailableTimeslot } from '@backbone/domain';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
-import type { PartnerAppDeps } from '../app.js';
+import type { PartnerAppDeps } from '../deps.js';
 
 export function mountListAvailableTimeslots(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, listAvailableTimeslotsOperation, async ({ params, query, auth }) => {

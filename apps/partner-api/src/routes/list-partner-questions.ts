@@ -4,7 +4,7 @@ import { listPartnerQuestionsOperation } from '@backbone/contracts';
 import { listOfferedActivityQuestions, type Pool } from '@backbone/db';
 import { notFound, toQuestion } from '@backbone/domain';
 import { mountOperation, type HandlerResult, type OperationRoutes } from '@backbone/http';
-import type { PartnerAppDeps } from '../app.js';
+import type { PartnerAppDeps } from '../deps.js';
 
 /** Shared with the core path, which answers the same. */
 export async function answerQuestions(pool: Pool, accountId: string, activityId: string): Promise<HandlerResult> {

@@ -3,7 +3,7 @@ import { listProductsOperation } from '@backbone/contracts';
 import { listOfferedActivities } from '@backbone/db';
 import { toProduct } from '@backbone/domain';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
-import type { PartnerAppDeps } from '../app.js';
+import type { PartnerAppDeps } from '../deps.js';
 
 // The list depends on the caller's key, so shared caches must not reuse it for another key.
 const CACHING = { 'Cache-Control': 'private, max-age=60', Vary: 'Authorization' };

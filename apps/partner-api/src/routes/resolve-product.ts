@@ -3,7 +3,7 @@ import { resolveProductOperation } from '@backbone/contracts';
 import { findOfferedActivityById, findOfferedActivityByName } from '@backbone/db';
 import { DomainError, toProduct } from '@backbone/domain';
 import { HttpProblem, mountOperation, type OperationRoutes } from '@backbone/http';
-import type { PartnerAppDeps } from '../app.js';
+import type { PartnerAppDeps } from '../deps.js';
 
 export function mountResolveProduct(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, resolveProductOperation, async ({ query, auth }) => {

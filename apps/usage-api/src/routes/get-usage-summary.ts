@@ -3,7 +3,7 @@
 import { getUsageSummary, type GetUsageSummaryResponse } from '@backbone/contracts';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import { summariseUsage } from '@backbone/use-cases';
-import type { UsageAppDeps } from '../app.js';
+import type { UsageAppDeps } from '../deps.js';
 
 export function mountGetUsageSummary(routes: OperationRoutes, deps: UsageAppDeps): void {
   mountOperation(routes, deps, getUsageSummary, async ({ query, auth }) => {

@@ -3,7 +3,7 @@
 import { publishPlatformEventOperation, type PlatformEventAccepted } from '@backbone/contracts';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import { publishPlatformEvent } from '@backbone/use-cases';
-import type { UsageAppDeps } from '../app.js';
+import type { UsageAppDeps } from '../deps.js';
 
 export function mountPublishPlatformEvent(routes: OperationRoutes, deps: Pick<UsageAppDeps, 'pool' | 'keyVerifier' | 'bodyLimit' | 'publisher'>): void {
   mountOperation<typeof publishPlatformEventOperation>(routes, deps, publishPlatformEventOperation, async ({ body, auth }) => {

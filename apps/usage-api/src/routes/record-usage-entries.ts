@@ -3,7 +3,7 @@
 import { recordUsageEntries as recordUsageEntriesOperation } from '@backbone/contracts';
 import { mountOperation, replayHeaders, type OperationRoutes } from '@backbone/http';
 import { recordUsageEntries } from '@backbone/use-cases';
-import type { UsageAppDeps } from '../app.js';
+import type { UsageAppDeps } from '../deps.js';
 
 export function mountRecordUsageEntries(routes: OperationRoutes, deps: UsageAppDeps): void {
   mountOperation(routes, { ...deps, bodyLimit: deps.batchBodyLimit }, recordUsageEntriesOperation, async ({ body, auth, idempotency }) => {

@@ -3,7 +3,7 @@
 import { recordUsageEntry as recordUsageEntryOperation, type RecordUsageEntryResponse } from '@backbone/contracts';
 import { mountOperation, replayHeaders, type OperationRoutes } from '@backbone/http';
 import { recordUsageEntry } from '@backbone/use-cases';
-import type { UsageAppDeps } from '../app.js';
+import type { UsageAppDeps } from '../deps.js';
 
 export function mountRecordUsageEntry(routes: OperationRoutes, deps: UsageAppDeps): void {
   mountOperation(routes, deps, recordUsageEntryOperation, async ({ body, auth, idempotencyKey }) => {

@@ -4,9 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '@backbone/db';
 import { createEventPublisher, eventJobId, type EventPublisher, type FailedJob } from '@backbone/publisher';
-import { createTestAccount, useTestDatabase, useTestRedis } from '@backbone/testkit';
-import { queueCommands } from '../../../scripts/admin/queue.commands.js';
-import { countEntries, entriesOf, orderCompleted, useQueues, useWorkers, waitFor } from './support.js';
+import { countEntries, entriesOf, orderCompleted, useQueues, useWorkers } from '@backbone/test-apps/metering-worker';
+import { createTestAccount, useTestDatabase, useTestRedis, waitFor } from '@backbone/testkit';
+import { queueCommands } from '../admin/queue.commands.js';
 
 const db = useTestDatabase();
 const redis = useTestRedis();

@@ -1,10 +1,10 @@
-// The HTTP door for platform events, for services not written in Node (Node services use @backbone/publisher).
-// The event's own members (Data) reuse the catalog's schemas, so the two doors accept exactly the same events;
-// the account comes from the API key.
+// POST /api/v2/platform/events: the HTTP door for platform events, for services not written in Node (Node services
+// use @backbone/publisher). The event's own members (Data) reuse the catalog's schemas, so the two doors accept
+// exactly the same events; the account comes from the API key.
 import type { FromSchema } from 'json-schema-to-ts';
-import { unixSecondsSchema, uuidSchema } from './common.schemas.js';
-import { orderCompletedPayloadSchema, PLATFORM_EVENT_NAMES, waitlistNotifiedPayloadSchema } from './events.catalog.js';
-import type { Operation } from './operation.js';
+import { unixSecondsSchema, uuidSchema } from '../common.schemas.js';
+import { orderCompletedPayloadSchema, PLATFORM_EVENT_NAMES, waitlistNotifiedPayloadSchema } from '../events.catalog.js';
+import type { Operation } from '../operation.js';
 
 const uuidMember = { ...uuidSchema, 'x-message': 'must be a UUID in canonical 8-4-4-4-12 hex form.' } as const;
 
@@ -102,5 +102,3 @@ export const publishPlatformEventOperation = {
     503: { description: 'The event queue (Redis) is unreachable; nothing was queued, retry later.' },
   },
 } as const satisfies Operation;
-
-export const platformOperations = [publishPlatformEventOperation] as const;

@@ -1,0 +1,37 @@
+// Every HTTP operation, one list per API and one of them all. Each app mounts its routes from its API's list, and the
+// one OpenAPI document every app serves is assembled from ALL_OPERATIONS with OPENAPI_INFO.
+import { createBookingOperation } from './partner/create-booking.js';
+import { listAvailableDatesOperation } from './partner/list-available-dates.js';
+import { listAvailableTimeslotsOperation } from './partner/list-available-timeslots.js';
+import { listCoreQuestionsOperation } from './partner/list-core-questions.js';
+import { listPartnerQuestionsOperation } from './partner/list-partner-questions.js';
+import { listProductsOperation } from './partner/list-products.js';
+import { resolveProductOperation } from './partner/resolve-product.js';
+import { publishPlatformEventOperation } from './platform/publish-platform-event.js';
+import { getUsageSummary } from './usage/get-usage-summary.js';
+import { recordUsageEntries } from './usage/record-usage-entries.js';
+import { recordUsageEntry } from './usage/record-usage-entry.js';
+
+export const PARTNER_OPERATIONS = [
+  listProductsOperation,
+  resolveProductOperation,
+  listAvailableDatesOperation,
+  listAvailableTimeslotsOperation,
+  listPartnerQuestionsOperation,
+  listCoreQuestionsOperation,
+  createBookingOperation,
+] as const;
+
+export const USAGE_OPERATIONS = [recordUsageEntry, recordUsageEntries, getUsageSummary] as const;
+
+export const PLATFORM_OPERATIONS = [publishPlatformEventOperation] as const;
+
+/** In the order of the OpenAPI document's paths. */
+export const ALL_OPERATIONS = [...PARTNER_OPERATIONS, ...USAGE_OPERATIONS, ...PLATFORM_OPERATIONS] as const;
+
+/** One base URL serves every API, so each app publishes the whole document. */
+export const OPENAPI_INFO = {
+  title: 'Activity backbone API',
+  version: '2.0.0',
+  description: 'Partner (OTA) booking API, usage metering API and platform events, under one base URL.',
+} as const;

@@ -1,0 +1,103 @@
+// POST /api/v2/ota/partner/booking: the booking request (customer, waiver answers), the booking answered, the operation.
+import type { FromSchema } from 'json-schema-to-ts';
+import { BOOKING_CHANNELS, calendarDateSchema, clockTimeSchema, uuidSchema } from '../common.schemas.js';
+import type { Operation } from '../operation.js';
+import { partnerDateSchema, partnerTags, partnerTimeSchema, visibleText } from './shared.schemas.js';
+
+const customerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['FirstName', 'LastName', 'Email'],
+  properties: {
+    FirstName: visibleText(100),
+    LastName: visibleText(100),
+    Email: { type: 'string', format: 'email', maxLength: 254, 'x-message': 'must be a valid email address.' },
+    Phone: { type: 'string', minLength: 5, maxLength: 40, pattern: '^\\+?[0-9 ().\\-]+$', 'x-message': 'must be a phone number (digits, spaces, + ( ) . -).' },
+  },
+} as const;
+
+const answerValueSchema = {
+  type: ['string', 'number', 'boolean', 'array'],
+  maxLength: 65536,
+  pattern: '^[^\\u0000\\ud800-\\udfff]*$',
+  maxItems: 100,
+  items: { type: 'string', maxLength: 1000, pattern: '^[^\\u0000\\ud800-\\udfff]*$' },
+  'x-message': 'must be a string, number, boolean or array of strings, without NUL characters or unpaired surrogates.',
+  description: 'Value of the question\'s type: string (text, textarea, select, date, email, phone, signature, file URL), array of strings (multiselect), boolean (checkbox), number (number).',
+} as const;
+
+const answerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['QuestionID', 'Value'],
+  properties: {
+    QuestionID: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+    Participant: { type: 'integer', minimum: 1, maximum: 1000, description: 'For a per-participant question: which participant (1-based) this answer is for. Not allowed otherwise.' },
+    Value: answerValueSchema,
+  },
+} as const;
+
+export const bookingRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['ActivityID', 'Date', 'Time', 'Participants', 'Customer'],
+  properties: {
+    ActivityID: { ...uuidSchema, 'x-message': 'must be a UUID in canonical 8-4-4-4-12 hex form.' },
+    Date: { ...partnerDateSchema, description: 'Local date of the timeslot, in the activity\'s time zone.' },
+    Time: { ...partnerTimeSchema, description: 'Local start time of the timeslot, as listed by the timeslots endpoint.' },
+    Participants: { type: 'integer', minimum: 1, maximum: 1000, description: 'From 1 to the activity\'s MaxParticipants.' },
+    Customer: customerSchema,
+    PaymentReference: { ...visibleText(255), description: 'The partner\'s payment reference, stored and shown to the operator.' },
+    Answers: { type: 'array', maxItems: 1000, items: answerSchema, description: 'Waiver answers; when sent, every required question must be answered.' },
+  },
+} as const;
+export type BookingRequest = FromSchema<typeof bookingRequestSchema>;
+export type BookingAnswer = FromSchema<typeof answerSchema>;
+
+export const bookingSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Reference', 'Status', 'ActivityID', 'Date', 'Time', 'Participants', 'Customer', 'PaymentReference', 'Channel', 'CreatedAt'],
+  properties: {
+    Reference: { type: 'string', pattern: '^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$', description: 'Booking reference: 8 random characters without look-alikes (0/O, 1/I), readable over the phone.', examples: ['7KQ4-X9MB'] },
+    Status: { type: 'string', enum: ['confirmed', 'cancelled'] },
+    ActivityID: uuidSchema,
+    Date: calendarDateSchema,
+    Time: clockTimeSchema,
+    Participants: { type: 'integer', minimum: 1 },
+    Customer: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['FirstName', 'LastName', 'Email', 'Phone'],
+      properties: {
+        FirstName: { type: 'string' },
+        LastName: { type: 'string' },
+        Email: { type: 'string' },
+        Phone: { type: ['string', 'null'] },
+      },
+    },
+    PaymentReference: { type: ['string', 'null'] },
+    Channel: { type: 'string', enum: BOOKING_CHANNELS },
+    CreatedAt: { type: 'string', format: 'date-time', description: 'When the booking was made, ISO 8601 in UTC.' },
+  },
+} as const;
+export type Booking = FromSchema<typeof bookingSchema>;
+
+export const createBookingOperation = {
+  operationId: 'createBooking',
+  method: 'post',
+  path: '/api/v2/ota/partner/booking',
+  summary: 'Book a timeslot',
+  description:
+    'Reserves the places and records the booking and its booking.created event in one transaction; capacity is never oversold. ' +
+    'On 409 offer the customer another timeslot. Unknown members are refused (422).',
+  tags: partnerTags,
+  scope: 'ota',
+  body: bookingRequestSchema,
+  idempotent: true,
+  responses: {
+    201: { description: 'Booked.', schema: bookingSchema },
+    409: { description: '`/timeslot-unavailable`: no such timeslot, closed or started; `/insufficient-capacity`: not enough free places (detail and `Available` say how many are left); `/idempotency-in-progress`.' },
+    422: { description: 'Invalid body, an ActivityID that is not one of the caller\'s activities, too many participants, invalid answers, or an Idempotency-Key reused with another body.' },
+  },
+} as const satisfies Operation;

@@ -4,10 +4,11 @@ import { parseArgs } from 'node:util';
 import { createPool, migrate } from '@backbone/db';
 import { resolveDatabaseUrl, resolveRedisUrl } from './dev-env.js';
 import type { AdminCommand } from './admin/command.js';
+import { operatorCommands } from './admin/operator.commands.js';
 import { partnerCommands } from './admin/partner.commands.js';
 import { queueCommands } from './admin/queue.commands.js';
 
-const commands: Record<string, AdminCommand> = { ...partnerCommands, ...queueCommands };
+const commands: Record<string, AdminCommand> = { ...partnerCommands, ...operatorCommands, ...queueCommands };
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(22)} ${c.summary}\n${' '.repeat(25)}${c.usage}`);

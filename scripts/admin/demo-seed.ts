@@ -3,9 +3,9 @@
 // API key per use. Everything but the bookings is written in one transaction, so a crash leaves nothing half-made;
 // a second start finds the account and returns null.
 import { SCOPES, type BookingChannel, type Scope } from '@backbone/contracts';
-import { addQuestion, createAccount, createActivity, createApiKey, findAccount, insertTimeslots, withTransaction, type Pool } from '@backbone/db';
-import { createBooking } from '@backbone/use-cases';
-import { addDays, checkNewQuestion, planTimeslots, todayIn, type Activity, type NewActivity, type NewWaiverQuestion } from '@backbone/domain';
+import { addQuestion, createAccount, createActivity, createApiKey, findAccount, findOperatorUserByEmail, insertTimeslots, withTransaction, type Pool } from '@backbone/db';
+import { createBooking, createOperatorUser } from '@backbone/use-cases';
+import { addDays, checkNewQuestion, planTimeslots, todayIn, ValidationError, type Activity, type NewActivity, type NewWaiverQuestion } from '@backbone/domain';
 
 export const DEMO_ACCOUNT_ID = 'd3e0d3e0-0000-4000-8000-000000000001';
 const DEMO_TIME_ZONE = 'Europe/Lisbon';
@@ -153,4 +153,23 @@ export async function seedDemoOperator(pool: Pool): Promise<null | { accountId: 
     });
   }
   return { accountId: DEMO_ACCOUNT_ID, keys: seeded.keys };
+}
+
+export const DEMO_OWNER_EMAIL = 'owner@demo-outdoor.example';
+
+/**
+ * Creates the demo account's console owner unless it exists (also for a stack seeded before the console existed);
+ * returns the one-time password, or null when the owner was already there.
+ */
+export async function seedDemoOwner(pool: Pool): Promise<null | { Email: string; Password: string }> {
+  if (!(await findAccount(pool, DEMO_ACCOUNT_ID))) return null;
+  if (await findOperatorUserByEmail(pool, DEMO_ACCOUNT_ID, DEMO_OWNER_EMAIL)) return null;
+  try {
+    const { password } = await createOperatorUser({ pool }, { accountId: DEMO_ACCOUNT_ID, email: DEMO_OWNER_EMAIL, role: 'owner' });
+    return { Email: DEMO_OWNER_EMAIL, Password: password };
+  } catch (error) {
+    // Another process created it at the same moment.
+    if (error instanceof ValidationError) return null;
+    throw error;
+  }
 }

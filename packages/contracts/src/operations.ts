@@ -7,6 +7,12 @@ import { listCoreQuestionsOperation } from './partner/list-core-questions.js';
 import { listPartnerQuestionsOperation } from './partner/list-partner-questions.js';
 import { listProductsOperation } from './partner/list-products.js';
 import { resolveProductOperation } from './partner/resolve-product.js';
+import { exportOperatorBookingsOperation } from './operator/export-bookings.js';
+import { getOperatorBookingOperation } from './operator/get-booking.js';
+import { getSessionOperation } from './operator/get-session.js';
+import { listOperatorBookingsOperation } from './operator/list-bookings.js';
+import { signInOperation } from './operator/sign-in.js';
+import { signOutOperation } from './operator/sign-out.js';
 import { publishPlatformEventOperation } from './platform/publish-platform-event.js';
 import { getUsageSummary } from './usage/get-usage-summary.js';
 import { recordUsageEntries } from './usage/record-usage-entries.js';
@@ -26,12 +32,22 @@ export const USAGE_OPERATIONS = [recordUsageEntry, recordUsageEntries, getUsageS
 
 export const PLATFORM_OPERATIONS = [publishPlatformEventOperation] as const;
 
+/** The operator console's API (session cookie or admin key). */
+export const OPERATOR_OPERATIONS = [
+  signInOperation,
+  getSessionOperation,
+  signOutOperation,
+  listOperatorBookingsOperation,
+  exportOperatorBookingsOperation,
+  getOperatorBookingOperation,
+] as const;
+
 /** In the order of the OpenAPI document's paths. */
-export const ALL_OPERATIONS = [...PARTNER_OPERATIONS, ...USAGE_OPERATIONS, ...PLATFORM_OPERATIONS] as const;
+export const ALL_OPERATIONS = [...PARTNER_OPERATIONS, ...USAGE_OPERATIONS, ...PLATFORM_OPERATIONS, ...OPERATOR_OPERATIONS] as const;
 
 /** One base URL serves every API, so each app publishes the whole document. */
 export const OPENAPI_INFO = {
   title: 'Activity backbone API',
   version: '2.0.0',
-  description: 'Partner (OTA) booking API, usage metering API and platform events, under one base URL.',
+  description: 'Partner (OTA) booking API, usage metering API, platform events and the operator console\'s API, under one base URL.',
 } as const;

@@ -4,7 +4,7 @@ import type { FieldError } from '@backbone/contracts';
 
 export type { FieldError };
 
-export type DomainErrorCode = 'validation' | 'not-found' | 'insufficient-capacity' | 'timeslot-unavailable';
+export type DomainErrorCode = 'validation' | 'not-found' | 'insufficient-capacity' | 'timeslot-unavailable' | 'capacity-below-booked';
 
 
 export class DomainError extends Error {

@@ -15,6 +15,8 @@ export interface HttpAppOptions {
   readiness: Record<string, () => Promise<boolean>>;
   openApiDocument: object;
   mount: (routes: OperationRoutes) => void;
+  /** Other routes (the console's static files), after the operations and docs, before the not-found problem. */
+  extraRoutes?: (app: Express) => void;
 }
 
 export function createHttpApp(options: HttpAppOptions): Express {
@@ -45,6 +47,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.json({ status: 'ready', checks: results });
   });
   app.use(docsRouter(options.openApiDocument));
+  options.extraRoutes?.(app);
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -1,15 +1,18 @@
 // Bearer API keys and scopes. A key belongs to one account; its account id travels with every request
 // into the domain and the repositories, which is what keeps tenants apart.
 import type { Request } from 'express';
-import type { Scope } from '@backbone/contracts';
-import { findActiveApiKey, type ApiKeyRecord, type Pool } from '@backbone/db';
+import type { OperatorRole, Scope } from '@backbone/contracts';
+import { findActiveApiKey, touchOperatorSession, type ApiKeyRecord, type Pool } from '@backbone/db';
 import { HttpProblem } from './problems.js';
 
 export interface AuthContext {
-  keyId: string;
+  /** The API key's id; null for an operator session. */
+  keyId: string | null;
   accountId: string;
   accountTimeZone: string;
   scopes: readonly Scope[];
+  /** The signed-in operator user, for a session. */
+  user?: OperatorUserContext;
 }
 
 const BEARER = 'Bearer ';
@@ -57,5 +60,97 @@ export async function authorize(req: Request, verifier: KeyVerifier, scope: Scop
   const context = await verifier.verify(secret);
   if (!context) throw new HttpProblem('unauthorized', 'The API key is unknown or has been revoked.', {}, { 'WWW-Authenticate': 'Bearer realm="api", error="invalid_token"' });
   if (!context.scopes.includes(scope)) throw new HttpProblem('forbidden', `This API key lacks the '${scope}' permission.`);
+  return context;
+}
+
+/** What an operator session gives a request: the account and the user's role. */
+export interface SessionVerifier {
+  verify(sessionId: string): Promise<(AuthContext & { user: OperatorUserContext }) | null>;
+}
+
+export interface OperatorUserContext {
+  id: string;
+  email: string;
+  role: OperatorRole;
+}
+
+export const SESSION_COOKIE = 'backbone_session';
+
+export interface SessionLifetimes {
+  idleTimeoutMs: number;
+  absoluteLifetimeMs: number;
+}
+
+/** Sessions in PostgreSQL: each request restarts the idle clock, never past the absolute end. */
+export function createSessionVerifier(pool: Pool, lifetimes: SessionLifetimes): SessionVerifier {
+  return {
+    async verify(sessionId) {
+      const session = await touchOperatorSession(pool, sessionId, lifetimes.idleTimeoutMs);
+      if (!session) return null;
+      return {
+        keyId: null,
+        accountId: session.accountId,
+        accountTimeZone: session.accountTimeZone,
+        scopes: ['admin'],
+        user: { id: session.userId, email: session.email, role: session.role },
+      };
+    },
+  };
+}
+
+/** The session id in the request's cookie, if any. */
+export function readSessionCookie(req: Request): string | null {
+  const header = req.headers.cookie;
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === SESSION_COOKIE) {
+      const value = part.slice(at + 1).trim();
+      return /^[A-Za-z0-9_-]{1,100}$/.test(value) ? value : null;
+    }
+  }
+  return null;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Refuses a state-changing request sent from a page of another origin (cross-site request forgery): its Origin must
+ * name this host. Browsers send Origin on every such fetch; without one, Sec-Fetch-Site must say same-origin when
+ * present. Clients that send neither are not browsers, and a browser would not attach the SameSite=Strict cookie.
+ */
+export function assertSameOrigin(req: Request): void {
+  if (SAFE_METHODS.has(req.method)) return;
+  const host = req.headers['x-forwarded-host'] ?? req.headers.host;
+  const origin = req.headers.origin;
+  let sameOrigin: boolean;
+  if (origin !== undefined) {
+    try {
+      sameOrigin = origin !== 'null' && new URL(origin).host === host;
+    } catch {
+      sameOrigin = false;
+    }
+  } else {
+    const site = req.headers['sec-fetch-site'];
+    sameOrigin = site === undefined || site === 'same-origin';
+  }
+  if (!sameOrigin) throw new HttpProblem('forbidden', 'Requests that change something must come from the console\'s own origin.');
+}
+
+/**
+ * The operator API's one authorizer: an `admin` API key (Bearer, for scripts; it acts as an owner) or the console's
+ * session cookie (same-origin checked on state changes). `ownerOnly` operations refuse staff with 403.
+ */
+export async function authorizeOperator(
+  req: Request,
+  verifiers: { keyVerifier: KeyVerifier; sessionVerifier?: SessionVerifier | undefined },
+  options: { ownerOnly: boolean },
+): Promise<AuthContext> {
+  if (req.headers.authorization !== undefined) return authorize(req, verifiers.keyVerifier, 'admin');
+  const sessionId = readSessionCookie(req);
+  const context = sessionId && verifiers.sessionVerifier ? await verifiers.sessionVerifier.verify(sessionId) : null;
+  if (!context) throw new HttpProblem('unauthorized', 'Sign in first, or send an admin API key: Authorization: Bearer <API_KEY>.', {}, CHALLENGE);
+  assertSameOrigin(req);
+  if (options.ownerOnly && context.user.role !== 'owner') throw new HttpProblem('forbidden', 'Only an owner of the account may do this.');
   return context;
 }

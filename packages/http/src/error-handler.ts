@@ -2,7 +2,7 @@
 // with their stack and answered with a 500 that carries only the request id.
 import type { NextFunction, Request, Response } from 'express';
 import { DomainError, ValidationError } from '@backbone/domain';
-import { IdempotencyError, UnavailableError } from '@backbone/use-cases';
+import { IdempotencyError, SignInError, UnavailableError } from '@backbone/use-cases';
 import { HttpProblem, sendProblem } from './problems.js';
 
 interface BodyParserError {
@@ -36,6 +36,11 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
   }
   if (error instanceof IdempotencyError) {
     sendProblem(req, res, error.kind === 'conflict' ? 'idempotency-conflict' : 'idempotency-in-progress', error.message);
+    return;
+  }
+  if (error instanceof SignInError) {
+    if (error.kind === 'rate-limited') res.set('Retry-After', String(error.retryAfterSeconds));
+    sendProblem(req, res, error.kind, error.message);
     return;
   }
   if (error instanceof UnavailableError) {

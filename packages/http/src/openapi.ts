@@ -41,13 +41,13 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
       };
     }
     responses['401'] ??= { description: 'Missing, malformed, unknown or revoked API key.', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
-    responses['403'] ??= { description: `The API key lacks the '${op.scope}' scope.`, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+    responses['403'] ??= { description: op.auth === 'session-or-key' ? 'Another origin, or a staff user on an owner-only operation.' : `The API key lacks the '${op.scope}' scope.`, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
     (paths[path] ??= {})[op.method] = {
       operationId: op.operationId,
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       tags: op.tags,
-      security: [{ bearerAuth: [op.scope] }],
+      security: op.auth === 'none' ? [] : op.auth === 'session-or-key' ? [{ bearerAuth: ['admin'] }, { sessionCookie: [] }] : [{ bearerAuth: [op.scope] }],
       ...(parameterList.length > 0 ? { parameters: parameterList } : {}),
       ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } } : {}),
       responses,
@@ -58,7 +58,10 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
     info,
     servers: [{ url: '/' }],
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key issued by the operator (admin CLI). Scopes: ota, usage:write, usage:read, platform:events, admin.' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key issued by the operator (admin CLI). Scopes: ota, usage:write, usage:read, platform:events, admin.' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'backbone_session', description: 'The operator console\'s session (POST /api/v2/operator/session).' },
+      },
       schemas: { Problem: problemSchema },
     },
     paths,

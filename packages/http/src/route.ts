@@ -9,7 +9,7 @@ import { compileValidator, type Operation } from '@backbone/contracts';
 import { ValidationError } from '@backbone/domain';
 import type { Pool } from '@backbone/db';
 import { hashRequest, type IdempotencyRequest } from '@backbone/use-cases';
-import { authorize, type AuthContext, type KeyVerifier } from './auth.js';
+import { assertSameOrigin, authorize, authorizeOperator, type AuthContext, type KeyVerifier, type SessionVerifier } from './auth.js';
 import type { OperationRoutes } from './operation-routes.js';
 import { HttpProblem } from './problems.js';
 
@@ -21,7 +21,8 @@ export interface HandlerContext<Op extends Operation> {
   params: InputOf<Op['params']>;
   query: InputOf<Op['query']>;
   body: InputOf<Op['body']>;
-  auth: AuthContext;
+  /** Who called; null for an operation that asks no authentication (signing in). */
+  auth: Op['auth'] extends 'none' ? null : AuthContext;
   /** The Idempotency-Key header, when the operation takes one and the caller sent it. */
   idempotencyKey: string | null;
   /** The key with this operation and a hash of the body, for the use case's idempotency module; null without a key. */
@@ -41,6 +42,8 @@ export type Handler<Op extends Operation> = (ctx: HandlerContext<Op>) => Promise
 export interface RouteDeps {
   pool: Pool;
   keyVerifier: KeyVerifier;
+  /** The operator console's sessions, for operations with `auth: 'session-or-key'`. */
+  sessionVerifier?: SessionVerifier;
   bodyLimit: string;
 }
 
@@ -60,8 +63,20 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
   const parseJson = express.json({ limit: deps.bodyLimit, type: JSON_TYPES, strict: false });
   const readJsonBody = (req: Request, res: Response) => new Promise<void>((resolve, reject) => parseJson(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
 
+  const authenticate = async (req: Request): Promise<AuthContext | null> => {
+    switch (op.auth ?? 'key') {
+      case 'none':
+        assertSameOrigin(req);
+        return null;
+      case 'session-or-key':
+        return authorizeOperator(req, deps, { ownerOnly: op.ownerOnly === true });
+      default:
+        return authorize(req, deps.keyVerifier, op.scope);
+    }
+  };
+
   routes.add(op.method, op.path, async (req: Request, res: Response) => {
-    const auth = await authorize(req, deps.keyVerifier, op.scope);
+    const auth = await authenticate(req);
     if (validateParams) {
       const errors = validateParams(req.params);
       if (errors.length > 0) throw new HttpProblem('invalid-request', errors.map((e) => e.message).join(' '), { errors });
@@ -87,14 +102,21 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
       params: req.params as InputOf<Op['params']>,
       query: query as InputOf<Op['query']>,
       body: req.body as InputOf<Op['body']>,
-      auth,
+      auth: auth as HandlerContext<Op>['auth'],
       idempotencyKey,
       idempotency: idempotencyKey ? { operation: operationName, key: idempotencyKey, requestHash: hashRequest(req.body) } : null,
       req,
       res,
     });
-    const answer = { status: result.status, text: JSON.stringify(result.body) };
+    // A handler that streams its answer itself (a CSV export) has already sent it.
+    if (res.headersSent) return;
     if (result.headers) for (const name in result.headers) res.setHeader(name, result.headers[name]!);
+    if (result.body === undefined) {
+      res.statusCode = result.status;
+      res.end();
+      return;
+    }
+    const answer = { status: result.status, text: JSON.stringify(result.body) };
     if (options.etag && answer.status === 200) {
       // A strong validator of exactly the bytes a 200 carries; a matching If-None-Match gets 304 and no body.
       const etag = `"${hash('sha256', answer.text, 'base64url')}"`;

@@ -1,0 +1,24 @@
+// The operator API's configuration, parsed once at boot from the environment.
+import { commonEnv, httpEnv, loadConfig, redisEnv, type ConfigOf } from '@backbone/config';
+
+export const operatorApiEnv = {
+  type: 'object',
+  required: ['DATABASE_URL'],
+  properties: {
+    ...commonEnv,
+    ...redisEnv,
+    ...httpEnv,
+    PORT: { ...httpEnv.PORT, default: 3003 },
+    SESSION_IDLE_TIMEOUT_MS: { type: 'integer', default: 1_800_000, minimum: 1000, description: 'A console session unused for this long ends (default 30 minutes).' },
+    SESSION_ABSOLUTE_LIFETIME_MS: { type: 'integer', default: 43_200_000, minimum: 1000, description: 'A console session ends this long after sign-in, used or not (default 12 hours).' },
+    SIGN_IN_MAX_FAILURES: { type: 'integer', default: 5, minimum: 1, description: 'Failed sign-ins per e-mail and per address within SIGN_IN_WINDOW_SECONDS before 429.' },
+    SIGN_IN_WINDOW_SECONDS: { type: 'integer', default: 900, minimum: 1, description: 'The sign-in throttle\'s window.' },
+    CONSOLE_DIR: { type: 'string', default: 'apps/console/dist', description: 'The built console served under /console (relative to the working directory).' },
+  },
+} as const;
+
+export type OperatorApiConfig = ConfigOf<typeof operatorApiEnv>;
+
+export function loadOperatorApiConfig(env: Record<string, string | undefined> = process.env): OperatorApiConfig {
+  return loadConfig(operatorApiEnv, env);
+}

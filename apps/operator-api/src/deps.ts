@@ -1,0 +1,19 @@
+// What the operator app takes from whoever composes it (server.ts, a test); app.ts and every route read it from here.
+import type { Logger, RouteDeps, SessionLifetimes, SessionVerifier } from '@backbone/http';
+import type { EventQueues } from '@backbone/publisher';
+import type { SignInThrottle } from '@backbone/use-cases';
+
+export interface OperatorAppDeps extends RouteDeps {
+  logger: Logger;
+  /** Base URI of the problem `type`s. */
+  problemBase: string;
+  sessionVerifier: SessionVerifier;
+  sessions: SessionLifetimes;
+  throttle: SignInThrottle;
+  /** The event queues, for the failed set (list and replay). */
+  queues: EventQueues;
+  /** The built console's directory, served under /console; null serves none (API tests). */
+  consoleDir: string | null;
+  /** Readiness of Redis, for /readyz. */
+  redisReady: () => Promise<boolean>;
+}

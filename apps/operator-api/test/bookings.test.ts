@@ -1,0 +1,181 @@
+// The console's bookings: every channel in one list, each filter, keyset paging that neither misses nor repeats a row
+// while bookings are written, one booking with its answers, the CSV export equal to the list, and the tenant wall.
+import { describe, expect, it, beforeAll } from 'vitest';
+import { request } from '@backbone/testkit';
+import { createTestActivity, createTestQuestion } from '@backbone/testkit';
+import { createBooking } from '@backbone/use-cases';
+import { book, createOperator, createSlot, dayFromNow, PROBLEM_BASE, signedIn, useOperatorApi, type Operator } from './support.js';
+
+const { db, server } = useOperatorApi();
+
+let operator: Operator;
+let other: Operator;
+const d1 = dayFromNow(3);
+const d2 = dayFromNow(10);
+
+beforeAll(async () => {
+  operator = await createOperator(db.pool);
+  other = await createOperator(db.pool);
+  await createSlot(db.pool, operator, d1, '10:00');
+  await createSlot(db.pool, operator, d2, '14:00');
+  await createSlot(db.pool, other, d1, '10:00');
+  await book(db.pool, operator, { date: d1, time: '10:00' }, { channel: 'ota', firstName: 'Olga', lastName: 'Tokarczuk', email: 'olga@example.com', paymentReference: 'PAY-OTA-1' });
+  await book(db.pool, operator, { date: d1, time: '10:00' }, { channel: 'online', firstName: 'Ana', lastName: 'Silva', email: 'ana@example.com' });
+  await book(db.pool, operator, { date: d2, time: '14:00' }, { channel: 'pos', firstName: 'Bo', lastName: 'Lind', email: 'bo@shop.example', paymentReference: '=HYPERLINK("x")' });
+  await book(db.pool, other, { date: d1, time: '10:00' }, { channel: 'ota', firstName: 'Other', lastName: 'Account', paymentReference: 'PAY-OTHER' });
+});
+
+async function list(query: string) {
+  const client = await signedIn(server.url, operator.staff.email);
+  return client.send('GET', `/api/v2/operator/bookings${query}`);
+}
+
+describe('bookings list', () => {
+  it('shows every channel of the account, newest first, and nothing of another account', async () => {
+    const answer = await list('');
+    expect(answer.status).toBe(200);
+    expect(answer.body.Next).toBeNull();
+    expect(answer.body.Bookings.map((b: { Channel: string }) => b.Channel)).toEqual(['pos', 'online', 'ota']);
+    expect(answer.body.Bookings[2]).toMatchObject({
+      Status: 'confirmed',
+      ActivityID: operator.activity.activityId,
+      ActivityName: operator.activity.name,
+      Date: d1,
+      Time: '10:00',
+      Participants: 1,
+      Customer: { FirstName: 'Olga', LastName: 'Tokarczuk', Email: 'olga@example.com', Phone: null },
+      PaymentReference: 'PAY-OTA-1',
+    });
+    expect(answer.text).not.toContain('PAY-OTHER');
+  });
+
+  it.each([
+    ['?Channel=ota', ['Olga']],
+    ['?Channel=pos', ['Bo']],
+    ['?Status=confirmed', ['Bo', 'Ana', 'Olga']],
+    ['?Status=cancelled', []],
+    [`?From=${d2}`, ['Bo']],
+    [`?To=${d1}`, ['Ana', 'Olga']],
+    [`?From=${d1}&To=${d1}&Channel=online`, ['Ana']],
+    ['?Q=tokarc', ['Olga']],
+    ['?Q=ANA%40EXAMPLE', ['Ana']],
+    ['?Q=ana%20silva', ['Ana']],
+    ['?Q=pay-ota', ['Olga']],
+    ['?Q=%25', []],
+    ['?Q=_', []],
+  ])('filters %s', async (query, names) => {
+    const answer = await list(query);
+    expect(answer.status).toBe(200);
+    expect(answer.body.Bookings.map((b: { Customer: { FirstName: string } }) => b.Customer.FirstName)).toEqual(names);
+  });
+
+  it('filters by activity and by reference', async () => {
+    const activity = await createTestActivity(db.pool, operator.account.id, { timeZone: 'Europe/Lisbon', name: 'Sunset paddle' });
+    await createSlot(db.pool, operator, d1, '18:00', 10, activity);
+    const sunset = await book(db.pool, operator, { date: d1, time: '18:00' }, { activity, firstName: 'Sol' });
+    const byActivity = await list(`?ActivityID=${activity.activityId}`);
+    expect(byActivity.body.Bookings.map((b: { Reference: string }) => b.Reference)).toEqual([sunset.Reference]);
+    const byReference = await list(`?Q=${sunset.Reference.slice(2, 7)}`);
+    expect(byReference.body.Bookings.map((b: { Reference: string }) => b.Reference)).toEqual([sunset.Reference]);
+  });
+
+  it('refuses invalid filters and cursors with 422', async () => {
+    for (const query of ['?Channel=fax', '?From=2026-13-01', '?Limit=0', '?Limit=201', '?ActivityID=nope', '?Cursor=abc', '?Unknown=1']) {
+      const answer = await list(query);
+      expect(answer.status, query).toBe(422);
+      expect(answer.body.type).toBe(`${PROBLEM_BASE}/validation`);
+    }
+  });
+
+  it('pages by keyset without a missed or repeated row while bookings are written', async () => {
+    const owner = await createOperator(db.pool);
+    const date = dayFromNow(5);
+    await createSlot(db.pool, owner, date, '09:00', 1000);
+    const before: string[] = [];
+    for (let i = 0; i < 45; i++) before.push((await book(db.pool, owner, { date, time: '09:00' }, { firstName: `P${i}` })).Reference);
+    const client = await signedIn(server.url, owner.owner.email);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const answer: { status: number; body: { Bookings: { Reference: string }[]; Next: string | null } } = await client.send('GET', `/api/v2/operator/bookings?Limit=10${cursor ? `&Cursor=${cursor}` : ''}`);
+      expect(answer.status).toBe(200);
+      seen.push(...answer.body.Bookings.map((b: { Reference: string }) => b.Reference));
+      cursor = answer.body.Next;
+      pages++;
+      // New bookings arrive between every page.
+      await Promise.all([0, 1, 2].map((i) => book(db.pool, owner, { date, time: '09:00' }, { firstName: `N${pages}-${i}` })));
+    } while (cursor);
+    expect(pages).toBe(5);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual([...before].reverse());
+  });
+
+  it('answers one booking with its answers; another account\'s booking is a 404', async () => {
+    const question = await createTestQuestion(db.pool, operator.activity, { question: 'Can you swim?', type: 'checkbox' });
+    const { value } = await createBooking(
+      { pool: db.pool },
+      {
+        accountId: operator.account.id,
+        apiKeyId: null,
+        channel: 'online',
+        activityId: operator.activity.activityId,
+        date: d1,
+        time: '10:00',
+        participants: 2,
+        customer: { FirstName: 'Grace', LastName: 'Hopper', Email: 'grace@example.com', Phone: '+1 555 0100' },
+        paymentReference: null,
+        answers: [{ QuestionID: question.id, Value: true }],
+      },
+    );
+    const client = await signedIn(server.url, operator.staff.email);
+    const answer = await client.send('GET', `/api/v2/operator/bookings/${value.Reference}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ Reference: value.Reference, Participants: 2, Customer: { Phone: '+1 555 0100' }, Answers: [{ QuestionID: question.id, Question: 'Can you swim?', Type: 'checkbox', Participant: null, Value: true }] });
+    const theirs = (await signedIn(server.url, other.owner.email)).send('GET', `/api/v2/operator/bookings/${value.Reference}`);
+    expect((await theirs).status).toBe(404);
+    expect((await client.send('GET', '/api/v2/operator/bookings/ZZZZ-ZZZZ')).status).toBe(404);
+    expect((await client.send('GET', '/api/v2/operator/bookings/lower-case')).status).toBe(400);
+  });
+});
+
+describe('CSV export', () => {
+  it('streams the same rows as the list, with the same filters, quoted and formula-safe', async () => {
+    const client = await signedIn(server.url, operator.staff.email);
+    for (const query of ['', '?Channel=pos', `?To=${d1}`, '?Q=nobody']) {
+      const csv = await client.send('GET', `/api/v2/operator/bookings.csv${query}`);
+      expect(csv.status).toBe(200);
+      expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
+      const lines = csv.text.split('\r\n');
+      expect(lines[0]).toBe('Reference,Status,Channel,Partner,Activity,Date,Time,Participants,FirstName,LastName,Email,Phone,PaymentReference,CreatedAt');
+      expect(lines.at(-1)).toBe('');
+      const rows = lines.slice(1, -1);
+      const listed = (await client.send('GET', `/api/v2/operator/bookings${query}${query ? '&' : '?'}Limit=200`)).body.Bookings;
+      expect(rows.map((r) => r.split(',')[0])).toEqual(listed.map((b: { Reference: string }) => b.Reference));
+    }
+    const pos = (await client.send('GET', '/api/v2/operator/bookings.csv?Channel=pos')).text.split('\r\n')[1]!;
+    expect(pos).toContain(`,"'=HYPERLINK(""x"")",`);
+  });
+
+  it('exports more rows than one batch', async () => {
+    const owner = await createOperator(db.pool);
+    const date = dayFromNow(6);
+    await createSlot(db.pool, owner, date, '09:00', 3000);
+    await db.pool.query(
+      `INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer)
+       SELECT $1, 'R' || lpad(g::text, 7, '0'), a.id, t.id, 'online', 1, '{"FirstName":"F","LastName":"L","Email":"e@example.com"}'::jsonb
+         FROM generate_series(1, 2500) g, activities a JOIN timeslots t ON t.activity_id = a.id
+        WHERE a.account_id = $1`,
+      [owner.account.id],
+    );
+    const csv = await (await signedIn(server.url, owner.owner.email)).send('GET', '/api/v2/operator/bookings.csv');
+    const rows = csv.text.split('\r\n').slice(1, -1);
+    expect(rows).toHaveLength(2500);
+    expect(new Set(rows.map((r) => r.split(',')[0])).size).toBe(2500);
+  });
+
+  it('needs a session or an admin key', async () => {
+    expect((await request(server.url, 'GET', '/api/v2/operator/bookings.csv')).status).toBe(401);
+    expect((await request(server.url, 'GET', '/api/v2/operator/bookings.csv', { key: operator.key })).status).toBe(200);
+  });
+});

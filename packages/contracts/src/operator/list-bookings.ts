@@ -1,0 +1,95 @@
+// GET /api/v2/operator/bookings: the account's bookings of every channel, filtered and keyset-paged, newest first.
+import type { FromSchema } from 'json-schema-to-ts';
+import { BOOKING_CHANNELS, calendarDateSchema, clockTimeSchema, uuidSchema } from '../common.schemas.js';
+import type { Operation } from '../operation.js';
+import { QUESTION_TYPES } from '../partner/shared.schemas.js';
+import { cursorSchema, limitSchema, nextSchema, operatorTags } from './shared.schemas.js';
+
+export const BOOKING_STATUSES = ['on_hold', 'confirmed', 'cancelled', 'expired'] as const;
+
+/** The filters the list and the CSV export share. */
+export const bookingFilterProperties = {
+  From: { ...calendarDateSchema, description: 'Only bookings whose timeslot is on or after this local date.' },
+  To: { ...calendarDateSchema, description: 'Only bookings whose timeslot is on or before this local date.' },
+  Channel: { type: 'string', enum: BOOKING_CHANNELS },
+  Status: { type: 'string', enum: BOOKING_STATUSES },
+  ActivityID: uuidSchema,
+  Q: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 200,
+    pattern: '^[^\\u0000\\ud800-\\udfff]*$',
+    description: 'Free text, case-insensitive, within the reference, the customer\'s name or e-mail, or the payment reference.',
+  },
+} as const;
+
+const customerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['FirstName', 'LastName', 'Email', 'Phone'],
+  properties: { FirstName: { type: 'string' }, LastName: { type: 'string' }, Email: { type: 'string' }, Phone: { type: ['string', 'null'] } },
+} as const;
+
+export const operatorBookingSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Reference', 'Status', 'Channel', 'ActivityID', 'ActivityName', 'Date', 'Time', 'StartsAt', 'Participants', 'Customer', 'PaymentReference', 'PartnerName', 'CreatedAt'],
+  properties: {
+    Reference: { type: 'string' },
+    Status: { type: 'string', enum: BOOKING_STATUSES },
+    Channel: { type: 'string', enum: BOOKING_CHANNELS },
+    ActivityID: uuidSchema,
+    ActivityName: { type: 'string' },
+    Date: calendarDateSchema,
+    Time: clockTimeSchema,
+    StartsAt: { type: 'string', format: 'date-time', description: 'With the offset of the activity\'s zone.' },
+    Participants: { type: 'integer' },
+    Customer: customerSchema,
+    PaymentReference: { type: ['string', 'null'] },
+    PartnerName: { type: ['string', 'null'], description: 'The partner that made an ota booking, when known.' },
+    CreatedAt: { type: 'string', format: 'date-time' },
+  },
+} as const;
+export type OperatorBooking = FromSchema<typeof operatorBookingSchema>;
+
+export const bookingAnswerSchema = {
+  type: 'object',
+  required: ['QuestionID', 'Question', 'Type', 'Participant', 'Value'],
+  properties: {
+    QuestionID: { type: 'integer' },
+    Question: { type: 'string', description: 'As worded when answered.' },
+    Type: { type: 'string', enum: QUESTION_TYPES },
+    Participant: { type: ['integer', 'null'] },
+    Value: { type: ['string', 'number', 'boolean', 'array'], items: { type: 'string' } },
+  },
+} as const;
+
+export const listOperatorBookingsOperation = {
+  operationId: 'listOperatorBookings',
+  method: 'get',
+  path: '/api/v2/operator/bookings',
+  summary: 'List the bookings of every channel',
+  description: 'Newest first. Keyset-paged: pass the answer\'s `Next` as `Cursor`; bookings made meanwhile never shift later pages.',
+  tags: operatorTags,
+  scope: 'admin',
+  auth: 'session-or-key',
+  query: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { ...bookingFilterProperties, Limit: limitSchema, Cursor: cursorSchema },
+  },
+  responses: {
+    200: {
+      description: 'One page.',
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['Bookings', 'Next'],
+        properties: { Bookings: { type: 'array', items: operatorBookingSchema }, Next: nextSchema },
+      },
+    },
+    422: { description: 'An invalid filter or cursor.' },
+  },
+} as const satisfies Operation;
+export type BookingListQuery = FromSchema<typeof listOperatorBookingsOperation.query>;
+export type BookingPage = FromSchema<(typeof listOperatorBookingsOperation.responses)[200]['schema']>;

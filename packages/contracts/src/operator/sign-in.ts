@@ -1,0 +1,35 @@
+// POST /api/v2/operator/session: an operator user signs in; the answer sets the session cookie.
+import type { FromSchema } from 'json-schema-to-ts';
+import type { Operation } from '../operation.js';
+import { operatorTags } from './shared.schemas.js';
+
+export const signInRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Email', 'Password'],
+  properties: {
+    Email: { type: 'string', minLength: 3, maxLength: 254 },
+    Password: { type: 'string', minLength: 1, maxLength: 1000 },
+  },
+} as const;
+export type SignInRequest = FromSchema<typeof signInRequestSchema>;
+
+export const signInOperation = {
+  operationId: 'signIn',
+  method: 'post',
+  path: '/api/v2/operator/session',
+  summary: 'Sign in to the operator console',
+  description:
+    'Answers 204 with an HttpOnly, SameSite=Strict session cookie. A wrong e-mail and a wrong password get the same 401. ' +
+    'Failed sign-ins are counted per e-mail and per address: over the budget, 429 with Retry-After.',
+  tags: operatorTags,
+  scope: 'admin',
+  auth: 'none',
+  body: signInRequestSchema,
+  responses: {
+    204: { description: 'Signed in; Set-Cookie carries the session.', headers: { 'Set-Cookie': { description: 'backbone_session=<id>; HttpOnly; SameSite=Strict; Path=/' } } },
+    401: { description: '`/invalid-credentials`: wrong e-mail or password.' },
+    403: { description: 'The request came from another origin.' },
+    429: { description: '`/rate-limited`: too many failed sign-ins; Retry-After says when to try again.' },
+  },
+} as const satisfies Operation;

@@ -1,0 +1,102 @@
+// The console's reads of bookings: every channel, filtered, keyset-paged newest first by id. Bookings made while
+// someone pages get higher ids, so they land before the first page and never shift or repeat rows of later pages.
+import type { BookingDetail, BookingListQuery, OperatorBooking } from '@backbone/contracts';
+import { formatInZone } from '@backbone/domain';
+import type { Db } from './pool.js';
+
+export type BookingFilters = Omit<BookingListQuery, 'Limit' | 'Cursor'>;
+
+interface Row {
+  id: string;
+  reference: string;
+  status: OperatorBooking['Status'];
+  channel: OperatorBooking['Channel'];
+  activity_id: string;
+  name: string;
+  local_date: string;
+  local_time: string;
+  starts_at: Date;
+  time_zone: string;
+  participants: number;
+  customer: { FirstName: string; LastName: string; Email: string; Phone?: string | null };
+  payment_reference: string | null;
+  partner_name: string | null;
+  created_at: Date;
+  answers?: BookingDetail['Answers'];
+}
+
+const SELECT = `SELECT b.id, b.reference, b.status, b.channel, a.activity_id, a.name,
+            to_char(t.local_date, 'YYYY-MM-DD') AS local_date, to_char(t.local_time, 'HH24:MI') AS local_time,
+            t.starts_at, a.time_zone, b.participants, b.customer, b.payment_reference, NULL::text AS partner_name, b.created_at`;
+
+const FROM = `FROM bookings b
+       JOIN timeslots t ON t.id = b.timeslot_id
+       JOIN activities a ON a.account_id = b.account_id AND a.id = b.activity_id`;
+
+// $1 account, $2 from, $3 to, $4 channel, $5 status, $6 activity, $7 LIKE pattern, $8 id below (keyset).
+const WHERE = `WHERE b.account_id = $1
+        AND ($2::date IS NULL OR t.local_date >= $2::date) AND ($3::date IS NULL OR t.local_date <= $3::date)
+        AND ($4::text IS NULL OR b.channel = $4) AND ($5::text IS NULL OR b.status = $5)
+        AND ($6::uuid IS NULL OR a.activity_id = $6::uuid)
+        AND ($7::text IS NULL OR b.reference ILIKE $7 OR b.payment_reference ILIKE $7 OR b.customer->>'Email' ILIKE $7
+             OR (b.customer->>'FirstName') || ' ' || (b.customer->>'LastName') ILIKE $7)
+        AND ($8::bigint IS NULL OR b.id < $8::bigint)`;
+
+function toBooking(r: Row): OperatorBooking {
+  return {
+    Reference: r.reference,
+    Status: r.status,
+    Channel: r.channel,
+    ActivityID: r.activity_id,
+    ActivityName: r.name,
+    Date: r.local_date,
+    Time: r.local_time,
+    StartsAt: formatInZone(r.starts_at, r.time_zone),
+    Participants: r.participants,
+    Customer: { FirstName: r.customer.FirstName, LastName: r.customer.LastName, Email: r.customer.Email, Phone: r.customer.Phone ?? null },
+    PaymentReference: r.payment_reference,
+    PartnerName: r.partner_name,
+    CreatedAt: r.created_at.toISOString(),
+  };
+}
+
+function likePattern(text: string | undefined): string | null {
+  return text === undefined ? null : `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function filterValues(accountId: string, f: BookingFilters, below: string | null) {
+  return [accountId, f.From ?? null, f.To ?? null, f.Channel ?? null, f.Status ?? null, f.ActivityID ?? null, likePattern(f.Q), below];
+}
+
+/** A page of at most `limit` bookings with ids below `below` (null: from the newest); `next` is the last id when more follow. */
+export async function listOperatorBookings(
+  db: Db,
+  accountId: string,
+  filters: BookingFilters,
+  page: { limit: number; below: string | null },
+): Promise<{ bookings: OperatorBooking[]; next: string | null }> {
+  const { rows } = await db.query<Row>({
+    name: 'operator-bookings-page',
+    text: `${SELECT} ${FROM} ${WHERE} ORDER BY b.id DESC LIMIT $9`,
+    values: [...filterValues(accountId, filters, page.below), page.limit + 1],
+  });
+  const more = rows.length > page.limit;
+  const shown = more ? rows.slice(0, page.limit) : rows;
+  return { bookings: shown.map(toBooking), next: more ? shown[shown.length - 1]!.id : null };
+}
+
+/** Every matching booking, newest first, in batches of `batchSize`: only one batch is in memory at a time. */
+export async function* streamOperatorBookings(db: Db, accountId: string, filters: BookingFilters, batchSize = 1000): AsyncGenerator<OperatorBooking[]> {
+  let below: string | null = null;
+  do {
+    const page = await listOperatorBookings(db, accountId, filters, { limit: batchSize, below });
+    if (page.bookings.length > 0) yield page.bookings;
+    below = page.next;
+  } while (below !== null);
+}
+
+export async function findOperatorBooking(db: Db, accountId: string, reference: string): Promise<BookingDetail | null> {
+  const { rows } = await db.query<Row>(`${SELECT}, b.answers ${FROM} WHERE b.account_id = $1 AND b.reference = $2`, [accountId, reference]);
+  const row = rows[0];
+  return row ? { ...toBooking(row), Answers: row.answers ?? [] } : null;
+}

@@ -1,0 +1,133 @@
+// Operator users (the console's people) and their server-side sessions. Every query but the two that start from a
+// secret (the e-mail at sign-in, the session id on each request) takes the account id.
+import { createHash, randomUUID } from 'node:crypto';
+import type { OperatorRole } from '@backbone/contracts';
+import type { Db } from './pool.js';
+
+export type { OperatorRole };
+
+export interface OperatorUser {
+  id: string;
+  accountId: string;
+  email: string;
+  role: OperatorRole;
+  disabled: boolean;
+  createdAt: string;
+}
+
+export interface OperatorCredentials extends OperatorUser {
+  passwordHash: string;
+}
+
+interface UserRow {
+  id: string;
+  account_id: string;
+  email: string;
+  role: OperatorRole;
+  disabled_at: Date | null;
+  created_at: Date;
+  password_hash: string;
+}
+
+const toUser = (r: UserRow): OperatorUser => ({ id: r.id, accountId: r.account_id, email: r.email, role: r.role, disabled: r.disabled_at !== null, createdAt: r.created_at.toISOString() });
+
+/** Null when the address is taken (by this account or another). */
+export async function insertOperatorUser(db: Db, accountId: string, input: { email: string; role: OperatorRole; passwordHash: string }): Promise<OperatorUser | null> {
+  const { rows } = await db.query<UserRow>(
+    `INSERT INTO operator_users (id, account_id, email, role, password_hash) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (email) DO NOTHING
+     RETURNING id, account_id, email, role, disabled_at, created_at, password_hash`,
+    [randomUUID(), accountId, input.email, input.role, input.passwordHash],
+  );
+  return rows[0] ? toUser(rows[0]) : null;
+}
+
+/** The user with this address and its password hash, enabled or not; only sign-in looks users up without an account. */
+export async function findOperatorCredentials(db: Db, email: string): Promise<OperatorCredentials | null> {
+  const { rows } = await db.query<UserRow>(
+    `SELECT id, account_id, email, role, disabled_at, created_at, password_hash FROM operator_users WHERE email = $1`,
+    [email],
+  );
+  const row = rows[0];
+  return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
+}
+
+export async function findOperatorUserByEmail(db: Db, accountId: string, email: string): Promise<OperatorUser | null> {
+  const { rows } = await db.query<UserRow>(
+    `SELECT id, account_id, email, role, disabled_at, created_at, password_hash FROM operator_users WHERE account_id = $1 AND email = $2`,
+    [accountId, email],
+  );
+  return rows[0] ? toUser(rows[0]) : null;
+}
+
+export async function listOperatorUsers(db: Db, accountId: string): Promise<OperatorUser[]> {
+  const { rows } = await db.query<UserRow>(
+    `SELECT id, account_id, email, role, disabled_at, created_at, password_hash FROM operator_users WHERE account_id = $1 ORDER BY email`,
+    [accountId],
+  );
+  return rows.map(toUser);
+}
+
+/** Sets a new password hash; false when the account has no such user. */
+export async function updateOperatorPassword(db: Db, accountId: string, userId: string, passwordHash: string): Promise<boolean> {
+  const { rowCount } = await db.query(`UPDATE operator_users SET password_hash = $3 WHERE account_id = $1 AND id = $2`, [accountId, userId, passwordHash]);
+  return rowCount === 1;
+}
+
+export async function disableOperatorUser(db: Db, accountId: string, userId: string): Promise<boolean> {
+  const { rowCount } = await db.query(`UPDATE operator_users SET disabled_at = coalesce(disabled_at, now()) WHERE account_id = $1 AND id = $2`, [accountId, userId]);
+  return rowCount === 1;
+}
+
+/** Ends every session of a user (password reset, disabling). */
+export async function deleteOperatorSessionsOfUser(db: Db, accountId: string, userId: string): Promise<number> {
+  const { rowCount } = await db.query(`DELETE FROM operator_sessions WHERE account_id = $1 AND user_id = $2`, [accountId, userId]);
+  return rowCount ?? 0;
+}
+
+function hashSessionId(sessionId: string): Buffer {
+  return createHash('sha256').update(sessionId).digest();
+}
+
+export async function insertOperatorSession(db: Db, user: { id: string; accountId: string }, sessionId: string, absoluteLifetimeMs: number): Promise<void> {
+  await db.query(
+    `INSERT INTO operator_sessions (id_hash, user_id, account_id, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4::double precision / 1000))`,
+    [hashSessionId(sessionId), user.id, user.accountId, absoluteLifetimeMs],
+  );
+}
+
+export interface OperatorSession {
+  userId: string;
+  accountId: string;
+  accountTimeZone: string;
+  email: string;
+  role: OperatorRole;
+}
+
+/**
+ * The live session with this id, its idle clock restarted; null when unknown, idle for longer than `idleTimeoutMs`,
+ * past its absolute end, or its user disabled. One statement, so a session cannot be revived between check and touch.
+ */
+export async function touchOperatorSession(db: Db, sessionId: string, idleTimeoutMs: number): Promise<OperatorSession | null> {
+  const { rows } = await db.query<{ user_id: string; account_id: string; time_zone: string; email: string; role: OperatorRole }>({
+    name: 'operator-session-touch',
+    text: `UPDATE operator_sessions s SET last_seen_at = now()
+             FROM operator_users u, accounts a
+            WHERE s.id_hash = $1 AND u.id = s.user_id AND a.id = s.account_id AND u.disabled_at IS NULL
+              AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(secs => $2::double precision / 1000)
+           RETURNING s.user_id, s.account_id, a.time_zone, u.email, u.role`,
+    values: [hashSessionId(sessionId), idleTimeoutMs],
+  });
+  const row = rows[0];
+  return row ? { userId: row.user_id, accountId: row.account_id, accountTimeZone: row.time_zone, email: row.email, role: row.role } : null;
+}
+
+export async function deleteOperatorSession(db: Db, sessionId: string): Promise<void> {
+  await db.query(`DELETE FROM operator_sessions WHERE id_hash = $1`, [hashSessionId(sessionId)]);
+}
+
+/** Removes sessions past their absolute end; expired ones are refused anyway, this only keeps the table small. */
+export async function deleteExpiredOperatorSessions(db: Db): Promise<number> {
+  const { rowCount } = await db.query(`DELETE FROM operator_sessions WHERE expires_at <= now()`);
+  return rowCount ?? 0;
+}

@@ -1,0 +1,119 @@
+// Operator users and their sessions: create a user (admin CLI, console), reset a password, disable a user, sign in
+// (throttled per e-mail and per address) and sign out. Each use case owns its statements; a password change or a
+// disabled user ends that user's sessions in the same transaction.
+import { randomBytes } from 'node:crypto';
+import {
+  deleteOperatorSession,
+  deleteOperatorSessionsOfUser,
+  disableOperatorUser as markDisabled,
+  findOperatorCredentials,
+  findOperatorUserByEmail,
+  insertOperatorSession,
+  insertOperatorUser,
+  updateOperatorPassword,
+  withTransaction,
+  type OperatorRole,
+  type OperatorUser,
+  type Pool,
+} from '@backbone/db';
+import { DomainError, ValidationError } from '@backbone/domain';
+import { SignInError } from './errors.js';
+import { decoyPasswordHash, generatePassword, hashPassword, verifyPassword } from './operator-passwords.js';
+
+export interface OperatorUnitOfWork {
+  pool: Pool;
+}
+
+/** Failed sign-ins counted per key (an e-mail, an address); a key over its budget waits `retryAfterSeconds`. */
+export interface SignInThrottle {
+  /** Seconds until every key may try again; 0 when none is over its budget. */
+  blockedFor(keys: readonly string[]): Promise<number>;
+  recordFailure(keys: readonly string[]): Promise<void>;
+  /** After a successful sign-in: the e-mail's count starts again. */
+  recordSuccess(keys: readonly string[]): Promise<void>;
+}
+
+export const MIN_PASSWORD_LENGTH = 12;
+
+function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function checkPassword(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH) throw new ValidationError([{ field: 'Password', message: `must be at least ${MIN_PASSWORD_LENGTH} characters long.` }]);
+}
+
+/** A new user; `password` omitted: a one-time password is generated and returned (the only time it exists in clear). */
+export async function createOperatorUser(
+  uow: OperatorUnitOfWork,
+  input: { accountId: string; email: string; role: OperatorRole; password?: string },
+): Promise<{ user: OperatorUser; password: string }> {
+  const password = input.password ?? generatePassword();
+  checkPassword(password);
+  const user = await insertOperatorUser(uow.pool, input.accountId, { email: normaliseEmail(input.email), role: input.role, passwordHash: await hashPassword(password) });
+  if (!user) throw new ValidationError([{ field: 'Email', message: 'is already used by another user.' }]);
+  return { user, password };
+}
+
+async function userByEmail(uow: OperatorUnitOfWork, accountId: string, email: string): Promise<OperatorUser> {
+  const user = await findOperatorUserByEmail(uow.pool, accountId, normaliseEmail(email));
+  if (!user) throw new DomainError('not-found', 'User not found.');
+  return user;
+}
+
+/** A new password (given or generated) for a user of the account; the user's sessions end. */
+export async function resetOperatorPassword(uow: OperatorUnitOfWork, input: { accountId: string; email: string; password?: string }): Promise<{ user: OperatorUser; password: string }> {
+  const user = await userByEmail(uow, input.accountId, input.email);
+  const password = input.password ?? generatePassword();
+  checkPassword(password);
+  const passwordHash = await hashPassword(password);
+  await withTransaction(uow.pool, async (client) => {
+    await updateOperatorPassword(client, input.accountId, user.id, passwordHash);
+    await deleteOperatorSessionsOfUser(client, input.accountId, user.id);
+  });
+  return { user, password };
+}
+
+/** Disables a user of the account and ends its sessions; repeating it changes nothing. */
+export async function disableOperatorUser(uow: OperatorUnitOfWork, input: { accountId: string; email: string }): Promise<OperatorUser> {
+  const user = await userByEmail(uow, input.accountId, input.email);
+  await withTransaction(uow.pool, async (client) => {
+    await markDisabled(client, input.accountId, user.id);
+    await deleteOperatorSessionsOfUser(client, input.accountId, user.id);
+  });
+  return { ...user, disabled: true };
+}
+
+export interface SignInRequest {
+  email: string;
+  password: string;
+  /** The caller's network address, the throttle's second key. */
+  address: string;
+  absoluteLifetimeMs: number;
+}
+
+/**
+ * Checks the credentials and opens a session: its random id (256 bits) is returned for the cookie and only its hash
+ * stored. An unknown e-mail, a wrong password and a disabled user are one failure, told apart by nothing (not even time).
+ */
+export async function signIn(uow: OperatorUnitOfWork & { throttle: SignInThrottle }, request: SignInRequest): Promise<{ sessionId: string; user: OperatorUser }> {
+  const email = normaliseEmail(request.email);
+  const keys = [`email:${email}`, `address:${request.address}`];
+  const wait = await uow.throttle.blockedFor(keys);
+  if (wait > 0) throw new SignInError('rate-limited', wait);
+  const user = await findOperatorCredentials(uow.pool, email);
+  const matches = await verifyPassword(request.password, user?.passwordHash ?? (await decoyPasswordHash()));
+  if (!user || !matches || user.disabled) {
+    await uow.throttle.recordFailure(keys);
+    throw new SignInError('invalid-credentials');
+  }
+  await uow.throttle.recordSuccess([keys[0]!]);
+  const sessionId = randomBytes(32).toString('base64url');
+  await insertOperatorSession(uow.pool, user, sessionId, request.absoluteLifetimeMs);
+  const { passwordHash: _hash, ...publicUser } = user;
+  return { sessionId, user: publicUser };
+}
+
+export async function signOut(uow: OperatorUnitOfWork, sessionId: string): Promise<void> {
+  await deleteOperatorSession(uow.pool, sessionId);
+}

@@ -1,0 +1,49 @@
+// The admin CLI's console-user commands and the demo owner, against a real database: a created user can sign in
+// with the printed password, a reset ends old sessions and old passwords, a disabled user cannot sign in.
+import { describe, expect, it } from 'vitest';
+import { createAccount, findOperatorCredentials } from '@backbone/db';
+import { verifyPassword } from '@backbone/use-cases';
+import { useTestDatabase } from '@backbone/testkit';
+import { operatorCommands } from '../admin/operator.commands.js';
+import { DEMO_OWNER_EMAIL, seedDemoOperator, seedDemoOwner } from '../admin/demo-seed.js';
+
+const db = useTestDatabase();
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const run = async (command: string, options: Record<string, string | boolean>): Promise<any> =>
+  JSON.parse(JSON.stringify(await operatorCommands[command]!.run(options, { pool: db.pool, redisUrl: 'redis://unused' })));
+
+describe('admin CLI: console users', () => {
+  it('creates a user with a one-time password, resets it and disables the user (PascalCase output)', async () => {
+    const account = await createAccount(db.pool, { name: 'Cli Kayaks' });
+    const created = await run('create-user', { account: account.id, email: 'Staff@Example.com', role: 'staff' });
+    expect(created).toMatchObject({ AccountID: account.id, Email: 'staff@example.com', Role: 'staff', Disabled: false });
+    expect(created.Password).toMatch(/^[A-Za-z0-9_-]{20}$/);
+    const stored = (await findOperatorCredentials(db.pool, 'staff@example.com'))!;
+    expect(stored.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(await verifyPassword(created.Password, stored.passwordHash)).toBe(true);
+
+    const reset = await run('reset-password', { account: account.id, email: 'staff@example.com' });
+    expect(reset.Password).not.toBe(created.Password);
+    const after = (await findOperatorCredentials(db.pool, 'staff@example.com'))!;
+    expect(await verifyPassword(created.Password, after.passwordHash)).toBe(false);
+    expect(await verifyPassword(reset.Password, after.passwordHash)).toBe(true);
+
+    expect(await run('disable-user', { account: account.id, email: 'staff@example.com' })).toMatchObject({ Disabled: true });
+  });
+
+  it('refuses a taken e-mail, a bad role and another account\'s user', async () => {
+    const account = await createAccount(db.pool, { name: 'A' });
+    const other = await createAccount(db.pool, { name: 'B' });
+    await run('create-user', { account: account.id, email: 'taken@example.com', role: 'owner' });
+    await expect(run('create-user', { account: other.id, email: 'taken@example.com', role: 'owner' })).rejects.toThrow(/already used/);
+    await expect(run('create-user', { account: account.id, email: 'x@example.com', role: 'root' })).rejects.toThrow(/--role/);
+    await expect(run('disable-user', { account: other.id, email: 'taken@example.com' })).rejects.toThrow(/not found/);
+  });
+
+  it('seeds the demo owner once', async () => {
+    await seedDemoOperator(db.pool);
+    const first = await seedDemoOwner(db.pool);
+    expect(first).toEqual({ Email: DEMO_OWNER_EMAIL, Password: expect.stringMatching(/^[A-Za-z0-9_-]{20}$/) });
+    expect(await seedDemoOwner(db.pool)).toBeNull();
+  });
+});

@@ -6,12 +6,15 @@ COPY package.json package-lock.json ./
 COPY apps/partner-api/package.json apps/partner-api/
 COPY apps/usage-api/package.json apps/usage-api/
 COPY apps/metering-worker/package.json apps/metering-worker/
+COPY apps/operator-api/package.json apps/operator-api/
+COPY apps/console/package.json apps/console/
 COPY packages/config/package.json packages/config/
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/db/package.json packages/db/
 COPY packages/domain/package.json packages/domain/
 COPY packages/http/package.json packages/http/
 COPY packages/publisher/package.json packages/publisher/
+COPY packages/use-cases/package.json packages/use-cases/
 COPY packages/test-apps/package.json packages/test-apps/
 COPY packages/testkit/package.json packages/testkit/
 RUN npm ci --no-audit --no-fund

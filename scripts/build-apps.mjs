@@ -8,6 +8,7 @@ import { build } from 'esbuild';
 const apps = [
   { entry: 'apps/partner-api/src/server.ts', out: 'apps/partner-api/dist/server.js' },
   { entry: 'apps/usage-api/src/server.ts', out: 'apps/usage-api/dist/server.js' },
+  { entry: 'apps/operator-api/src/server.ts', out: 'apps/operator-api/dist/server.js' },
   { entry: 'apps/metering-worker/src/main.ts', out: 'apps/metering-worker/dist/main.js' },
 ];
 
@@ -32,3 +33,8 @@ await Promise.all(
   ),
 );
 console.log(`[build] bundled ${apps.map((a) => a.out).join(', ')}`);
+
+// The console is a browser app: Vite builds it into apps/console/dist, which the operator API serves under /console.
+const { build: viteBuild } = await import('vite');
+await viteBuild({ root: 'apps/console', configFile: 'apps/console/vite.config.ts', logLevel: 'warn' });
+console.log('[build] built apps/console/dist');

@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createPool, migrate } from '@backbone/db';
 import { canConnectPostgres, canConnectRedis, startEmbeddedPostgres, startRedisServer, type LocalService } from '@backbone/testkit/local-services';
-import { seedDemoOperator } from './admin/demo-seed.js';
+import { seedDemoOperator, seedDemoOwner } from './admin/demo-seed.js';
 import { API_NODE_OPTIONS, dataDir, devStateFile, repoRoot } from './dev-env.js';
 import { createGateway } from './gateway.js';
 
@@ -62,6 +62,22 @@ async function demoKeys(databaseUrl: string): Promise<DemoKeys | null> {
   return existsSync(keysFile) ? (JSON.parse(readFileSync(keysFile, 'utf8')) as DemoKeys) : null;
 }
 
+/** The demo console owner: created once, its one-time password kept in .data (local development data only). */
+async function demoOwner(databaseUrl: string): Promise<{ Email: string; Password: string } | null> {
+  const ownerFile = path.join(dataDir, 'demo-console.json');
+  const pool = createPool({ connectionString: databaseUrl, max: 2 });
+  try {
+    const created = await seedDemoOwner(pool);
+    if (created) {
+      writeFileSync(ownerFile, JSON.stringify(created, null, 2), { mode: 0o600 });
+      return created;
+    }
+  } finally {
+    await pool.end();
+  }
+  return existsSync(ownerFile) ? (JSON.parse(readFileSync(ownerFile, 'utf8')) as { Email: string; Password: string }) : null;
+}
+
 function run(name: string, entry: string, extraEnv: Record<string, string>): void {
   const child = spawn(process.execPath, [entry], { cwd: repoRoot, env: { ...env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
   child.on('exit', (code, signal) => {
@@ -109,9 +125,11 @@ async function main(): Promise<void> {
   log('applying migrations');
   await migrate({ databaseUrl });
   const keys = await demoKeys(databaseUrl);
+  const owner = await demoOwner(databaseUrl);
 
   const partnerUrl = `http://127.0.0.1:${port + 1}`;
   const usageUrl = `http://127.0.0.1:${port + 2}`;
+  const operatorUrl = `http://127.0.0.1:${port + 3}`;
   const shared = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, LOG_LEVEL: env.LOG_LEVEL ?? 'info', HOST: '127.0.0.1' };
   log('bundling the apps');
   const built = spawnSync(process.execPath, ['scripts/build-apps.mjs'], { cwd: repoRoot, stdio: 'inherit' });
@@ -119,10 +137,11 @@ async function main(): Promise<void> {
   const api = { ...shared, NODE_OPTIONS: [env.NODE_OPTIONS, API_NODE_OPTIONS].filter(Boolean).join(' ') };
   run('partner-api', 'apps/partner-api/dist/server.js', { ...api, PORT: String(port + 1) });
   run('usage-api', 'apps/usage-api/dist/server.js', { ...api, PORT: String(port + 2) });
+  run('operator-api', 'apps/operator-api/dist/server.js', { ...api, PORT: String(port + 3) });
   run('metering-worker', 'apps/metering-worker/dist/main.js', shared);
-  await Promise.all([waitUntilReady(partnerUrl, 'partner-api'), waitUntilReady(usageUrl, 'usage-api')]);
+  await Promise.all([waitUntilReady(partnerUrl, 'partner-api'), waitUntilReady(usageUrl, 'usage-api'), waitUntilReady(operatorUrl, 'operator-api')]);
 
-  const gateway = createGateway({ partnerApi: partnerUrl, usageApi: usageUrl });
+  const gateway = createGateway({ partnerApi: partnerUrl, usageApi: usageUrl, operatorApi: operatorUrl });
   await new Promise<void>((resolve, reject) => {
     gateway.once('error', reject);
     gateway.listen(port, env.HOST ?? '127.0.0.1', resolve);
@@ -136,6 +155,7 @@ async function main(): Promise<void> {
 
   Base URL     ${baseUrl}
   API docs     ${baseUrl}/docs   (OpenAPI: ${baseUrl}/openapi.json)
+  Console      ${baseUrl}/console   ${owner ? `sign in as ${owner.Email} / ${owner.Password}` : '(.data/demo-console.json is missing: npm run admin -- reset-password ...)'}
   Demo keys    ${keys ? Object.entries(keys).map(([name, key]) => `${name.padEnd(10)} ${key}`).join('\n               ') : 'not available (.data/demo-keys.json is missing)'}
 
   Try it:

@@ -1,13 +1,16 @@
 // The local stand-in for the production gateway (nginx in docker-compose.yml): one base URL in front of both APIs.
-// /api/v2/usage/* and /api/v2/platform/* go to the usage API, everything else to the partner API.
+// /api/v2/usage/* and /api/v2/platform/* go to the usage API, /api/v2/operator/* and /console to the operator API,
+// everything else to the partner API.
 import http from 'node:http';
 
 export interface GatewayTargets {
   partnerApi: string;
   usageApi: string;
+  operatorApi: string;
 }
 
 export function routeFor(path: string, targets: GatewayTargets): string {
+  if (path.startsWith('/api/v2/operator') || path === '/console' || path.startsWith('/console/') || path.startsWith('/console?')) return targets.operatorApi;
   return path.startsWith('/api/v2/usage') || path.startsWith('/api/v2/platform') ? targets.usageApi : targets.partnerApi;
 }
 
@@ -16,7 +19,8 @@ export function createGateway(targets: GatewayTargets): http.Server {
   return http.createServer((req, res) => {
     const target = new URL(routeFor(req.url ?? '/', targets));
     const upstream = http.request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent },
+      // X-Forwarded-For is set, not passed on: the operator API's sign-in throttle counts per caller address.
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, 'x-forwarded-for': req.socket.remoteAddress ?? '' }, agent },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

@@ -9,6 +9,7 @@ import type { OperatorAppDeps } from './deps.js';
 import { mountExportBookings } from './routes/export-bookings.js';
 import { mountGetBooking } from './routes/get-booking.js';
 import { mountGetSession } from './routes/get-session.js';
+import { mountListActivities } from './routes/list-activities.js';
 import { mountListBookings } from './routes/list-bookings.js';
 import { mountSignIn } from './routes/sign-in.js';
 import { mountSignOut } from './routes/sign-out.js';
@@ -30,6 +31,7 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           listOperatorBookings: mountListBookings,
           exportOperatorBookings: mountExportBookings,
           getOperatorBooking: mountGetBooking,
+          listOperatorActivities: mountListActivities,
         },
         deps,
       );

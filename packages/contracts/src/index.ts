@@ -25,3 +25,5 @@ export * from './operator/get-session.js';
 export * from './operator/list-bookings.js';
 export * from './operator/get-booking.js';
 export * from './operator/export-bookings.js';
+export * from './operator/list-activities.js';
+export type * from './operation-types.js';

@@ -10,6 +10,7 @@ import { resolveProductOperation } from './partner/resolve-product.js';
 import { exportOperatorBookingsOperation } from './operator/export-bookings.js';
 import { getOperatorBookingOperation } from './operator/get-booking.js';
 import { getSessionOperation } from './operator/get-session.js';
+import { listOperatorActivitiesOperation } from './operator/list-activities.js';
 import { listOperatorBookingsOperation } from './operator/list-bookings.js';
 import { signInOperation } from './operator/sign-in.js';
 import { signOutOperation } from './operator/sign-out.js';
@@ -40,6 +41,7 @@ export const OPERATOR_OPERATIONS = [
   listOperatorBookingsOperation,
   exportOperatorBookingsOperation,
   getOperatorBookingOperation,
+  listOperatorActivitiesOperation,
 ] as const;
 
 /** In the order of the OpenAPI document's paths. */

@@ -1,5 +1,5 @@
 // Activities as partners see them (products), and the rules a new activity must meet.
-import type { Product } from '@backbone/contracts';
+import type { OperatorActivity, Product } from '@backbone/contracts';
 import { ValidationError, type FieldError } from './errors.js';
 import { isValidTimeZone } from './time-zones.js';
 
@@ -43,6 +43,11 @@ export function toProduct(activity: Activity): Product {
     Price: { Amount: activity.priceMinor, Currency: activity.currency },
     MaxParticipants: activity.maxParticipants,
   };
+}
+
+/** The operator's view: the product and whether it is active and offered in the shopfront. */
+export function toOperatorActivity(activity: Activity): OperatorActivity {
+  return { ...toProduct(activity), Active: activity.active, InShopfront: activity.inShopfront };
 }
 
 const isWholeNumber = (value: number, min: number, max: number) => Number.isSafeInteger(value) && value >= min && value <= max;

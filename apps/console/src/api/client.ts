@@ -1,0 +1,56 @@
+// The one API client: every call names an operation object from @backbone/contracts, so its path, method and the
+// types of its inputs and answer all come from the contract. Problems come back as ApiProblem with their detail.
+import type { BodyOf, Operation, ParamsOf, QueryOf, ResultOf } from '@backbone/contracts/browser';
+
+export interface ProblemBody {
+  type?: string;
+  title?: string;
+  status?: number;
+  detail?: string;
+  errors?: { field: string; message: string }[];
+  [member: string]: unknown;
+}
+
+export class ApiProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: ProblemBody,
+  ) {
+    super(problem.detail ?? problem.title ?? `Request failed (${status})`);
+  }
+  /** The last segment of the problem's type URI: 'insufficient-capacity', 'unauthorized', ... */
+  get code(): string {
+    return (this.problem.type ?? '').split('/').pop() ?? '';
+  }
+}
+
+type Input<Op extends Operation> = (ParamsOf<Op> extends undefined ? { params?: undefined } : { params: ParamsOf<Op> }) & {
+  query?: QueryOf<Op>;
+} & (BodyOf<Op> extends undefined ? { body?: undefined } : { body: BodyOf<Op> });
+
+/** The operation's URL with its path parameters and query filled in (also the href of a CSV download). */
+export function operationUrl<Op extends Operation>(op: Op, input: { params?: unknown; query?: unknown } = {}): string {
+  const params = (input.params ?? {}) as Record<string, string>;
+  const path = op.path.replace(/:([A-Za-z]+)/g, (_m, name: string) => encodeURIComponent(String(params[name])));
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries((input.query ?? {}) as Record<string, unknown>)) {
+    if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
+  }
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+export async function call<Op extends Operation>(op: Op, input: Input<Op>, signal?: AbortSignal): Promise<ResultOf<Op>> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  let body: string | undefined;
+  if (input.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(input.body);
+  }
+  const response = await fetch(operationUrl(op, input), { method: op.method.toUpperCase(), headers, body, credentials: 'same-origin', signal });
+  if (response.status === 204) return undefined as ResultOf<Op>;
+  const text = await response.text();
+  const parsed: unknown = text ? JSON.parse(text) : undefined;
+  if (!response.ok) throw new ApiProblem(response.status, (parsed ?? {}) as ProblemBody);
+  return parsed as ResultOf<Op>;
+}

@@ -1,0 +1,70 @@
+// The console's data hooks: each wraps one operation of the API client in TanStack Query (caching, retries, polling),
+// so pages stay thin and never call fetch themselves.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  getOperatorBookingOperation,
+  getSessionOperation,
+  listOperatorActivitiesOperation,
+  listOperatorBookingsOperation,
+  signInOperation,
+  signOutOperation,
+  type BookingListQuery,
+} from '@backbone/contracts/browser';
+import { ApiProblem, call } from './client.js';
+
+/** How often an open bookings page asks for its first page again: new bookings show within 2 seconds. */
+export const BOOKINGS_POLL_MS = 1500;
+
+export function useSession() {
+  return useQuery({
+    queryKey: ['session'],
+    queryFn: ({ signal }) => call(getSessionOperation, {}, signal),
+    retry: (count, error) => !(error instanceof ApiProblem && error.status < 500) && count < 2,
+    staleTime: 60_000,
+  });
+}
+
+export function useSignIn() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (credentials: { Email: string; Password: string }) => call(signInOperation, { body: credentials }),
+    onSuccess: () => client.resetQueries(),
+  });
+}
+
+export function useSignOut() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(signOutOperation, {}),
+    onSettled: () => {
+      client.clear();
+      void client.invalidateQueries({ queryKey: ['session'] });
+    },
+  });
+}
+
+export function useBookings(query: Partial<BookingListQuery>) {
+  return useQuery({
+    queryKey: ['bookings', query],
+    queryFn: ({ signal }) => call(listOperatorBookingsOperation, { query }, signal),
+    placeholderData: keepPreviousData,
+    // Only the first page changes when bookings arrive (newest first); later pages are fixed by their cursor.
+    refetchInterval: query.Cursor ? false : BOOKINGS_POLL_MS,
+  });
+}
+
+export function useBooking(reference: string | null) {
+  return useQuery({
+    queryKey: ['booking', reference],
+    queryFn: ({ signal }) => call(getOperatorBookingOperation, { params: { Reference: reference! } }, signal),
+    enabled: reference !== null,
+  });
+}
+
+export function useActivities() {
+  return useQuery({
+    queryKey: ['activities'],
+    queryFn: ({ signal }) => call(listOperatorActivitiesOperation, {}, signal),
+    staleTime: 30_000,
+  });
+}

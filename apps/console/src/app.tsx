@@ -1,0 +1,32 @@
+// The console's shell: who is signed in decides between the sign-in page and the pages; each page has its own URL
+// under /console, so any view can be shared as a link.
+import { Redirect, Route, Switch } from 'wouter';
+import { ApiProblem } from './api/client.js';
+import { useSession } from './api/hooks.js';
+import { Layout } from './components/layout.js';
+import { ErrorState, Loading } from './components/states.js';
+import { BookingsPage } from './pages/bookings.js';
+import { SignInPage } from './pages/sign-in.js';
+
+const PAGES = [{ path: '/bookings', page: BookingsPage }] as const;
+
+export function App() {
+  const session = useSession();
+  if (session.isPending) return <Loading what="the console" />;
+  if (session.isError) {
+    if (session.error instanceof ApiProblem && session.error.status === 401) return <SignInPage />;
+    return <ErrorState error={session.error} />;
+  }
+  return (
+    <Layout session={session.data} enabledPages={PAGES.map((p) => p.path)}>
+      <Switch>
+        {PAGES.map(({ path, page }) => (
+          <Route key={path} path={path} component={page} />
+        ))}
+        <Route>
+          <Redirect to="/bookings" replace />
+        </Route>
+      </Switch>
+    </Layout>
+  );
+}

@@ -1,0 +1,225 @@
+// Bookings of every channel: filters, keyset paging and the open booking live in the URL; the first page is polled so
+// that new bookings (a partner's included) appear without a reload; CSV export of the same filters.
+import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { BOOKING_CHANNELS, BOOKING_STATUSES, exportOperatorBookingsOperation, type BookingListQuery, type OperatorBooking } from '@backbone/contracts/browser';
+import { operationUrl } from '../api/client.js';
+import { useActivities, useBooking, useBookings } from '../api/hooks.js';
+import { useUrlState } from '../api/url-state.js';
+import { Empty, ErrorState, Loading } from '../components/states.js';
+
+const FILTERS = ['From', 'To', 'Channel', 'Status', 'ActivityID', 'Q'] as const;
+const URL_STATE = [...FILTERS, 'Cursor', 'Open'] as const;
+
+function ChannelBadge({ channel }: { channel: OperatorBooking['Channel'] }) {
+  return <span className={`badge badge-${channel}`}>{channel}</span>;
+}
+
+function BookingDetail({ reference, onClose }: { reference: string; onClose: () => void }) {
+  const booking = useBooking(reference);
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent) => event.key === 'Escape' && onClose();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+  return (
+    <aside className="detail-panel" aria-label={`Booking ${reference}`}>
+      <div className="panel-head">
+        <h2>Booking {reference}</h2>
+        <button type="button" className="secondary" onClick={onClose} autoFocus>
+          Close
+        </button>
+      </div>
+      {booking.isPending && <Loading what="the booking" />}
+      {booking.isError && <ErrorState error={booking.error} />}
+      {booking.data && (
+        <>
+          <dl className="facts">
+            <dt>Customer</dt>
+            <dd>
+              {booking.data.Customer.FirstName} {booking.data.Customer.LastName}
+            </dd>
+            <dt>E-mail</dt>
+            <dd>{booking.data.Customer.Email}</dd>
+            <dt>Phone</dt>
+            <dd>{booking.data.Customer.Phone ?? '—'}</dd>
+            <dt>Activity</dt>
+            <dd>
+              {booking.data.ActivityName}, {booking.data.Date} {booking.data.Time}
+            </dd>
+            <dt>Participants</dt>
+            <dd>{booking.data.Participants}</dd>
+            <dt>Channel</dt>
+            <dd>
+              <ChannelBadge channel={booking.data.Channel} /> {booking.data.PartnerName ?? ''}
+            </dd>
+            <dt>Payment reference</dt>
+            <dd>{booking.data.PaymentReference ?? '—'}</dd>
+            <dt>Status</dt>
+            <dd>{booking.data.Status}</dd>
+            <dt>Booked at</dt>
+            <dd>{new Date(booking.data.CreatedAt).toLocaleString()}</dd>
+          </dl>
+          <h3>Answers</h3>
+          {booking.data.Answers.length === 0 ? (
+            <Empty>No waiver answers.</Empty>
+          ) : (
+            <dl className="facts">
+              {booking.data.Answers.map((a, i) => (
+                <div key={i} className="answer">
+                  <dt>
+                    {a.Question}
+                    {a.Participant !== null ? ` (participant ${a.Participant})` : ''}
+                  </dt>
+                  <dd>{Array.isArray(a.Value) ? a.Value.join(', ') : String(a.Value)}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </>
+      )}
+    </aside>
+  );
+}
+
+function Filters({ values, onChange }: { values: Partial<Record<(typeof FILTERS)[number], string>>; onChange: (changes: Record<string, string | null>) => void }) {
+  const activities = useActivities();
+  const [q, setQ] = useState(values.Q ?? '');
+  useEffect(() => setQ(values.Q ?? ''), [values.Q]);
+  const set = (name: string) => (event: { target: { value: string } }) => onChange({ [name]: event.target.value || null, Cursor: null });
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    onChange({ Q: q.trim() || null, Cursor: null });
+  };
+  return (
+    <form className="filters" onSubmit={search} role="search" aria-label="Filter bookings">
+      <label>
+        From
+        <input type="date" name="From" value={values.From ?? ''} onChange={set('From')} />
+      </label>
+      <label>
+        To
+        <input type="date" name="To" value={values.To ?? ''} onChange={set('To')} />
+      </label>
+      <label>
+        Channel
+        <select name="Channel" value={values.Channel ?? ''} onChange={set('Channel')}>
+          <option value="">All</option>
+          {BOOKING_CHANNELS.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Status
+        <select name="Status" value={values.Status ?? ''} onChange={set('Status')}>
+          <option value="">All</option>
+          {BOOKING_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Activity
+        <select name="ActivityID" value={values.ActivityID ?? ''} onChange={set('ActivityID')}>
+          <option value="">All</option>
+          {activities.data?.map((a) => (
+            <option key={a.ActivityID} value={a.ActivityID}>
+              {a.Name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="grow">
+        Search
+        <input type="search" name="Q" placeholder="Reference, name, e-mail, payment ref." value={q} onChange={(e) => setQ(e.target.value)} />
+      </label>
+      <button type="submit">Search</button>
+    </form>
+  );
+}
+
+export function BookingsPage() {
+  const [state, setState] = useUrlState(URL_STATE);
+  const { Open, Cursor, ...filters } = state;
+  const query = { ...filters, ...(Cursor ? { Cursor } : {}) } as Partial<BookingListQuery>;
+  const bookings = useBookings(query);
+  const open = (reference: string) => setState({ Open: reference });
+  const onRowKey = (reference: string) => (event: KeyboardEvent) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      open(reference);
+    }
+  };
+  return (
+    <div className={Open ? 'page with-panel' : 'page'}>
+      <div className="page-main">
+        <div className="page-head">
+          <h1>Bookings</h1>
+          <a className="button secondary" href={operationUrl(exportOperatorBookingsOperation, { query: filters })} download="bookings.csv">
+            Export CSV
+          </a>
+        </div>
+        <Filters values={filters} onChange={setState} />
+        {bookings.isPending && <Loading what="bookings" />}
+        {bookings.isError && <ErrorState error={bookings.error} />}
+        {bookings.data && bookings.data.Bookings.length === 0 && <Empty>No bookings match these filters.</Empty>}
+        {bookings.data && bookings.data.Bookings.length > 0 && (
+          <table className="table bookings-table">
+            <thead>
+              <tr>
+                <th scope="col">Reference</th>
+                <th scope="col">Channel</th>
+                <th scope="col">Status</th>
+                <th scope="col">Activity</th>
+                <th scope="col">When</th>
+                <th scope="col">Customer</th>
+                <th scope="col">Pax</th>
+                <th scope="col">Payment reference</th>
+              </tr>
+            </thead>
+            <tbody>
+              {bookings.data.Bookings.map((b) => (
+                <tr key={b.Reference} tabIndex={0} onClick={() => open(b.Reference)} onKeyDown={onRowKey(b.Reference)} aria-selected={Open === b.Reference} data-reference={b.Reference}>
+                  <td data-label="Reference" className="mono">
+                    {b.Reference}
+                  </td>
+                  <td data-label="Channel">
+                    <ChannelBadge channel={b.Channel} />
+                    {b.PartnerName && <span className="partner"> {b.PartnerName}</span>}
+                  </td>
+                  <td data-label="Status">
+                    <span className={`status status-${b.Status}`}>{b.Status}</span>
+                  </td>
+                  <td data-label="Activity">{b.ActivityName}</td>
+                  <td data-label="When">
+                    {b.Date} {b.Time}
+                  </td>
+                  <td data-label="Customer" className="customer">
+                    {b.Customer.FirstName} {b.Customer.LastName}
+                  </td>
+                  <td data-label="Pax">{b.Participants}</td>
+                  <td data-label="Payment reference" className="mono payment-reference">
+                    {b.PaymentReference ?? '—'}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <div className="pager">
+          <button type="button" className="secondary" disabled={!Cursor} onClick={() => setState({ Cursor: null })}>
+            Newest
+          </button>
+          <button type="button" className="secondary" disabled={!bookings.data?.Next} onClick={() => setState({ Cursor: bookings.data?.Next ?? null })}>
+            Older
+          </button>
+        </div>
+      </div>
+      {Open && <BookingDetail reference={Open} onClose={() => setState({ Open: null })} />}
+    </div>
+  );
+}

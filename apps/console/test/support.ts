@@ -1,0 +1,127 @@
+// The console's end-to-end set-up: the console built fresh, the operator API serving it and the partner API, both
+// in-process over this file's database and Redis, and one headless Chromium (Debian's, driven by playwright-core)
+// with a desktop (1280 px) and a phone (390 px) page reused by every test.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { closeQueues, openQueues, type EventQueues } from '@backbone/publisher';
+import { createTestOperatorApp } from '@backbone/test-apps/operator-api';
+import { createTestPartnerApp } from '@backbone/test-apps/partner-api';
+import { createTestAccount, createTestActivity, createTestTimeslot, useTestDatabase, useTestRedis, useTestServer, type TestAccount } from '@backbone/testkit';
+import { createBooking, createOperatorUser } from '@backbone/use-cases';
+import type { Activity } from '@backbone/domain';
+import type { BookingChannel } from '@backbone/contracts';
+
+const consoleRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const SCREENSHOTS = path.join(consoleRoot, 'test', 'screenshots');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const PASSWORD = 'correct horse battery';
+
+export function useConsole() {
+  const db = useTestDatabase();
+  const redis = useTestRedis();
+  let queues: EventQueues | undefined;
+  beforeAll(() => {
+    // Build what is under test (about a second); the operator API serves it like production does.
+    execFileSync(process.execPath, [path.join(consoleRoot, '..', '..', 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
+      cwd: consoleRoot,
+      stdio: 'inherit',
+      // vitest sets NODE_ENV=test, which would give React's development build.
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+  const operatorApi = useTestServer(() => {
+    const connection = redis.connection();
+    queues = openQueues(connection, redis.prefix);
+    return createTestOperatorApp({ pool: db.pool, redis: connection, prefix: redis.prefix, queues, consoleDir: path.join(consoleRoot, 'dist') });
+  });
+  const partnerApi = useTestServer(() => createTestPartnerApp(db.pool));
+  const browser = { desktop: null as unknown as Page, phone: null as unknown as Page, dialogs: [] as string[] };
+  let instance: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    instance = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
+      const context = await instance.newContext({ viewport, acceptDownloads: true });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on('dialog', (dialog) => {
+        browser.dialogs.push(`${name}: ${dialog.message()}`);
+        void dialog.dismiss();
+      });
+      page.on('pageerror', (error) => browser.dialogs.push(`${name} page error: ${error.message}`));
+      browser[name] = page;
+    }
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await instance?.close();
+    if (queues) await closeQueues(queues);
+  });
+  return { db, redis, operatorApi, partnerApi, browser, queues: () => queues! };
+}
+
+export interface ConsoleOperator extends TestAccount {
+  activity: Activity;
+  ownerEmail: string;
+  staffEmail: string;
+  ota: string;
+}
+
+export async function createConsoleOperator(pool: import('@backbone/db').Pool, name = 'Fjord Kayaks'): Promise<ConsoleOperator> {
+  const account = await createTestAccount(pool, { name, timeZone: 'Europe/Lisbon' });
+  const activity = await createTestActivity(pool, account.account.id, { name: 'Fjord paddle', timeZone: 'Europe/Lisbon', maxParticipants: 8 });
+  const suffix = account.account.id.slice(0, 8);
+  const ownerEmail = `owner-${suffix}@example.com`;
+  const staffEmail = `staff-${suffix}@example.com`;
+  await createOperatorUser({ pool }, { accountId: account.account.id, email: ownerEmail, role: 'owner', password: PASSWORD });
+  await createOperatorUser({ pool }, { accountId: account.account.id, email: staffEmail, role: 'staff', password: PASSWORD });
+  return { ...account, activity, ownerEmail, staffEmail, ota: await account.keyWith(['ota']) };
+}
+
+export function dayFromNow(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+export async function createSlot(pool: import('@backbone/db').Pool, activity: Activity, date: string, time: string, capacity = 8) {
+  return createTestTimeslot(pool, activity, { date, time, capacity });
+}
+
+export async function bookDirect(pool: import('@backbone/db').Pool, operator: ConsoleOperator, slot: { date: string; time: string }, channel: BookingChannel, customer: { FirstName: string; LastName: string }, paymentReference: string | null = null) {
+  const { value } = await createBooking(
+    { pool },
+    {
+      accountId: operator.account.id,
+      apiKeyId: null,
+      channel,
+      activityId: operator.activity.activityId,
+      date: slot.date,
+      time: slot.time,
+      participants: 1,
+      customer: { ...customer, Email: 'guest@example.com' },
+      paymentReference,
+      answers: undefined,
+    },
+  );
+  return value;
+}
+
+/** Saves a screenshot of the page as it is now, under test/screenshots/<name>-<width>.png. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const file = path.join(SCREENSHOTS, `${name}-${page.viewportSize()!.width}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+export async function signIn(page: Page, baseUrl: string, email: string): Promise<void> {
+  await page.goto(`${baseUrl}/console/bookings`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Bookings' }).waitFor();
+}

@@ -1,0 +1,128 @@
+// Keeps the local stack's processes running, as an orchestrator does in production: a process that ends without
+// being asked to is started again after a backoff, and logged. One that keeps ending right after its start (a bad
+// config, a port in use, a missing database) is given up on: then everything is stopped, so a broken stack fails
+// once and says why instead of flapping forever. Stopping is orderly: last added first (the apps before the
+// databases they use).
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { lastLineOf, watchChild, type ProcessRun } from '@backbone/testkit/local-services';
+
+export interface Service {
+  name: string;
+  /** Starts one run; resolves once the process is up. Called again for every restart. */
+  start(): Promise<ProcessRun>;
+}
+
+export interface SupervisorOptions {
+  log(message: string): void;
+  /** Called once everything was stopped because a service kept failing right after its start. */
+  onGiveUp(reason: string): void;
+  /** Called with the pid of every run, restarts included. */
+  onStart?(name: string, pid: number): void;
+  /** Delay before a restart: restartDelayMs, doubled for each quick exit in a row, at most maxRestartDelayMs. */
+  restartDelayMs?: number;
+  maxRestartDelayMs?: number;
+  /** A run that ends (or fails to start) within quickExitMs of its start is a quick exit; maxQuickExits in a row give up. */
+  quickExitMs?: number;
+  maxQuickExits?: number;
+}
+
+export interface Supervisor {
+  /** Starts the service and keeps it running; resolves once its first run is up, rejects if it is given up on first. */
+  add(service: Service): Promise<void>;
+  /** The pid of each service's current run. */
+  pids(): Record<string, number>;
+  /** Stops every service, last added first; the same promise for every caller. */
+  stop(): Promise<void>;
+}
+
+interface Supervised {
+  service: Service;
+  run: ProcessRun | null;
+  starting: Promise<ProcessRun> | null;
+  wake: (() => void) | null;
+}
+
+export function createSupervisor(options: SupervisorOptions): Supervisor {
+  const { restartDelayMs = 200, maxRestartDelayMs = 5000, quickExitMs = 5000, maxQuickExits = 5 } = options;
+  const supervised: Supervised[] = [];
+  let stopping: Promise<void> | null = null;
+
+  function stop(): Promise<void> {
+    stopping ??= (async () => {
+      for (const entry of [...supervised].reverse()) {
+        entry.wake?.();
+        const run = entry.run ?? (await entry.starting?.catch(() => null));
+        await run?.stop();
+        entry.run = null;
+      }
+    })();
+    return stopping;
+  }
+
+  async function keepRunning(entry: Supervised, firstRun: { resolve(): void; reject(error: Error): void }): Promise<void> {
+    const { name } = entry.service;
+    let quickExits = 0;
+    while (!stopping) {
+      const startedAt = Date.now();
+      let ended: string;
+      try {
+        entry.starting = entry.service.start();
+        entry.run = await entry.starting;
+        if (stopping) return; // stop() stops this run: it waited for the start
+        options.onStart?.(name, entry.run.pid);
+        firstRun.resolve();
+        ended = await entry.run.exited;
+        entry.run = null;
+      } catch (error) {
+        ended = `did not start: ${(error as Error).message}`;
+      } finally {
+        entry.starting = null;
+      }
+      if (stopping) return;
+      quickExits = Date.now() - startedAt < quickExitMs ? quickExits + 1 : 0;
+      if (quickExits >= maxQuickExits) {
+        const reason = `${name} keeps failing right after its start: it ended within ${quickExitMs / 1000} s of starting ${quickExits} times in a row (last: ${ended}); stopping everything`;
+        firstRun.reject(new Error(reason));
+        await stop();
+        options.onGiveUp(reason);
+        return;
+      }
+      const delay = Math.min(restartDelayMs * 2 ** Math.max(quickExits - 1, 0), maxRestartDelayMs);
+      options.log(`${name} ended (${ended}); restarting it in ${delay} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        entry.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      entry.wake = null;
+    }
+  }
+
+  return {
+    add(service) {
+      if (stopping) return Promise.reject(new Error(`not starting ${service.name}: the stack is stopping`));
+      const entry: Supervised = { service, run: null, starting: null, wake: null };
+      supervised.push(entry);
+      return new Promise<void>((resolve, reject) => void keepRunning(entry, { resolve, reject }));
+    },
+    pids() {
+      return Object.fromEntries(supervised.flatMap((entry) => (entry.run ? [[entry.service.name, entry.run.pid]] : [])));
+    },
+    stop,
+  };
+}
+
+/** A command run as a supervised service: stopped with SIGTERM, its output passed through to ours. */
+export function commandService(name: string, command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Service {
+  return {
+    name,
+    async start() {
+      const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      await once(child, 'spawn');
+      return watchChild(child, { lastOutput: lastLineOf({ from: child.stdout, to: process.stdout }, { from: child.stderr, to: process.stderr }) });
+    },
+  };
+}

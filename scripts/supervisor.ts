@@ -122,7 +122,18 @@ export function commandService(name: string, command: string, args: string[], op
     async start() {
       const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
       await once(child, 'spawn');
-      return watchChild(child, { lastOutput: lastLineOf({ from: child.stdout, to: process.stdout }, { from: child.stderr, to: process.stderr }) });
+      const lastLine = lastLineOf({ from: child.stdout, to: process.stdout }, { from: child.stderr, to: process.stderr });
+      return watchChild(child, { lastOutput: () => readableLogLine(lastLine()) });
     },
   };
+}
+
+/** The apps log pino JSON; of such a line, its message and its error's say why (the stack trace is in the log above). */
+function readableLogLine(line: string): string {
+  try {
+    const entry = JSON.parse(line) as { msg?: unknown; err?: { message?: unknown } };
+    return [entry.msg, entry.err?.message].filter((part) => typeof part === 'string').join(': ') || line;
+  } catch {
+    return line;
+  }
 }

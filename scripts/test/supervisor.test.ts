@@ -84,6 +84,13 @@ describe('supervisor', () => {
     await waitFor('the give-up', () => gaveUp[0]);
   });
 
+  it("says why with a pino log line's message and error, not the whole JSON", async () => {
+    const { supervisor, gaveUp } = supervise({ maxQuickExits: 1 });
+    const fatal = JSON.stringify({ level: 60, msg: 'partner API failed to start', err: { message: 'listen EADDRINUSE: address already in use 127.0.0.1:3001', stack: 'Error: …' } });
+    await supervisor.add(node('partner-api', `console.log(${JSON.stringify(fatal)}); process.exit(1)`));
+    expect(await waitFor('the give-up', () => gaveUp[0])).toContain('(last: exit code 1: partner API failed to start: listen EADDRINUSE: address already in use 127.0.0.1:3001)');
+  });
+
   it('counts only exits in a row: a process that ran longer than the window starts a fresh count', async () => {
     const { supervisor, logged, gaveUp } = supervise({ quickExitMs: 300, maxQuickExits: 2 });
     // Lives 400 ms (beyond the window) each time: restarted again and again, never given up on.

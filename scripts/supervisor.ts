@@ -60,26 +60,34 @@ export function createSupervisor(options: SupervisorOptions): Supervisor {
     return stopping;
   }
 
+  /** One run: starts it, waits for its end, says how it ended (null when the supervisor is stopping). */
+  async function runOnce(entry: Supervised, isUp: (pid: number) => void): Promise<string | null> {
+    let run: ProcessRun;
+    try {
+      entry.starting = entry.service.start();
+      run = entry.run = await entry.starting;
+    } catch (error) {
+      return `did not start: ${(error as Error).message}`;
+    } finally {
+      entry.starting = null;
+    }
+    if (stopping) return null; // stop() stops this run: it waited for the start
+    isUp(run.pid);
+    const ended = await run.exited;
+    entry.run = null;
+    return ended;
+  }
+
   async function keepRunning(entry: Supervised, firstRun: { resolve(): void; reject(error: Error): void }): Promise<void> {
     const { name } = entry.service;
     let quickExits = 0;
     while (!stopping) {
       const startedAt = Date.now();
-      let ended: string;
-      try {
-        entry.starting = entry.service.start();
-        entry.run = await entry.starting;
-        if (stopping) return; // stop() stops this run: it waited for the start
-        options.onStart?.(name, entry.run.pid);
+      const ended = await runOnce(entry, (pid) => {
+        options.onStart?.(name, pid);
         firstRun.resolve();
-        ended = await entry.run.exited;
-        entry.run = null;
-      } catch (error) {
-        ended = `did not start: ${(error as Error).message}`;
-      } finally {
-        entry.starting = null;
-      }
-      if (stopping) return;
+      });
+      if (ended === null || stopping) return;
       quickExits = Date.now() - startedAt < quickExitMs ? quickExits + 1 : 0;
       if (quickExits >= maxQuickExits) {
         const reason = `${name} keeps failing right after its start: it ended within ${quickExitMs / 1000} s of starting ${quickExits} times in a row (last: ${ended}); stopping everything`;

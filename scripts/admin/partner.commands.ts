@@ -294,6 +294,8 @@ export const partnerCommands: Record<string, AdminCommand> = {
       const { value } = await createBooking({ pool }, {
         accountId: account.id,
         apiKeyId: null,
+        partnerId: null,
+        hold: null,
         channel: channel as BookingChannel,
         activityId: uuidOption(options, 'activity'),
         date,

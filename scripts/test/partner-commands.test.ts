@@ -112,6 +112,8 @@ describe('admin CLI: partner commands', () => {
     const ota = await createBooking(createBookingStore(db.pool), {
       accountId: account.ID,
       apiKeyId: null,
+      partnerId: null,
+      hold: null,
       channel: 'ota',
       activityId: activity.ActivityID,
       date,

@@ -1,12 +1,16 @@
 // Every HTTP operation, one list per API and one of them all. Each app mounts its routes from its API's list, and the
 // one OpenAPI document every app serves is assembled from ALL_OPERATIONS with OPENAPI_INFO.
+import { cancelBookingOperation } from './partner/cancel-booking.js';
+import { confirmBookingOperation } from './partner/confirm-booking.js';
 import { createBookingOperation } from './partner/create-booking.js';
+import { getBookingOperation } from './partner/get-booking.js';
 import { listAvailableDatesOperation } from './partner/list-available-dates.js';
 import { listAvailableTimeslotsOperation } from './partner/list-available-timeslots.js';
 import { listCoreQuestionsOperation } from './partner/list-core-questions.js';
 import { listPartnerQuestionsOperation } from './partner/list-partner-questions.js';
 import { listProductsOperation } from './partner/list-products.js';
 import { resolveProductOperation } from './partner/resolve-product.js';
+import { syncBookingsOperation } from './partner/sync-bookings.js';
 import { publishPlatformEventOperation } from './platform/publish-platform-event.js';
 import { getUsageSummary } from './usage/get-usage-summary.js';
 import { recordUsageEntries } from './usage/record-usage-entries.js';
@@ -20,6 +24,10 @@ export const PARTNER_OPERATIONS = [
   listPartnerQuestionsOperation,
   listCoreQuestionsOperation,
   createBookingOperation,
+  getBookingOperation,
+  confirmBookingOperation,
+  cancelBookingOperation,
+  syncBookingsOperation,
 ] as const;
 
 export const USAGE_OPERATIONS = [recordUsageEntry, recordUsageEntries, getUsageSummary] as const;

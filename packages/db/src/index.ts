@@ -11,3 +11,5 @@ export * from './activities.repository.js';
 export * from './timeslots.repository.js';
 export * from './questions.repository.js';
 export * from './bookings.repository.js';
+export * from './booking-lifecycle.repository.js';
+export * from './partners.repository.js';

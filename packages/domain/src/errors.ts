@@ -4,7 +4,14 @@ import type { FieldError } from '@backbone/contracts';
 
 export type { FieldError };
 
-export type DomainErrorCode = 'validation' | 'not-found' | 'insufficient-capacity' | 'timeslot-unavailable';
+export type DomainErrorCode =
+  | 'validation'
+  | 'not-found'
+  | 'insufficient-capacity'
+  | 'timeslot-unavailable'
+  | 'invalid-transition'
+  | 'hold-expired'
+  | 'cancellation-window-closed';
 
 
 export class DomainError extends Error {

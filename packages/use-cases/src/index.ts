@@ -5,3 +5,5 @@ export * from './record-usage-entry.js';
 export * from './record-usage-entries.js';
 export * from './summarise-usage.js';
 export * from './publish-platform-event.js';
+export * from './booking-details.js';
+export * from './booking-lifecycle.js';

@@ -1,5 +1,5 @@
 // The operator's admin CLI: `npm run admin -- <command> [--option value ...]`. Every command prints JSON on stdout
-// (errors as JSON on stderr, exit code 1), so it can be scripted.
+// with the API's PascalCase members (errors as {"Error": ...} on stderr, exit code 1), so it can be scripted.
 import { parseArgs } from 'node:util';
 import { createPool, migrate } from '@backbone/db';
 import { resolveDatabaseUrl, resolveRedisUrl } from './dev-env.js';
@@ -38,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: Error) => {
-    process.stderr.write(`${JSON.stringify({ error: error.message })}\n`);
+    process.stderr.write(`${JSON.stringify({ Error: error.message })}\n`);
     process.exit(1);
   },
 );

@@ -1,31 +1,45 @@
-// Where the local stack keeps its state: `npm start` writes .data/dev.json (the embedded PostgreSQL's URL, the
-// Redis URL, the base URL); the admin CLI and the benchmarks read it when DATABASE_URL / REDIS_URL are unset.
+// Where the local stack keeps its state: `npm start` writes dev.json in its data directory (the database URL, the
+// Redis URL, the base URL and the pid of each process it supervises); the admin CLI and the benchmarks read it when
+// DATABASE_URL / REDIS_URL are unset. The data directory is .data/ unless DEV_DATA_DIR names another one (the
+// stack's own test runs in a temporary one, so it never touches a developer's .data/).
 import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+type Env = Record<string, string | undefined>;
+
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-export const dataDir = fileURLToPath(new URL('../.data', import.meta.url));
-export const devStateFile = fileURLToPath(new URL('../.data/dev.json', import.meta.url));
+
+export function dataDirOf(env: Env = process.env): string {
+  return env.DEV_DATA_DIR ? path.resolve(env.DEV_DATA_DIR) : path.join(repoRoot, '.data');
+}
+
+export function devStateFileOf(env: Env = process.env): string {
+  return path.join(dataDirOf(env), 'dev.json');
+}
 
 export interface DevState {
   databaseUrl: string;
   redisUrl: string;
   baseUrl: string;
+  /** The pid of each supervised process's current run, by name (partner-api, usage-api, metering-worker, ...). */
+  pids: Record<string, number>;
 }
 
-export function readDevState(): DevState | null {
-  if (!existsSync(devStateFile)) return null;
-  return JSON.parse(readFileSync(devStateFile, 'utf8')) as DevState;
+export function readDevState(env: Env = process.env): DevState | null {
+  const file = devStateFileOf(env);
+  if (!existsSync(file)) return null;
+  return JSON.parse(readFileSync(file, 'utf8')) as DevState;
 }
 
-export function resolveDatabaseUrl(env: Record<string, string | undefined> = process.env): string {
-  const url = env.DATABASE_URL ?? readDevState()?.databaseUrl;
+export function resolveDatabaseUrl(env: Env = process.env): string {
+  const url = env.DATABASE_URL ?? readDevState(env)?.databaseUrl;
   if (!url) throw new Error('No database: set DATABASE_URL, or run `npm start` first (it records the embedded PostgreSQL in .data/dev.json).');
   return url;
 }
 
-export function resolveRedisUrl(env: Record<string, string | undefined> = process.env): string {
-  return env.REDIS_URL ?? readDevState()?.redisUrl ?? 'redis://127.0.0.1:6379';
+export function resolveRedisUrl(env: Env = process.env): string {
+  return env.REDIS_URL ?? readDevState(env)?.redisUrl ?? 'redis://127.0.0.1:6379';
 }
 
 /**

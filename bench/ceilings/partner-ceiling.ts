@@ -61,6 +61,8 @@ app.post('/api/v2/ota/partner/booking', async (req, res) => {
     const booking = await createBooking(store, {
       accountId,
       apiKeyId: null,
+      partnerId: null,
+      hold: null,
       channel: 'ota',
       activityId: body.ActivityID,
       date: body.Date,

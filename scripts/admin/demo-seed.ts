@@ -142,6 +142,8 @@ export async function seedDemoOperator(pool: Pool): Promise<null | { accountId: 
     await createBooking({ pool }, {
       accountId: DEMO_ACCOUNT_ID,
       apiKeyId: null,
+      partnerId: null,
+      hold: null,
       channel: sample.channel,
       activityId: activity.activityId,
       date: addDays(today, sample.day),

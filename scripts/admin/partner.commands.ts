@@ -1,5 +1,6 @@
 // Admin CLI commands for operators: accounts, API keys, activities, timeslots, waiver questions and bookings.
-// Each command checks its input with the same domain rules the API uses and prints JSON.
+// Each command checks its input with the same domain rules the API uses and prints JSON with the API's PascalCase
+// members, so a script reads `.ID` whether it got an account from here or an activity from the API.
 import { SCOPES, BOOKING_CHANNELS, type BookingChannel, type Scope } from '@backbone/contracts';
 import {
   addQuestion,
@@ -9,10 +10,12 @@ import {
   findAccount,
   findActivity,
   insertTimeslots,
+  listAccounts,
   listActivities,
   listApiKeys,
   listBookings,
   revokeApiKey,
+  type Account,
   type Pool,
 } from '@backbone/db';
 import {
@@ -84,6 +87,14 @@ function describeActivity(activity: Activity) {
   return { ...toProduct(activity), Active: activity.active, InShopfront: activity.inShopfront };
 }
 
+function describeAccount(account: Account) {
+  return { ID: account.id, Name: account.name, TimeZone: account.timeZone, CreatedAt: account.createdAt };
+}
+
+function describeKey(key: { id: string; name: string; prefix: string; scopes: Scope[]; createdAt: string }) {
+  return { ID: key.id, Name: key.name, Prefix: key.prefix, Scopes: key.scopes, CreatedAt: key.createdAt };
+}
+
 export const partnerCommands: Record<string, AdminCommand> = {
   'create-account': {
     summary: 'Create an operator account.',
@@ -94,7 +105,16 @@ export const partnerCommands: Record<string, AdminCommand> = {
       if (!isValidTimeZone(timeZone)) throw new Error(`--time-zone must be an IANA time zone such as Europe/Lisbon, got '${timeZone}'`);
       const name = requireOption(options, 'name').trim();
       if (name.length > 200) throw new Error('--name must be at most 200 characters');
-      return createAccount(pool, { name, timeZone });
+      return describeAccount(await createAccount(pool, { name, timeZone }));
+    },
+  },
+
+  'list-accounts': {
+    summary: 'List every operator account (the ids the other commands take as --account), oldest first.',
+    usage: '(no options)',
+    options: {},
+    async run(_options, { pool }) {
+      return (await listAccounts(pool)).map(describeAccount);
     },
   },
 
@@ -108,7 +128,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
       const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
       if (scopes.length === 0 || unknown.length > 0) throw new Error(`--scopes must be a comma list of ${SCOPES.join(', ')}; unknown: ${unknown.join(', ') || '(none given)'}`);
       const key = await createApiKey(pool, account.id, { name: requireOption(options, 'name'), scopes: scopes as Scope[] });
-      return { ...key, note: 'Store the secret now: it is not shown again.' };
+      return { ...describeKey(key), AccountID: key.accountId, Secret: key.secret, Note: 'Store the secret now: it is not shown again.' };
     },
   },
 
@@ -120,7 +140,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
       const account = await accountOf(pool, options);
       const keyId = uuidOption(options, 'key');
       if (!(await revokeApiKey(pool, account.id, keyId))) throw new Error(`account ${account.id} has no active key ${keyId}`);
-      return { revoked: true, id: keyId };
+      return { Revoked: true, ID: keyId };
     },
   },
 
@@ -130,7 +150,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
     options: { account: { type: 'string' } },
     async run(options, { pool }) {
       const account = await accountOf(pool, options);
-      return listApiKeys(pool, account.id);
+      return (await listApiKeys(pool, account.id)).map((key) => ({ ...describeKey(key), RevokedAt: key.revokedAt }));
     },
   },
 
@@ -204,7 +224,13 @@ export const partnerCommands: Record<string, AdminCommand> = {
         capacity: integerOption(options, 'capacity'),
       });
       const { created, existing } = await insertTimeslots(pool, account.id, activity.id, plan.timeslots);
-      return { ActivityID: activity.activityId, TimeZone: activity.timeZone, Created: created, AlreadyExisting: existing, Skipped: plan.skipped };
+      return {
+        ActivityID: activity.activityId,
+        TimeZone: activity.timeZone,
+        Created: created,
+        AlreadyExisting: existing,
+        Skipped: plan.skipped.map((skip) => ({ Date: skip.date, Time: skip.time, Reason: skip.reason })),
+      };
     },
   },
 
@@ -268,6 +294,8 @@ export const partnerCommands: Record<string, AdminCommand> = {
       const { value } = await createBooking({ pool }, {
         accountId: account.id,
         apiKeyId: null,
+        partnerId: null,
+        hold: null,
         channel: channel as BookingChannel,
         activityId: uuidOption(options, 'activity'),
         date,

@@ -1,7 +1,18 @@
 // Admin commands for the failed set: list the jobs that used up their attempts, and replay them once the cause is
 // fixed (`npm run admin -- failed-jobs`, `npm run admin -- replay-failed --all`).
 import type { QueueName } from '@backbone/contracts';
-import { closeQueues, createRedisConnection, DEFAULT_QUEUE_PREFIX, listFailedJobs, openQueues, QUEUE_NAMES, replayFailedJobs, type EventQueues } from '@backbone/publisher';
+import {
+  closeQueues,
+  createRedisConnection,
+  DEFAULT_QUEUE_PREFIX,
+  listFailedJobs,
+  openQueues,
+  QUEUE_NAMES,
+  replayFailedJobs,
+  type EventQueues,
+  type FailedJob,
+  type ReplayedJob,
+} from '@backbone/publisher';
 import type { AdminCommand, AdminContext } from './command.js';
 
 const common = {
@@ -30,6 +41,18 @@ async function withQueues<T>(options: Record<string, unknown>, ctx: AdminContext
   }
 }
 
+// The CLI prints the API's PascalCase members; the payload is printed as it was queued.
+function describeJob(job: ReplayedJob) {
+  return { Queue: job.queue, ID: job.id, Name: job.name };
+}
+
+function describeFailedJob(job: FailedJob) {
+  return { ...describeJob(job), AttemptsMade: job.attemptsMade, Attempts: job.attempts, FailedReason: job.failedReason, FailedAt: job.failedAt, Payload: job.payload };
+}
+
+/** One job as `failed-jobs` prints it. */
+export type ListedFailedJob = ReturnType<typeof describeFailedJob>;
+
 export const queueCommands: Record<string, AdminCommand> = {
   'failed-jobs': {
     summary: 'List the failed jobs (attempts used up, or failed for good) with their reason and payload.',
@@ -43,7 +66,7 @@ export const queueCommands: Record<string, AdminCommand> = {
         if (!Number.isInteger(limit) || limit < 1) throw new Error('--limit must be a positive integer');
       }
       const jobs = await withQueues(options, ctx, (queues) => listFailedJobs(queues, { ...(queue ? { queue } : {}), ...(limit ? { limit } : {}) }));
-      return { count: jobs.length, jobs };
+      return { Count: jobs.length, Jobs: jobs.map(describeFailedJob) };
     },
   },
   'replay-failed': {
@@ -56,7 +79,7 @@ export const queueCommands: Record<string, AdminCommand> = {
       if ((jobId === undefined) === (options.all !== true)) throw new Error('give exactly one of --job <id> or --all');
       const scope = queue ? { queue } : {};
       const replayed = await withQueues(options, ctx, (queues) => replayFailedJobs(queues, jobId ? { jobId, ...scope } : { all: true, ...scope }));
-      return { count: replayed.length, replayed };
+      return { Count: replayed.length, Replayed: replayed.map(describeJob) };
     },
   },
 };

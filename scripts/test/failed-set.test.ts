@@ -3,10 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '@backbone/db';
-import { createEventPublisher, eventJobId, type EventPublisher, type FailedJob } from '@backbone/publisher';
+import { createEventPublisher, eventJobId, type EventPublisher } from '@backbone/publisher';
 import { countEntries, entriesOf, orderCompleted, useQueues, useWorkers } from '@backbone/test-apps/metering-worker';
 import { createTestAccount, useTestDatabase, useTestRedis, waitFor } from '@backbone/testkit';
-import { queueCommands } from '../admin/queue.commands.js';
+import { queueCommands, type ListedFailedJob } from '../admin/queue.commands.js';
 
 const db = useTestDatabase();
 const redis = useTestRedis();
@@ -44,8 +44,8 @@ async function stateOf(jobId: string) {
   return (await queues.queue().getJob(jobId))?.getState();
 }
 
-async function failedJobs(): Promise<FailedJob[]> {
-  return ((await cli('failed-jobs', {})) as { jobs: FailedJob[] }).jobs;
+async function failedJobs(): Promise<ListedFailedJob[]> {
+  return ((await cli('failed-jobs', {})) as { Jobs: ListedFailedJob[] }).Jobs;
 }
 
 describe('failed set', () => {
@@ -66,22 +66,22 @@ describe('failed set', () => {
     const listed = await failedJobs();
     expect(listed).toEqual([
       {
-        queue: 'platform-events',
-        id: eventJobId(poisoned.payload),
-        name: 'order.completed',
-        attemptsMade: ATTEMPTS,
-        attempts: ATTEMPTS,
-        failedReason: 'entry refused by the test',
-        failedAt: expect.any(String),
-        payload: poisoned.payload,
+        Queue: 'platform-events',
+        ID: eventJobId(poisoned.payload),
+        Name: 'order.completed',
+        AttemptsMade: ATTEMPTS,
+        Attempts: ATTEMPTS,
+        FailedReason: 'entry refused by the test',
+        FailedAt: expect.any(String),
+        Payload: poisoned.payload,
       },
     ]);
-    expect(await cli('failed-jobs', { queue: 'booking-events' })).toEqual({ count: 0, jobs: [] });
+    expect(await cli('failed-jobs', { queue: 'booking-events' })).toEqual({ Count: 0, Jobs: [] });
 
     await poisonEntries(false);
     expect(await cli('replay-failed', { job: eventJobId(poisoned.payload) })).toEqual({
-      count: 1,
-      replayed: [{ queue: 'platform-events', id: eventJobId(poisoned.payload), name: 'order.completed' }],
+      Count: 1,
+      Replayed: [{ Queue: 'platform-events', ID: eventJobId(poisoned.payload), Name: 'order.completed' }],
     });
     await waitFor('the replayed job to complete', async () => (await stateOf(eventJobId(poisoned.payload))) === 'completed');
     const entries = await entriesOf(db.pool, account.id);
@@ -103,14 +103,14 @@ describe('failed set', () => {
     const orphan = orderCompleted(lateAccountId, 'basket-orphan');
     await publisher.publishBulk([...poisoned, orphan]);
     await waitFor('three failed jobs', async () => (await failedJobs()).length === 3);
-    const byId = new Map((await failedJobs()).map((job) => [job.id, job]));
-    expect(byId.get(eventJobId(orphan.payload))).toMatchObject({ attemptsMade: 1, failedReason: `Unknown account ${lateAccountId}.` });
-    for (const event of poisoned) expect(byId.get(eventJobId(event.payload))).toMatchObject({ attemptsMade: ATTEMPTS });
+    const byId = new Map((await failedJobs()).map((job) => [job.ID, job]));
+    expect(byId.get(eventJobId(orphan.payload))).toMatchObject({ AttemptsMade: 1, FailedReason: `Unknown account ${lateAccountId}.` });
+    for (const event of poisoned) expect(byId.get(eventJobId(event.payload))).toMatchObject({ AttemptsMade: ATTEMPTS });
 
     await poisonEntries(false);
     await createAccount(db.pool, { id: lateAccountId, name: 'Created late' });
-    const replay = (await cli('replay-failed', { all: true })) as { count: number };
-    expect(replay.count).toBe(3);
+    const replay = (await cli('replay-failed', { all: true })) as { Count: number };
+    expect(replay.Count).toBe(3);
     await waitFor('the replayed entries', async () => (await countEntries(db.pool, account.id)) === 2 && (await countEntries(db.pool, lateAccountId)) === 1);
     expect(await failedJobs()).toEqual([]);
   });

@@ -17,34 +17,50 @@ const run = async (command: string, options: Record<string, string | boolean>): 
 };
 
 describe('admin CLI: partner commands', () => {
+  it('lists every account, oldest first, with the ID the other commands take as --account', async () => {
+    const before = await run('list-accounts', {});
+    const first = await run('create-account', { name: 'First Listed', 'time-zone': 'Europe/Oslo' });
+    const second = await run('create-account', { name: 'Second Listed' });
+    expect(await run('list-accounts', {})).toEqual([...before, first, second]);
+    expect(second).toEqual({ ID: expect.any(String), Name: 'Second Listed', TimeZone: 'UTC', CreatedAt: expect.any(String) });
+  });
+
   it('creates an account, keys (secret shown once, stored hashed), lists and revokes them', async () => {
     const account = await run('create-account', { name: 'Cli Outdoor', 'time-zone': 'America/New_York' });
-    expect(account).toMatchObject({ name: 'Cli Outdoor', timeZone: 'America/New_York' });
-    const key = await run('create-key', { account: account.id, name: 'partner', scopes: 'ota, usage:read' });
-    expect(key.secret).toMatch(/^bk_/);
-    expect(key.scopes).toEqual(['ota', 'usage:read']);
-    expect(await findActiveApiKey(db.pool, key.secret)).toMatchObject({ accountId: account.id });
-    const keys = await run('list-keys', { account: account.id });
-    expect(keys).toEqual([expect.objectContaining({ id: key.id, prefix: key.prefix, revokedAt: null })]);
-    expect(JSON.stringify(keys)).not.toContain(key.secret);
-    expect(await run('revoke-key', { account: account.id, key: key.id })).toEqual({ revoked: true, id: key.id });
-    expect(await findActiveApiKey(db.pool, key.secret)).toBeNull();
-    await expect(run('revoke-key', { account: account.id, key: key.id })).rejects.toThrow(/no active key/);
+    expect(account).toEqual({ ID: expect.any(String), Name: 'Cli Outdoor', TimeZone: 'America/New_York', CreatedAt: expect.any(String) });
+    const key = await run('create-key', { account: account.ID, name: 'partner', scopes: 'ota, usage:read' });
+    expect(key).toEqual({
+      ID: expect.any(String),
+      AccountID: account.ID,
+      Name: 'partner',
+      Prefix: key.Secret.slice(0, 10),
+      Scopes: ['ota', 'usage:read'],
+      Secret: expect.stringMatching(/^bk_/),
+      CreatedAt: expect.any(String),
+      Note: 'Store the secret now: it is not shown again.',
+    });
+    expect(await findActiveApiKey(db.pool, key.Secret)).toMatchObject({ accountId: account.ID });
+    const keys = await run('list-keys', { account: account.ID });
+    expect(keys).toEqual([{ ID: key.ID, Name: 'partner', Prefix: key.Prefix, Scopes: ['ota', 'usage:read'], CreatedAt: key.CreatedAt, RevokedAt: null }]);
+    expect(JSON.stringify(keys)).not.toContain(key.Secret);
+    expect(await run('revoke-key', { account: account.ID, key: key.ID })).toEqual({ Revoked: true, ID: key.ID });
+    expect(await findActiveApiKey(db.pool, key.Secret)).toBeNull();
+    await expect(run('revoke-key', { account: account.ID, key: key.ID })).rejects.toThrow(/no active key/);
   });
 
   it('refuses bad input with a message naming the option', async () => {
     await expect(run('create-account', { name: 'X', 'time-zone': 'Mars/Olympus' })).rejects.toThrow(/--time-zone/);
     const account = await run('create-account', { name: 'Strict' });
-    await expect(run('create-key', { account: account.id, name: 'k', scopes: 'ota,root' })).rejects.toThrow(/unknown: root/);
-    await expect(run('create-activity', { account: account.id, name: 'A', duration: '0', price: '100', currency: 'EUR', 'max-participants': '4' })).rejects.toThrow(/durationMinutes/);
-    await expect(run('create-activity', { account: account.id, name: 'A', duration: '60', price: '1.5', currency: 'EUR', 'max-participants': '4' })).rejects.toThrow(/--price/);
+    await expect(run('create-key', { account: account.ID, name: 'k', scopes: 'ota,root' })).rejects.toThrow(/unknown: root/);
+    await expect(run('create-activity', { account: account.ID, name: 'A', duration: '0', price: '100', currency: 'EUR', 'max-participants': '4' })).rejects.toThrow(/durationMinutes/);
+    await expect(run('create-activity', { account: account.ID, name: 'A', duration: '60', price: '1.5', currency: 'EUR', 'max-participants': '4' })).rejects.toThrow(/--price/);
     await expect(run('list-keys', { account: 'not-a-uuid' })).rejects.toThrow(/--account/);
   });
 
   it('creates activities, generates timeslots from a weekly pattern (DST gap reported, reruns harmless), adds questions', async () => {
     const account = await run('create-account', { name: 'Pattern Co', 'time-zone': 'America/New_York' });
     const activity = await run('create-activity', {
-      account: account.id,
+      account: account.ID,
       name: 'Harbour Kayak',
       description: 'Paddle.',
       duration: '90',
@@ -55,9 +71,9 @@ describe('admin CLI: partner commands', () => {
     expect(activity).toMatchObject({ Name: 'Harbour Kayak', TimeZone: 'America/New_York', Price: { Amount: 4500, Currency: 'USD' }, MaxParticipants: 6, InShopfront: true });
 
     // 2027-03-14 is the Sunday New York springs forward: 02:30 does not exist there.
-    const options = { account: account.id, activity: activity.ActivityID, from: '2027-03-13', to: '2027-03-19', days: 'sat,sun', times: '02:30,09:00', capacity: '8' };
+    const options = { account: account.ID, activity: activity.ActivityID, from: '2027-03-13', to: '2027-03-19', days: 'sat,sun', times: '02:30,09:00', capacity: '8' };
     const generated = await run('generate-timeslots', options);
-    expect(generated).toMatchObject({ Created: 3, AlreadyExisting: 0, Skipped: [{ date: '2027-03-14', time: '02:30', reason: 'nonexistent-local-time' }] });
+    expect(generated).toMatchObject({ Created: 3, AlreadyExisting: 0, Skipped: [{ Date: '2027-03-14', Time: '02:30', Reason: 'nonexistent-local-time' }] });
     expect(await run('generate-timeslots', options)).toMatchObject({ Created: 0, AlreadyExisting: 3 });
     const { rows } = await db.pool.query(`SELECT to_char(local_date, 'YYYY-MM-DD') AS d, to_char(local_time, 'HH24:MI') AS t, starts_at FROM timeslots ORDER BY starts_at`);
     expect(rows.filter((r) => r.d >= '2027-03-13' && r.d <= '2027-03-19').map((r) => `${r.d} ${r.t} ${r.starts_at.toISOString()}`)).toEqual([
@@ -66,36 +82,38 @@ describe('admin CLI: partner commands', () => {
       '2027-03-14 09:00 2027-03-14T13:00:00.000Z',
     ]);
 
-    const question = await run('add-question', { account: account.id, activity: activity.ActivityID, question: 'Swim?', type: 'select', options: 'Yes,No', required: true });
+    const question = await run('add-question', { account: account.ID, activity: activity.ActivityID, question: 'Swim?', type: 'select', options: 'Yes,No', required: true });
     expect(question).toMatchObject({ Question: 'Swim?', Type: 'select', Required: true, Options: ['Yes', 'No'], PerParticipant: false });
-    await expect(run('add-question', { account: account.id, activity: activity.ActivityID, question: 'Pick', type: 'select' })).rejects.toThrow(/at least one option/);
-    await expect(run('add-question', { account: account.id, activity: activity.ActivityID, question: 'Q', type: 'essay' })).rejects.toThrow(/type must be one of/);
+    await expect(run('add-question', { account: account.ID, activity: activity.ActivityID, question: 'Pick', type: 'select' })).rejects.toThrow(/at least one option/);
+    await expect(run('add-question', { account: account.ID, activity: activity.ActivityID, question: 'Q', type: 'essay' })).rejects.toThrow(/type must be one of/);
   });
 
   it("never reaches another account's activity", async () => {
     const owner = await run('create-account', { name: 'Owner' });
     const stranger = await run('create-account', { name: 'Stranger' });
-    const activity = await run('create-activity', { account: owner.id, name: 'Mine', duration: '60', price: '100', currency: 'EUR', 'max-participants': '2' });
-    await expect(run('generate-timeslots', { account: stranger.id, activity: activity.ActivityID, from: '2027-01-01', to: '2027-01-02', days: 'fri', times: '09:00', capacity: '1' })).rejects.toThrow(/no activity/);
-    await expect(run('add-question', { account: stranger.id, activity: activity.ActivityID, question: 'Q', type: 'text' })).rejects.toThrow(/no activity/);
+    const activity = await run('create-activity', { account: owner.ID, name: 'Mine', duration: '60', price: '100', currency: 'EUR', 'max-participants': '2' });
+    await expect(run('generate-timeslots', { account: stranger.ID, activity: activity.ActivityID, from: '2027-01-01', to: '2027-01-02', days: 'fri', times: '09:00', capacity: '1' })).rejects.toThrow(/no activity/);
+    await expect(run('add-question', { account: stranger.ID, activity: activity.ActivityID, question: 'Q', type: 'text' })).rejects.toThrow(/no activity/);
   });
 
   it('books for the point of sale and the online shop, and lists bookings of every channel with payment references', async () => {
     const account = await run('create-account', { name: 'Channels', 'time-zone': 'Europe/Lisbon' });
-    const activity = await run('create-activity', { account: account.id, name: 'Climb', duration: '60', price: '1800', currency: 'EUR', 'max-participants': '5' });
+    const activity = await run('create-activity', { account: account.ID, name: 'Climb', duration: '60', price: '1800', currency: 'EUR', 'max-participants': '5' });
     const date = futureDate(5, 'Europe/Lisbon');
-    await run('generate-timeslots', { account: account.id, activity: activity.ActivityID, from: date, to: date, days: 'mon,tue,wed,thu,fri,sat,sun', times: '10:00,15:00', capacity: '4' });
+    await run('generate-timeslots', { account: account.ID, activity: activity.ActivityID, from: date, to: date, days: 'mon,tue,wed,thu,fri,sat,sun', times: '10:00,15:00', capacity: '4' });
     const person = { 'first-name': 'Rita', 'last-name': 'Gomes', email: 'rita@example.com' };
-    const pos = await run('create-booking', { account: account.id, activity: activity.ActivityID, date, time: '10:00', participants: '2', ...person, 'payment-reference': 'POS-77' });
+    const pos = await run('create-booking', { account: account.ID, activity: activity.ActivityID, date, time: '10:00', participants: '2', ...person, 'payment-reference': 'POS-77' });
     expect(pos).toMatchObject({ Channel: 'pos', Participants: 2, PaymentReference: 'POS-77', Status: 'confirmed' });
-    const online = await run('create-booking', { account: account.id, activity: activity.ActivityID, date, time: '15:00', participants: '1', ...person, channel: 'online', 'payment-reference': 'pi_123' });
+    const online = await run('create-booking', { account: account.ID, activity: activity.ActivityID, date, time: '15:00', participants: '1', ...person, channel: 'online', 'payment-reference': 'pi_123' });
     expect(online.Channel).toBe('online');
     // The same atomic reservation as the API: the slot has 2 places left.
-    await expect(run('create-booking', { account: account.id, activity: activity.ActivityID, date, time: '10:00', participants: '3', ...person })).rejects.toThrow(/only 2 places are left/);
-    await expect(run('create-booking', { account: account.id, activity: activity.ActivityID, date, time: '10:00', ...person, channel: 'ota' })).rejects.toThrow(/--channel/);
+    await expect(run('create-booking', { account: account.ID, activity: activity.ActivityID, date, time: '10:00', participants: '3', ...person })).rejects.toThrow(/only 2 places are left/);
+    await expect(run('create-booking', { account: account.ID, activity: activity.ActivityID, date, time: '10:00', ...person, channel: 'ota' })).rejects.toThrow(/--channel/);
     const ota = await createBooking(createBookingStore(db.pool), {
-      accountId: account.id,
+      accountId: account.ID,
       apiKeyId: null,
+      partnerId: null,
+      hold: null,
       channel: 'ota',
       activityId: activity.ActivityID,
       date,
@@ -106,7 +124,7 @@ describe('admin CLI: partner commands', () => {
       answers: undefined,
     });
 
-    const listed = await run('list-bookings', { account: account.id });
+    const listed = await run('list-bookings', { account: account.ID });
     expect(listed.map((b: { Reference: string; Channel: string; PaymentReference: string }) => [b.Reference, b.Channel, b.PaymentReference])).toEqual([
       [pos.Reference, 'pos', 'POS-77'],
       [online.Reference, 'online', 'pi_123'],
@@ -114,7 +132,7 @@ describe('admin CLI: partner commands', () => {
     ]);
     expect(listed[0]).toMatchObject({ ActivityName: 'Climb', Date: date, Time: '10:00', Customer: { FirstName: 'Rita' } });
     expect(listed[0].StartsAt).toMatch(new RegExp(`^${date}T10:00:00[+-]\\d\\d:\\d\\d$`));
-    expect(await run('list-bookings', { account: account.id, from: futureDate(6, 'Europe/Lisbon') })).toEqual([]);
+    expect(await run('list-bookings', { account: account.ID, from: futureDate(6, 'Europe/Lisbon') })).toEqual([]);
   });
 });
 

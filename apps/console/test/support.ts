@@ -98,6 +98,8 @@ export async function bookDirect(pool: import('@backbone/db').Pool, operator: Co
     {
       accountId: operator.account.id,
       apiKeyId: null,
+      partnerId: null,
+      hold: null,
       channel,
       activityId: operator.activity.activityId,
       date: slot.date,

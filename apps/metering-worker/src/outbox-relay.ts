@@ -6,13 +6,13 @@
 // so a full Redis would refuse every queue, the metering one too. Past `maxBacklog` waiting jobs the relay holds the
 // rows in PostgreSQL, where they are durable, and goes on once the queue has room again.
 import type { Logger } from 'pino';
-import { JOBS, type JobName, type QueueName } from '@backbone/contracts';
+import { JOBS, QUEUES, type JobName, type QueueName } from '@backbone/contracts';
 import { claimUnsentOutboxEvents, markOutboxEventsSent, withTransaction, type OutboxEvent, type Pool } from '@backbone/db';
 import { jobOptionsFor, withDeadline, type EventQueues } from '@backbone/publisher';
 
-/** The jobs that leave through the outbox rather than being published directly. */
-export const OUTBOX_JOB_NAMES = ['booking.created'] as const satisfies readonly JobName[];
-type OutboxJobName = (typeof OUTBOX_JOB_NAMES)[number];
+/** The jobs that leave through the outbox rather than being published directly: the booking events. */
+type OutboxJobName = { [N in JobName]: (typeof JOBS)[N]['queue'] extends typeof QUEUES.bookingEvents ? N : never }[JobName];
+export const OUTBOX_JOB_NAMES: readonly OutboxJobName[] = (Object.keys(JOBS) as JobName[]).filter((name): name is OutboxJobName => JOBS[name].queue === QUEUES.bookingEvents);
 const OUTBOX_QUEUES: readonly QueueName[] = [...new Set(OUTBOX_JOB_NAMES.map((name) => JOBS[name].queue))];
 
 export interface OutboxRelayOptions {

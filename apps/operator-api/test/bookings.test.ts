@@ -118,6 +118,8 @@ describe('bookings list', () => {
       {
         accountId: operator.account.id,
         apiKeyId: null,
+        partnerId: null,
+        hold: null,
         channel: 'online',
         activityId: operator.activity.activityId,
         date: d1,

@@ -99,6 +99,8 @@ export async function book(
     {
       accountId: operator.account.id,
       apiKeyId: null,
+      partnerId: null,
+      hold: null,
       channel: options.channel ?? 'online',
       activityId: (options.activity ?? operator.activity).activityId,
       date: slot.date,

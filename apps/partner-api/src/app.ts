@@ -1,17 +1,22 @@
-// The partner (OTA) API as an Express app without listen(): products, availability, waiver questions and bookings.
+// The partner (OTA) API as an Express app without listen(): products, availability, waiver questions, bookings and
+// their lifecycle (look up, confirm, cancel, sync).
 // server.ts wires the real dependencies; tests drive it in-process against real PostgreSQL.
 import type { Express } from 'express';
 import { PARTNER_OPERATIONS } from '@backbone/contracts';
 import { isDatabaseReachable } from '@backbone/db';
 import { buildApiDocument, createHttpApp, mountOperations } from '@backbone/http';
 import type { PartnerAppDeps } from './deps.js';
+import { mountCancelBooking } from './routes/cancel-booking.js';
+import { mountConfirmBooking } from './routes/confirm-booking.js';
 import { mountCreateBooking } from './routes/create-booking.js';
+import { mountGetBooking } from './routes/get-booking.js';
 import { mountListAvailableDates } from './routes/list-available-dates.js';
 import { mountListAvailableTimeslots } from './routes/list-available-timeslots.js';
 import { mountListCoreQuestions } from './routes/list-core-questions.js';
 import { mountListPartnerQuestions } from './routes/list-partner-questions.js';
 import { mountListProducts } from './routes/list-products.js';
 import { mountResolveProduct } from './routes/resolve-product.js';
+import { mountSyncBookings } from './routes/sync-bookings.js';
 
 export function createPartnerApp(deps: PartnerAppDeps): Express {
   return createHttpApp({
@@ -31,6 +36,10 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
           listPartnerQuestions: mountListPartnerQuestions,
           listCoreQuestions: mountListCoreQuestions,
           createBooking: mountCreateBooking,
+          getBooking: mountGetBooking,
+          confirmBooking: mountConfirmBooking,
+          cancelBooking: mountCancelBooking,
+          syncBookings: mountSyncBookings,
         },
         deps,
       );

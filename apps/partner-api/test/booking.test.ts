@@ -86,6 +86,9 @@ describe('POST booking: 201', () => {
       Participants: 2,
       Channel: 'ota',
       PaymentReference: 'psp_abc_42',
+      // The partner of the key that booked, and the booking's new status (the booking lifecycle's events carry both).
+      PartnerID: (await db.pool.query<{ partner_id: string }>(`SELECT partner_id FROM bookings WHERE reference = $1`, [res.body.Reference])).rows[0]!.partner_id,
+      Status: 'confirmed',
     });
     // The payload fits the job catalog's schema: every required member, nothing unknown.
     for (const member of bookingCreatedPayloadSchema.required) expect(event.payload).toHaveProperty(member);

@@ -22,7 +22,10 @@ describe('partner API service', () => {
       parameters: expect.arrayContaining([expect.objectContaining({ name: 'ActivityID', in: 'path', required: true }), expect.objectContaining({ name: 'Date', in: 'query', required: true })]),
     });
     const booking = res.body.paths['/api/v2/ota/partner/booking'].post;
-    expect(booking.requestBody.content['application/json'].schema.required).toEqual(['ActivityID', 'Date', 'Time', 'Participants', 'Customer']);
+    // Customer is required unless the request is a hold (which may send it with its confirm).
+    const bookingBody = booking.requestBody.content['application/json'].schema;
+    expect(bookingBody.required).toEqual(['ActivityID', 'Date', 'Time', 'Participants']);
+    expect(bookingBody.then.required).toEqual(['Customer']);
     expect(booking.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header' })]);
     expect(Object.keys(booking.responses)).toEqual(expect.arrayContaining(['201', '401', '403', '409', '422']));
   });

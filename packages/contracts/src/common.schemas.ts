@@ -28,6 +28,10 @@ export const unixSecondsSchema = {
 } as const;
 
 /** How a booking came in: a partner through the API, the operator's online shop, or its point of sale. */
+/** on_hold -> confirmed | cancelled | expired; confirmed -> cancelled. */
+export const BOOKING_STATUSES = ['on_hold', 'confirmed', 'cancelled', 'expired'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
 export const BOOKING_CHANNELS = ['ota', 'online', 'pos'] as const;
 export type BookingChannel = (typeof BOOKING_CHANNELS)[number];
 

@@ -2,7 +2,7 @@
 // Queue and job names are frozen: renaming one strands the jobs already queued under the old name.
 // Payloads only ever gain optional members, because jobs published before a deploy run after it.
 import type { FromSchema } from 'json-schema-to-ts';
-import { BOOKING_CHANNELS, unixSecondsSchema, uuidSchema } from './common.schemas.js';
+import { BOOKING_CHANNELS, BOOKING_STATUSES, unixSecondsSchema, uuidSchema, type BookingStatus } from './common.schemas.js';
 
 const envelope = {
   EventID: { ...uuidSchema, description: 'Unique id of the event; publishing it again never counts twice.' },
@@ -38,19 +38,54 @@ export const workflowEmailSentPayloadSchema = {
   properties: { ...envelope },
 } as const;
 
+/** What every booking event says of the booking: the partner that made it, its reference, its new status and when. */
+const bookingChange = {
+  properties: {
+    PartnerID: { ...uuidSchema, description: 'The partner that made the booking; absent for the operator\'s channels.' },
+    Reference: { type: 'string' },
+    Status: { type: 'string', enum: BOOKING_STATUSES },
+    UpdatedAt: { type: 'string', format: 'date-time', description: 'When the booking took this state: the newer of two events has the later UpdatedAt.' },
+  },
+} as const;
+
 export const bookingCreatedPayloadSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['EventID', 'AccountID', 'OccurredAt', 'Reference', 'ActivityID', 'Date', 'Time', 'Participants', 'Channel'],
   properties: {
     ...envelope,
-    Reference: { type: 'string' },
+    ...bookingChange.properties,
     ActivityID: uuidSchema,
     Date: { type: 'string' },
     Time: { type: 'string' },
     Participants: { type: 'integer', minimum: 1 },
     Channel: { type: 'string', enum: BOOKING_CHANNELS },
     PaymentReference: { type: ['string', 'null'] },
+  },
+} as const;
+
+/** A booking that changed state: confirmed (a hold confirmed) or expired (a hold not confirmed in time). */
+const bookingStatusEvent = <const S extends BookingStatus>(status: S) =>
+  ({
+    type: 'object',
+    additionalProperties: false,
+    required: ['EventID', 'AccountID', 'OccurredAt', 'Reference', 'Status'],
+    properties: { ...envelope, ...bookingChange.properties, Status: { type: 'string', enum: [status] } },
+  }) as const;
+
+export const bookingConfirmedPayloadSchema = bookingStatusEvent('confirmed');
+export const bookingExpiredPayloadSchema = bookingStatusEvent('expired');
+
+export const bookingCancelledPayloadSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['EventID', 'AccountID', 'OccurredAt', 'Reference', 'Status', 'CancelledAt'],
+  properties: {
+    ...envelope,
+    ...bookingChange.properties,
+    Status: { type: 'string', enum: ['cancelled'] },
+    CancelledAt: { type: 'string', format: 'date-time' },
+    Reason: { type: ['string', 'null'] },
   },
 } as const;
 
@@ -68,6 +103,9 @@ export const JOBS = {
   'waitlist.notified': { queue: QUEUES.platformEvents, schema: waitlistNotifiedPayloadSchema, meter: 'waitlist-notified', ...retried },
   'workflow-email.sent': { queue: QUEUES.platformEvents, schema: workflowEmailSentPayloadSchema, meter: 'workflow-email-sent', ...retried },
   'booking.created': { queue: QUEUES.bookingEvents, schema: bookingCreatedPayloadSchema, meter: null, ...retried },
+  'booking.confirmed': { queue: QUEUES.bookingEvents, schema: bookingConfirmedPayloadSchema, meter: null, ...retried },
+  'booking.cancelled': { queue: QUEUES.bookingEvents, schema: bookingCancelledPayloadSchema, meter: null, ...retried },
+  'booking.expired': { queue: QUEUES.bookingEvents, schema: bookingExpiredPayloadSchema, meter: null, ...retried },
 } as const;
 
 export type JobName = keyof typeof JOBS;

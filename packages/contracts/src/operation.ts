@@ -34,6 +34,8 @@ export interface Operation {
   /** Status for a query that fails its schema: 422 by default, 400 where the contract says so (resolve-product). */
   readonly queryErrorStatus?: 400 | 422;
   readonly body?: JSONSchema;
+  /** The body may be left out altogether (read as an empty object); when sent, it must be JSON. */
+  readonly bodyOptional?: boolean;
   /** Accepts an Idempotency-Key header. */
   readonly idempotent?: boolean;
   readonly responses: Readonly<Record<number, OperationResponse>>;

@@ -1,6 +1,9 @@
 // Every HTTP operation, one list per API and one of them all. Each app mounts its routes from its API's list, and the
 // one OpenAPI document every app serves is assembled from ALL_OPERATIONS with OPENAPI_INFO.
+import { cancelBookingOperation } from './partner/cancel-booking.js';
+import { confirmBookingOperation } from './partner/confirm-booking.js';
 import { createBookingOperation } from './partner/create-booking.js';
+import { getBookingOperation } from './partner/get-booking.js';
 import { listAvailableDatesOperation } from './partner/list-available-dates.js';
 import { listAvailableTimeslotsOperation } from './partner/list-available-timeslots.js';
 import { listCoreQuestionsOperation } from './partner/list-core-questions.js';
@@ -14,6 +17,7 @@ import { listOperatorActivitiesOperation } from './operator/list-activities.js';
 import { listOperatorBookingsOperation } from './operator/list-bookings.js';
 import { signInOperation } from './operator/sign-in.js';
 import { signOutOperation } from './operator/sign-out.js';
+import { syncBookingsOperation } from './partner/sync-bookings.js';
 import { publishPlatformEventOperation } from './platform/publish-platform-event.js';
 import { getUsageSummary } from './usage/get-usage-summary.js';
 import { recordUsageEntries } from './usage/record-usage-entries.js';
@@ -27,6 +31,10 @@ export const PARTNER_OPERATIONS = [
   listPartnerQuestionsOperation,
   listCoreQuestionsOperation,
   createBookingOperation,
+  getBookingOperation,
+  confirmBookingOperation,
+  cancelBookingOperation,
+  syncBookingsOperation,
 ] as const;
 
 export const USAGE_OPERATIONS = [recordUsageEntry, recordUsageEntries, getUsageSummary] as const;

@@ -12,6 +12,8 @@ export interface ApiKeyRecord {
   name: string;
   prefix: string;
   scopes: Scope[];
+  /** The partner an ota key belongs to; null for keys without the ota scope. */
+  partnerId: string | null;
 }
 
 export interface CreatedApiKey extends Omit<ApiKeyRecord, 'accountTimeZone'> {
@@ -25,29 +27,42 @@ export function hashSecret(secret: string): Buffer {
   return createHash('sha256').update(secret).digest();
 }
 
-export async function createApiKey(db: Db, accountId: string, input: { name: string; scopes: Scope[] }): Promise<CreatedApiKey> {
+/**
+ * A new key. Every ota key belongs to a partner: the one given, or else a new partner named after the key (with the
+ * key's prefix when the account already has a partner of that name), created in the same statement.
+ */
+export async function createApiKey(db: Db, accountId: string, input: { name: string; scopes: Scope[]; partnerId?: string | null }): Promise<CreatedApiKey> {
   const secret = KEY_PREFIX + randomBytes(24).toString('base64url');
   const id = randomUUID();
   const prefix = secret.slice(0, 10);
-  const { rows } = await db.query<{ created_at: Date }>(
-    `INSERT INTO api_keys (id, account_id, name, prefix, secret_hash, scopes)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING created_at`,
-    [id, accountId, input.name, prefix, hashSecret(secret), input.scopes],
+  const ota = input.scopes.includes('ota');
+  const { rows } = await db.query<{ created_at: Date; partner_id: string | null }>(
+    `WITH own_partner AS (
+       INSERT INTO partners (account_id, name)
+       SELECT $2, CASE WHEN EXISTS (SELECT 1 FROM partners WHERE account_id = $2 AND lower(name) = lower($3)) THEN $3 || ' (' || $4 || ')' ELSE $3 END
+        WHERE $8 AND $7::uuid IS NULL
+       RETURNING id
+     )
+     INSERT INTO api_keys (id, account_id, name, prefix, secret_hash, scopes, partner_id)
+     VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $8 THEN coalesce($7::uuid, (SELECT id FROM own_partner)) END)
+     RETURNING created_at, partner_id`,
+    [id, accountId, input.name, prefix, hashSecret(secret), input.scopes, input.partnerId ?? null, ota],
   );
-  return { id, accountId, name: input.name, prefix, scopes: input.scopes, secret, createdAt: rows[0]!.created_at.toISOString() };
+  const row = rows[0]!;
+  return { id, accountId, name: input.name, prefix, scopes: input.scopes, partnerId: row.partner_id, secret, createdAt: row.created_at.toISOString() };
 }
 
 /** The active key with this secret, with its account's time zone; null when unknown or revoked. */
 export async function findActiveApiKey(db: Db, secret: string): Promise<ApiKeyRecord | null> {
-  const { rows } = await db.query<{ id: string; account_id: string; time_zone: string; name: string; prefix: string; scopes: Scope[] }>(
-    `SELECT k.id, k.account_id, a.time_zone, k.name, k.prefix, k.scopes
+  const { rows } = await db.query<{ id: string; account_id: string; time_zone: string; name: string; prefix: string; scopes: Scope[]; partner_id: string | null }>(
+    `SELECT k.id, k.account_id, a.time_zone, k.name, k.prefix, k.scopes, k.partner_id
        FROM api_keys k JOIN accounts a ON a.id = k.account_id
       WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`,
     [hashSecret(secret)],
   );
   const row = rows[0];
   if (!row) return null;
-  return { id: row.id, accountId: row.account_id, accountTimeZone: row.time_zone, name: row.name, prefix: row.prefix, scopes: row.scopes };
+  return { id: row.id, accountId: row.account_id, accountTimeZone: row.time_zone, name: row.name, prefix: row.prefix, scopes: row.scopes, partnerId: row.partner_id };
 }
 
 /** Revokes a key of this account; false when the account has no such active key. */

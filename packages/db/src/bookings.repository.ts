@@ -4,6 +4,7 @@
 // booking and its booking.created outbox event in the same statement, so the row lock is held for one round trip.
 import type { BookingChannel } from '@backbone/contracts';
 import { formatInZone, type BookableActivity, type BookingStore, type Reservation, type ReservationOutcome, type TimeslotState, type WaiverQuestion } from '@backbone/domain';
+import { releaseLapsedHolds } from './booking-lifecycle.repository.js';
 import { withSavepoint, type Db } from './pool.js';
 
 const UNIQUE_VIOLATION = '23505';
@@ -18,13 +19,21 @@ export function createBookingStore(db: Db): BookingStore {
   return {
     findActivity: (accountId, activityId, findOptions) => findBookableActivity(db, accountId, activityId, findOptions),
     async reserve(reservation) {
+      let outcome: ReservationOutcome;
       try {
-        return await withSavepoint(db, (inner) => reserveOnce(inner, reservation));
+        outcome = await withSavepoint(db, (inner) => reserveOnce(inner, reservation));
       } catch (error) {
         const pgError = error as { code?: string; constraint?: string };
         if (pgError.code === UNIQUE_VIOLATION && pgError.constraint === 'bookings_reference_key') return { kind: 'reference-taken' };
         throw error;
       }
+      // Too full, but some of the places belong to holds that have expired: they are free from that instant, so they
+      // are released now (whether or not the sweeper has come by) and the caller sees them as available.
+      if (outcome.kind === 'refused' && outcome.timeslot && outcome.timeslot.lapsed > 0 && outcome.timeslot.id !== undefined) {
+        await releaseLapsedHolds(db, { timeslotId: outcome.timeslot.id, limit: 1000 });
+        return { kind: 'refused', timeslot: { ...outcome.timeslot, available: outcome.timeslot.available + outcome.timeslot.lapsed, lapsed: 0 } };
+      }
+      return outcome;
     },
   };
 }
@@ -53,7 +62,7 @@ async function findBookableActivity(
 }
 
 async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> {
-  const { rows } = await db.query<{ created_at: Date }>({
+  const { rows } = await db.query<{ created_at: Date; expires_at: Date | null }>({
     name: 'bookings-reserve',
     text: `WITH slot AS (
              UPDATE timeslots SET booked = booked + $5
@@ -62,15 +71,17 @@ async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> 
              RETURNING id
            ), booking AS (
              INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer,
-                                   payment_reference, answers, api_key_id)
-             SELECT $1, $6, $2, slot.id, $7, $5, $8, $9, $10, $11 FROM slot
-             RETURNING created_at
+                                   payment_reference, answers, api_key_id, partner_id, status, expires_at)
+             SELECT $1, $6, $2, slot.id, $7, $5, $8, $9, $10, $11, $14,
+                    CASE WHEN $15::int IS NULL THEN 'confirmed' ELSE 'on_hold' END, now() + make_interval(mins => $15::int)
+               FROM slot
+             RETURNING created_at, expires_at
            ), event AS (
              INSERT INTO outbox_events (account_id, event_id, type, payload)
              SELECT $1, $12, 'booking.created', $13::jsonb || jsonb_build_object('OccurredAt', floor(extract(epoch FROM created_at))::bigint)
                FROM booking
            )
-           SELECT created_at FROM booking`,
+           SELECT created_at, expires_at FROM booking`,
     values: [
       r.accountId,
       r.activity.id,
@@ -85,19 +96,23 @@ async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> 
       r.apiKeyId,
       r.eventId,
       JSON.stringify(r.event),
+      r.partnerId,
+      r.holdMinutes,
     ],
   });
   const booked = rows[0];
-  if (booked) return { kind: 'booked', createdAt: booked.created_at };
+  if (booked) return { kind: 'booked', createdAt: booked.created_at, expiresAt: booked.expires_at };
   return { kind: 'refused', timeslot: await timeslotState(db, r) };
 }
 
 /** Why a reservation was refused: read only after the conditional update matched nothing. */
 async function timeslotState(db: Db, r: Reservation): Promise<TimeslotState | null> {
-  const { rows } = await db.query<{ status: 'open' | 'closed'; started: boolean; available: number }>({
+  const { rows } = await db.query<{ id: number; status: 'open' | 'closed'; started: boolean; available: number; lapsed: number }>({
     name: 'bookings-timeslot-state',
-    text: `SELECT status, starts_at <= now() AS started, capacity - booked AS available
-             FROM timeslots WHERE account_id = $1 AND activity_id = $2 AND local_date = $3 AND local_time = $4`,
+    text: `SELECT t.id, t.status, t.starts_at <= now() AS started, t.capacity - t.booked AS available,
+                  coalesce((SELECT sum(h.participants) FROM bookings h
+                             WHERE h.timeslot_id = t.id AND h.status = 'on_hold' AND h.expires_at <= now()), 0)::int AS lapsed
+             FROM timeslots t WHERE t.account_id = $1 AND t.activity_id = $2 AND t.local_date = $3 AND t.local_time = $4`,
     values: [r.accountId, r.activity.id, r.date, r.time],
   });
   return rows[0] ?? null;

@@ -13,3 +13,5 @@ export * from './questions.repository.js';
 export * from './bookings.repository.js';
 export * from './operator-users.repository.js';
 export * from './operator-bookings.repository.js';
+export * from './booking-lifecycle.repository.js';
+export * from './partners.repository.js';

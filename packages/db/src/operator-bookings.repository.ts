@@ -25,18 +25,22 @@ interface Row {
   answers?: BookingDetail['Answers'];
 }
 
-const SELECT = `SELECT b.id, b.reference, b.status, b.channel, a.activity_id, a.name,
+// A hold whose expiry has passed is expired in every answer, whether or not the sweeper has marked it yet.
+const STATUS = `CASE WHEN b.status = 'on_hold' AND b.expires_at <= now() THEN 'expired' ELSE b.status END`;
+
+const SELECT = `SELECT b.id, b.reference, ${STATUS} AS status, b.channel, a.activity_id, a.name,
             to_char(t.local_date, 'YYYY-MM-DD') AS local_date, to_char(t.local_time, 'HH24:MI') AS local_time,
-            t.starts_at, a.time_zone, b.participants, b.customer, b.payment_reference, NULL::text AS partner_name, b.created_at`;
+            t.starts_at, a.time_zone, b.participants, b.customer, b.payment_reference, p.name AS partner_name, b.created_at`;
 
 const FROM = `FROM bookings b
        JOIN timeslots t ON t.id = b.timeslot_id
-       JOIN activities a ON a.account_id = b.account_id AND a.id = b.activity_id`;
+       JOIN activities a ON a.account_id = b.account_id AND a.id = b.activity_id
+       LEFT JOIN partners p ON p.account_id = b.account_id AND p.id = b.partner_id`;
 
 // $1 account, $2 from, $3 to, $4 channel, $5 status, $6 activity, $7 LIKE pattern, $8 id below (keyset).
 const WHERE = `WHERE b.account_id = $1
         AND ($2::date IS NULL OR t.local_date >= $2::date) AND ($3::date IS NULL OR t.local_date <= $3::date)
-        AND ($4::text IS NULL OR b.channel = $4) AND ($5::text IS NULL OR b.status = $5)
+        AND ($4::text IS NULL OR b.channel = $4) AND ($5::text IS NULL OR ${STATUS} = $5)
         AND ($6::uuid IS NULL OR a.activity_id = $6::uuid)
         AND ($7::text IS NULL OR b.reference ILIKE $7 OR b.payment_reference ILIKE $7 OR b.customer->>'Email' ILIKE $7
              OR (b.customer->>'FirstName') || ' ' || (b.customer->>'LastName') ILIKE $7)

@@ -50,6 +50,11 @@ export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolCl
   }
 }
 
+/** Runs `work` in the transaction `db` already is, or in a new one on the pool. */
+export function inTransaction<T>(db: Db, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return db instanceof pg.Pool ? withTransaction(db, work) : work(db);
+}
+
 /**
  * Runs `work` so that its failure undoes only its own statements: under a savepoint on a transaction's client, as it
  * is on the pool (where every statement is its own transaction).

@@ -1,7 +1,13 @@
 // Timeslots: creation from a planned list, and the availability reads. A slot is bookable when it is open, has not
-// started and has free places; the reservation in bookings.repository.ts applies the same rule atomically.
+// started and has free places; the reservation in bookings.repository.ts applies the same rule atomically. A hold
+// whose expiry has passed still sits in `booked` until it is released, but its places are free from that instant:
+// the reads subtract such lapsed holds (LAPSED_HOLDS), found through the small partial index of holds.
 import type { BookableTimeslot, DateAvailability, PlannedTimeslot } from '@backbone/domain';
 import type { Db } from './pool.js';
+
+/** Participants of the timeslot `t`'s holds that have expired but are not yet released. */
+const LAPSED_HOLDS = `coalesce((SELECT sum(h.participants) FROM bookings h
+                                 WHERE h.timeslot_id = t.id AND h.status = 'on_hold' AND h.expires_at <= now()), 0)::int`;
 
 /** Adds the planned timeslots; those whose (date, time) already exists for the activity are left as they are. */
 export async function insertTimeslots(
@@ -48,9 +54,11 @@ export async function listBookableTimeslots(
                   (extract(epoch FROM t.starts_at) * 1000)::float8 AS starts_ms, (extract(epoch FROM t.ends_at) * 1000)::float8 AS ends_ms,
                   t.capacity, t.booked
              FROM activities a
-             LEFT JOIN timeslots t
-               ON t.account_id = a.account_id AND t.activity_id = a.id AND t.local_date = $3
-              AND t.status = 'open' AND t.starts_at > now() AND t.booked < t.capacity
+             LEFT JOIN LATERAL (
+               SELECT t.local_time, t.starts_at, t.ends_at, t.capacity, t.booked - ${LAPSED_HOLDS} AS booked
+                 FROM timeslots t
+                WHERE t.account_id = a.account_id AND t.activity_id = a.id AND t.local_date = $3 AND t.status = 'open' AND t.starts_at > now()
+             ) t ON t.booked < t.capacity
             WHERE a.account_id = $1 AND a.activity_id = $2 AND a.active AND a.in_shopfront
             ORDER BY t.local_time`,
     values: [accountId, activityId, date],
@@ -77,9 +85,12 @@ export async function listAvailableDates(
     name: 'timeslots-dates',
     text: `SELECT to_char(t.local_date, 'YYYY-MM-DD') AS date, sum(t.capacity - t.booked) AS available, count(t.id) AS timeslots
              FROM activities a
-             LEFT JOIN timeslots t
-               ON t.account_id = a.account_id AND t.activity_id = a.id AND t.local_date BETWEEN $3 AND $4
-              AND t.status = 'open' AND t.starts_at > now() AND t.booked < t.capacity
+             LEFT JOIN LATERAL (
+               SELECT t.id, t.local_date, t.capacity, t.booked - ${LAPSED_HOLDS} AS booked
+                 FROM timeslots t
+                WHERE t.account_id = a.account_id AND t.activity_id = a.id AND t.local_date BETWEEN $3 AND $4
+                  AND t.status = 'open' AND t.starts_at > now()
+             ) t ON t.booked < t.capacity
             WHERE a.account_id = $1 AND a.activity_id = $2 AND a.active AND a.in_shopfront
             GROUP BY t.local_date
             ORDER BY t.local_date`,

@@ -4,13 +4,15 @@ import { randomUUID } from 'node:crypto';
 import type { Booking, BookingAnswer, BookingChannel, BookingCreatedPayload } from '@backbone/contracts';
 import { DomainError, ValidationError } from './errors.js';
 import { generateBookingReference } from './booking-reference.js';
+import { completeCustomer, type CustomerDetails } from './booking-lifecycle.js';
 import { checkAnswers, type StoredAnswer } from './waiver-answers.js';
 import type { WaiverQuestion } from './waiver-questions.js';
 
+/** The customer as stored: complete for a confirmed booking; a hold may carry only part of it until its confirm. */
 export interface Customer {
-  FirstName: string;
-  LastName: string;
-  Email: string;
+  FirstName?: string;
+  LastName?: string;
+  Email?: string;
   Phone: string | null;
 }
 
@@ -18,12 +20,16 @@ export interface NewBooking {
   accountId: string;
   /** The key that made the booking (null for bookings made by the operator). */
   apiKeyId: string | null;
+  /** The partner whose key made the booking (null for the operator's channels). */
+  partnerId: string | null;
+  /** Hold the places for this long, awaiting a confirm; null books at once. */
+  hold: { minutes: number } | null;
   channel: BookingChannel;
   activityId: string;
   date: string;
   time: string;
   participants: number;
-  customer: { FirstName: string; LastName: string; Email: string; Phone?: string | undefined };
+  customer: CustomerDetails;
   paymentReference: string | null;
   /** Undefined when the client sent no answers (it may collect the waiver later); [] means "answered nothing". */
   answers: readonly BookingAnswer[] | undefined;
@@ -50,6 +56,8 @@ export interface Reservation {
   paymentReference: string | null;
   answers: StoredAnswer[];
   apiKeyId: string | null;
+  partnerId: string | null;
+  holdMinutes: number | null;
   eventId: string;
   /** The booking.created payload; the store adds OccurredAt, the commit time of the booking. */
   event: Omit<BookingCreatedPayload, 'OccurredAt'>;
@@ -57,13 +65,17 @@ export interface Reservation {
 
 /** How the timeslot looked when a reservation was refused; null when there is no such timeslot. */
 export interface TimeslotState {
+  /** The timeslot's row id, for releasing its lapsed holds. */
+  id?: number;
   status: 'open' | 'closed';
   started: boolean;
   available: number;
+  /** Places of holds that have expired but are still counted as booked until released. */
+  lapsed: number;
 }
 
 export type ReservationOutcome =
-  | { kind: 'booked'; createdAt: Date }
+  | { kind: 'booked'; createdAt: Date; expiresAt: Date | null }
   | { kind: 'refused'; timeslot: TimeslotState | null }
   /** The random reference already belongs to another booking (the unique index said so): draw another one. */
   | { kind: 'reference-taken' };
@@ -88,12 +100,8 @@ export async function createBooking(store: BookingStore, request: NewBooking): P
     throw new ValidationError([{ field: 'Participants', message: `Participants must be at most ${activity.maxParticipants} for this activity.` }]);
   }
   const answers = request.answers === undefined ? [] : checkAnswers(activity.questions ?? [], request.answers, request.participants);
-  const customer: Customer = {
-    FirstName: request.customer.FirstName,
-    LastName: request.customer.LastName,
-    Email: request.customer.Email,
-    Phone: request.customer.Phone ?? null,
-  };
+  // A hold may wait for the customer's details until its confirm; a booking made at once needs them now.
+  const customer: Customer = request.hold ? { ...request.customer, Phone: request.customer.Phone ?? null } : completeCustomer(request.customer, undefined);
 
   let lastRefusal: TimeslotState | null = null;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
@@ -111,10 +119,14 @@ export async function createBooking(store: BookingStore, request: NewBooking): P
       paymentReference: request.paymentReference,
       answers,
       apiKeyId: request.apiKeyId,
+      partnerId: request.partnerId,
+      holdMinutes: request.hold?.minutes ?? null,
       eventId,
       event: {
         EventID: eventId,
         AccountID: request.accountId,
+        ...(request.partnerId ? { PartnerID: request.partnerId } : {}),
+        Status: request.hold ? 'on_hold' : 'confirmed',
         Reference: reference,
         ActivityID: activity.activityId,
         Date: request.date,
@@ -125,7 +137,7 @@ export async function createBooking(store: BookingStore, request: NewBooking): P
       },
     };
     const outcome = await store.reserve(reservation);
-    if (outcome.kind === 'booked') return bookingOf(reservation, outcome.createdAt);
+    if (outcome.kind === 'booked') return bookingOf(reservation, outcome);
     if (outcome.kind === 'reference-taken') continue;
     const slot = outcome.timeslot;
     lastRefusal = slot;
@@ -137,11 +149,12 @@ export async function createBooking(store: BookingStore, request: NewBooking): P
   throw new Error(`no free booking reference after ${ATTEMPTS} attempts`);
 }
 
-/** The booking as the API shows it, from its reservation and commit time. */
-export function bookingOf(reservation: Reservation, createdAt: Date): Booking {
+/** The booking as the create answers it, from its reservation, commit time and (for a hold) expiry. */
+export function bookingOf(reservation: Reservation, stored: { createdAt: Date; expiresAt: Date | null }): Booking {
+  const { createdAt, expiresAt } = stored;
   return {
     Reference: reservation.reference,
-    Status: 'confirmed',
+    Status: expiresAt ? 'on_hold' : 'confirmed',
     ActivityID: reservation.activity.activityId,
     Date: reservation.date,
     Time: reservation.time,
@@ -150,6 +163,7 @@ export function bookingOf(reservation: Reservation, createdAt: Date): Booking {
     PaymentReference: reservation.paymentReference,
     Channel: reservation.channel,
     CreatedAt: createdAt.toISOString(),
+    ...(expiresAt ? { ExpiresAt: expiresAt.toISOString() } : {}),
   };
 }
 

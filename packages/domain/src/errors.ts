@@ -4,7 +4,15 @@ import type { FieldError } from '@backbone/contracts';
 
 export type { FieldError };
 
-export type DomainErrorCode = 'validation' | 'not-found' | 'insufficient-capacity' | 'timeslot-unavailable' | 'capacity-below-booked';
+export type DomainErrorCode =
+  | 'validation'
+  | 'not-found'
+  | 'insufficient-capacity'
+  | 'timeslot-unavailable'
+  | 'invalid-transition'
+  | 'hold-expired'
+  | 'cancellation-window-closed'
+  | 'capacity-below-booked';
 
 
 export class DomainError extends Error {

@@ -11,6 +11,8 @@ export interface AuthContext {
   accountId: string;
   accountTimeZone: string;
   scopes: readonly Scope[];
+  /** The partner an ota key belongs to (it reads and changes only that partner's bookings); null for other keys. */
+  partnerId: string | null;
   /** The signed-in operator user, for a session. */
   user?: OperatorUserContext;
 }
@@ -27,7 +29,7 @@ export interface KeyVerifier {
 /** Looks keys up in PostgreSQL, trusting a verified key for `cacheTtlMs` (0 disables the cache). */
 export function createKeyVerifier(pool: Pool, cacheTtlMs: number): KeyVerifier {
   const cache = new Map<string, { context: AuthContext; expiresAt: number }>();
-  const toContext = (key: ApiKeyRecord): AuthContext => ({ keyId: key.id, accountId: key.accountId, accountTimeZone: key.accountTimeZone, scopes: key.scopes });
+  const toContext = (key: ApiKeyRecord): AuthContext => ({ keyId: key.id, accountId: key.accountId, accountTimeZone: key.accountTimeZone, scopes: key.scopes, partnerId: key.partnerId });
   const lookUp = async (secret: string, now: number): Promise<AuthContext | null> => {
     const key = await findActiveApiKey(pool, secret);
     if (!key) {
@@ -89,6 +91,7 @@ export function createSessionVerifier(pool: Pool, lifetimes: SessionLifetimes): 
       if (!session) return null;
       return {
         keyId: null,
+        partnerId: null,
         accountId: session.accountId,
         accountTimeZone: session.accountTimeZone,
         scopes: ['admin'],

@@ -92,8 +92,11 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
       }
     }
     if (validateBody) {
-      if (!req.is(JSON_TYPES)) throw new HttpProblem('unsupported-media-type', 'The request body must be JSON, sent with Content-Type: application/json.');
-      await readJsonBody(req, res);
+      const kind = req.is(JSON_TYPES);
+      // req.is answers null when the request has no body at all: an optional body left out reads as {}.
+      if (kind === null && op.bodyOptional) req.body = {};
+      else if (!kind) throw new HttpProblem('unsupported-media-type', 'The request body must be JSON, sent with Content-Type: application/json.');
+      else await readJsonBody(req, res);
       const errors = validateBody(req.body);
       if (errors.length > 0) throw new ValidationError(errors);
     }

@@ -7,3 +7,5 @@ export * from './summarise-usage.js';
 export * from './publish-platform-event.js';
 export * from './operator-passwords.js';
 export * from './operator-users.js';
+export * from './booking-details.js';
+export * from './booking-lifecycle.js';

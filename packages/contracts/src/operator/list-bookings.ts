@@ -1,18 +1,16 @@
 // GET /api/v2/operator/bookings: the account's bookings of every channel, filtered and keyset-paged, newest first.
 import type { FromSchema } from 'json-schema-to-ts';
-import { BOOKING_CHANNELS, calendarDateSchema, clockTimeSchema, uuidSchema } from '../common.schemas.js';
+import { BOOKING_CHANNELS, BOOKING_STATUSES, calendarDateSchema, clockTimeSchema, uuidSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
 import { QUESTION_TYPES } from '../partner/shared.schemas.js';
 import { cursorSchema, limitSchema, nextSchema, operatorTags } from './shared.schemas.js';
-
-export const BOOKING_STATUSES = ['on_hold', 'confirmed', 'cancelled', 'expired'] as const;
 
 /** The filters the list and the CSV export share. */
 export const bookingFilterProperties = {
   From: { ...calendarDateSchema, description: 'Only bookings whose timeslot is on or after this local date.' },
   To: { ...calendarDateSchema, description: 'Only bookings whose timeslot is on or before this local date.' },
   Channel: { type: 'string', enum: BOOKING_CHANNELS },
-  Status: { type: 'string', enum: BOOKING_STATUSES },
+  Status: { type: 'string', enum: BOOKING_STATUSES, description: 'A hold past its ExpiresAt counts as expired.' },
   ActivityID: uuidSchema,
   Q: {
     type: 'string',
@@ -46,7 +44,7 @@ export const operatorBookingSchema = {
     Participants: { type: 'integer' },
     Customer: customerSchema,
     PaymentReference: { type: ['string', 'null'] },
-    PartnerName: { type: ['string', 'null'], description: 'The partner that made an ota booking, when known.' },
+    PartnerName: { type: ['string', 'null'], description: 'The partner that made an ota booking.' },
     CreatedAt: { type: 'string', format: 'date-time' },
   },
 } as const;

@@ -1,13 +1,13 @@
 // POST /api/v2/ota/partner/booking: the booking request (customer, waiver answers), the booking answered, the operation.
 import type { FromSchema } from 'json-schema-to-ts';
-import { BOOKING_CHANNELS, calendarDateSchema, clockTimeSchema, uuidSchema } from '../common.schemas.js';
+import { BOOKING_CHANNELS, BOOKING_STATUSES, calendarDateSchema, clockTimeSchema, uuidSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
 import { partnerDateSchema, partnerTags, partnerTimeSchema, visibleText } from './shared.schemas.js';
 
-const customerSchema = {
+/** The customer's details; which of them are required depends on the request (a hold may send them at its confirm). */
+export const customerDetailsSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['FirstName', 'LastName', 'Email'],
   properties: {
     FirstName: visibleText(100),
     LastName: visibleText(100),
@@ -26,7 +26,7 @@ const answerValueSchema = {
   description: 'Value of the question\'s type: string (text, textarea, select, date, email, phone, signature, file URL), array of strings (multiselect), boolean (checkbox), number (number).',
 } as const;
 
-const answerSchema = {
+export const answerSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['QuestionID', 'Value'],
@@ -37,18 +37,30 @@ const answerSchema = {
   },
 } as const;
 
+const CUSTOMER_REQUIRED = ['FirstName', 'LastName', 'Email'] as const;
+
 export const bookingRequestSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['ActivityID', 'Date', 'Time', 'Participants', 'Customer'],
+  required: ['ActivityID', 'Date', 'Time', 'Participants'],
+  // A booking made at once needs the customer; a hold may leave any of it to its confirm.
+  if: { not: { required: ['Hold'] } },
+  then: { required: ['Customer'], properties: { Customer: { required: CUSTOMER_REQUIRED } } },
   properties: {
     ActivityID: { ...uuidSchema, 'x-message': 'must be a UUID in canonical 8-4-4-4-12 hex form.' },
     Date: { ...partnerDateSchema, description: 'Local date of the timeslot, in the activity\'s time zone.' },
     Time: { ...partnerTimeSchema, description: 'Local start time of the timeslot, as listed by the timeslots endpoint.' },
     Participants: { type: 'integer', minimum: 1, maximum: 1000, description: 'From 1 to the activity\'s MaxParticipants.' },
-    Customer: customerSchema,
+    Customer: { ...customerDetailsSchema, description: 'FirstName, LastName and Email are required, except on a hold, which may send them with its confirm.' },
     PaymentReference: { ...visibleText(255), description: 'The partner\'s payment reference, stored and shown to the operator.' },
     Answers: { type: 'array', maxItems: 1000, items: answerSchema, description: 'Waiver answers; when sent, every required question must be answered.' },
+    Hold: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['Minutes'],
+      properties: { Minutes: { type: 'integer', minimum: 1, maximum: 60 } },
+      description: 'Hold the places for this many minutes (1 to 60) instead of booking at once: the booking is on_hold until confirmed (POST .../booking/{Reference}/confirm) and expires at ExpiresAt.',
+    },
   },
 } as const;
 export type BookingRequest = FromSchema<typeof bookingRequestSchema>;
@@ -60,7 +72,7 @@ export const bookingSchema = {
   required: ['Reference', 'Status', 'ActivityID', 'Date', 'Time', 'Participants', 'Customer', 'PaymentReference', 'Channel', 'CreatedAt'],
   properties: {
     Reference: { type: 'string', pattern: '^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$', description: 'Booking reference: 8 random characters without look-alikes (0/O, 1/I), readable over the phone.', examples: ['7KQ4-X9MB'] },
-    Status: { type: 'string', enum: ['confirmed', 'cancelled'] },
+    Status: { type: 'string', enum: BOOKING_STATUSES },
     ActivityID: uuidSchema,
     Date: calendarDateSchema,
     Time: clockTimeSchema,
@@ -68,7 +80,8 @@ export const bookingSchema = {
     Customer: {
       type: 'object',
       additionalProperties: false,
-      required: ['FirstName', 'LastName', 'Email', 'Phone'],
+      required: ['Phone'],
+      description: 'FirstName, LastName and Email are always present once the booking is confirmed; a hold shows what it was given.',
       properties: {
         FirstName: { type: 'string' },
         LastName: { type: 'string' },
@@ -79,6 +92,7 @@ export const bookingSchema = {
     PaymentReference: { type: ['string', 'null'] },
     Channel: { type: 'string', enum: BOOKING_CHANNELS },
     CreatedAt: { type: 'string', format: 'date-time', description: 'When the booking was made, ISO 8601 in UTC.' },
+    ExpiresAt: { type: 'string', format: 'date-time', description: 'A hold only: when its places are released unless it is confirmed, ISO 8601 in UTC.' },
   },
 } as const;
 export type Booking = FromSchema<typeof bookingSchema>;
@@ -96,7 +110,7 @@ export const createBookingOperation = {
   body: bookingRequestSchema,
   idempotent: true,
   responses: {
-    201: { description: 'Booked.', schema: bookingSchema },
+    201: { description: 'Booked (Status confirmed), or held (Status on_hold, with ExpiresAt).', schema: bookingSchema },
     409: { description: '`/timeslot-unavailable`: no such timeslot, closed or started; `/insufficient-capacity`: not enough free places (detail and `Available` say how many are left); `/idempotency-in-progress`.' },
     422: { description: 'Invalid body, an ActivityID that is not one of the caller\'s activities, too many participants, invalid answers, or an Idempotency-Key reused with another body.' },
   },

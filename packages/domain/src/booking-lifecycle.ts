@@ -1,0 +1,75 @@
+// The booking lifecycle: on_hold -> confirmed | cancelled | expired, confirmed -> cancelled; anything else is an
+// invalid transition. A hold whose expiry has passed is expired in every answer, whether or not it was marked yet.
+// Partners may cancel until the activity's cutoff before the start; the operator may cancel at any time.
+import type { BookingStatus } from '@backbone/contracts';
+import { DomainError, ValidationError, type FieldError } from './errors.js';
+
+export type { BookingStatus };
+
+/** What the transitions depend on, read under the booking's row lock. */
+export interface BookingState {
+  reference: string;
+  status: BookingStatus;
+  expiresAt: Date | null;
+  startsAt: Date;
+  cancellationCutoffMinutes: number;
+}
+
+export function effectiveStatus(status: BookingStatus, expiresAt: Date | null, now: Date): BookingStatus {
+  return status === 'on_hold' && expiresAt !== null && expiresAt <= now ? 'expired' : status;
+}
+
+/** 'cancel' to cancel now, 'unchanged' when it is cancelled already (cancelling again changes nothing). */
+export function decideCancel(state: BookingState, now: Date, by: 'partner' | 'operator'): 'cancel' | 'unchanged' {
+  const status = effectiveStatus(state.status, state.expiresAt, now);
+  if (status === 'cancelled') return 'unchanged';
+  if (status === 'expired') throw invalidTransition(state.reference, status, 'cancelled');
+  if (by === 'partner') {
+    const cutoff = new Date(state.startsAt.getTime() - state.cancellationCutoffMinutes * 60_000);
+    if (now >= cutoff) {
+      const when = state.cancellationCutoffMinutes === 0 ? 'once the activity has started' : `less than ${state.cancellationCutoffMinutes} minutes before the start`;
+      throw new DomainError('cancellation-window-closed', `Booking ${state.reference} can no longer be cancelled: cancellations close ${when}.`);
+    }
+  }
+  return 'cancel';
+}
+
+/** 'confirm' to confirm now, 'unchanged' when it is confirmed already. */
+export function decideConfirm(state: BookingState, now: Date): 'confirm' | 'unchanged' {
+  const status = effectiveStatus(state.status, state.expiresAt, now);
+  if (status === 'confirmed') return 'unchanged';
+  if (status === 'expired') throw new DomainError('hold-expired', `The hold on booking ${state.reference} expired at ${state.expiresAt?.toISOString() ?? 'its expiry'}; its places were released. Book again.`);
+  if (status !== 'on_hold') throw invalidTransition(state.reference, status, 'confirmed');
+  return 'confirm';
+}
+
+function invalidTransition(reference: string, from: BookingStatus, to: BookingStatus): DomainError {
+  return new DomainError('invalid-transition', `Booking ${reference} is ${from}; it cannot become ${to}.`, { Status: from });
+}
+
+export interface CustomerDetails {
+  FirstName?: string | undefined;
+  LastName?: string | undefined;
+  Email?: string | undefined;
+  Phone?: string | null | undefined;
+}
+
+export type ConfirmedCustomer = {
+  FirstName: string;
+  LastName: string;
+  Email: string;
+  Phone: string | null;
+};
+
+/**
+ * The customer of a confirmed booking: the hold's details with the confirm's on top. Whatever the create requires
+ * must be present in one of the two (422 naming each missing member).
+ */
+export function completeCustomer(held: CustomerDetails, given: CustomerDetails | undefined): ConfirmedCustomer {
+  const merged = { ...held, ...given };
+  const errors: FieldError[] = (['FirstName', 'LastName', 'Email'] as const)
+    .filter((member) => merged[member] === undefined)
+    .map((member) => ({ field: `Customer.${member}`, message: `Customer.${member} is required: send it with the hold or with the confirm.` }));
+  if (errors.length > 0) throw new ValidationError(errors);
+  return { FirstName: merged.FirstName!, LastName: merged.LastName!, Email: merged.Email!, Phone: merged.Phone ?? null };
+}

@@ -1,0 +1,135 @@
+// The partner booking lifecycle after the create: look a booking up, confirm a hold, cancel, and the sync feed; and
+// the sweeper's release of holds that expired. Each transition reads the booking under its row lock, lets the domain
+// decide, and writes the change with its outbox event in the same transaction. A partner sees only its own bookings;
+// the operator (partnerId null) every booking of the account.
+import { randomUUID } from 'node:crypto';
+import type { BookingChanges, BookingDetails, CancelBookingRequest, ConfirmBookingRequest } from '@backbone/contracts';
+import {
+  findBooking,
+  inTransaction,
+  listBookingChanges,
+  listOfferedActivityQuestions,
+  markBookingCancelled,
+  markBookingConfirmed,
+  releaseLapsedHolds,
+  type BookingOwner,
+  type BookingRecord,
+  type Db,
+  type Pool,
+  type SyncPosition,
+} from '@backbone/db';
+import { checkAnswers, completeCustomer, decideCancel, decideConfirm, notFound, ValidationError, type BookingState, type FieldError } from '@backbone/domain';
+import { toBookingDetails } from './booking-details.js';
+import { runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
+
+export interface BookingRef {
+  owner: BookingOwner;
+  reference: string;
+}
+
+const stateOf = (booking: BookingRecord): BookingState => ({
+  reference: booking.reference,
+  status: booking.status,
+  expiresAt: booking.expiresAt,
+  startsAt: booking.startsAtInstant,
+  cancellationCutoffMinutes: booking.cancellationCutoffMinutes,
+});
+
+async function lockedBooking(db: Db, ref: BookingRef): Promise<BookingRecord> {
+  const booking = await findBooking(db, ref.owner, ref.reference.toUpperCase(), { lock: true });
+  if (!booking) throw notFound('Booking');
+  return booking;
+}
+
+/** What every booking event says besides its own members. */
+function changeEvent(booking: BookingRecord, status: string) {
+  return { Reference: booking.reference, Status: status, UpdatedAt: booking.now.toISOString(), ...(booking.partnerId ? { PartnerID: booking.partnerId } : {}) };
+}
+
+export async function getBooking(uow: { pool: Pool }, ref: BookingRef): Promise<BookingDetails> {
+  const booking = await findBooking(uow.pool, ref.owner, ref.reference.toUpperCase());
+  if (!booking) throw notFound('Booking');
+  return toBookingDetails(booking);
+}
+
+/** Members a confirm may repeat but not change: the hold took its places for them. */
+function unchangeableMembers(booking: BookingRecord, request: ConfirmBookingRequest): FieldError[] {
+  const held = { ActivityID: booking.activityId, Date: booking.date, Time: booking.time, Participants: booking.participants };
+  return (Object.keys(held) as Array<keyof typeof held>)
+    .filter((member) => request[member] !== undefined && String(request[member]).toLowerCase() !== String(held[member]).toLowerCase())
+    .map((member) => ({ field: member, message: `${member} must be the hold's (${held[member]}) or be left out: a confirm cannot move a hold.` }));
+}
+
+export function confirmBooking(uow: { pool: Pool }, ref: BookingRef, request: ConfirmBookingRequest, idempotency: IdempotencyRequest | null = null): Promise<Replayable<BookingDetails>> {
+  return runIdempotently(uow.pool, ref.owner.accountId, idempotency, (db) =>
+    inTransaction(db, async (tx) => {
+      const booking = await lockedBooking(tx, ref);
+      if (decideConfirm(stateOf(booking), booking.now) === 'unchanged') return toBookingDetails(booking);
+      const mismatched = unchangeableMembers(booking, request);
+      if (mismatched.length > 0) throw new ValidationError(mismatched);
+      const customer = completeCustomer(booking.customer, request.Customer);
+      const answers = request.Answers
+        ? checkAnswers((await listOfferedActivityQuestions(tx, booking.accountId, booking.activityId)) ?? [], request.Answers, booking.participants)
+        : booking.answers;
+      const paymentReference = request.PaymentReference ?? booking.paymentReference;
+      await markBookingConfirmed(tx, booking, { customer, paymentReference, answers }, { eventId: randomUUID(), type: 'booking.confirmed', payload: changeEvent(booking, 'confirmed') });
+      return toBookingDetails({ ...booking, status: 'confirmed', expiresAt: null, customer, paymentReference, answers, updatedAt: booking.now });
+    }),
+  );
+}
+
+/** Cancels a booking; a partner only until the activity's cutoff, the operator (`by: 'operator'`) at any time. */
+export function cancelBooking(
+  uow: { pool: Pool },
+  ref: BookingRef,
+  request: CancelBookingRequest & { by: 'partner' | 'operator' },
+  idempotency: IdempotencyRequest | null = null,
+): Promise<Replayable<BookingDetails>> {
+  return runIdempotently(uow.pool, ref.owner.accountId, idempotency, (db) =>
+    inTransaction(db, async (tx) => {
+      const booking = await lockedBooking(tx, ref);
+      if (decideCancel(stateOf(booking), booking.now, request.by) === 'unchanged') return toBookingDetails(booking);
+      const reason = request.Reason ?? null;
+      const payload = { ...changeEvent(booking, 'cancelled'), CancelledAt: booking.now.toISOString(), Reason: reason };
+      await markBookingCancelled(tx, booking, { reason }, { eventId: randomUUID(), type: 'booking.cancelled', payload });
+      return toBookingDetails({ ...booking, status: 'cancelled', expiresAt: null, cancelledAt: booking.now, cancellationReason: reason, updatedAt: booking.now });
+    }),
+  );
+}
+
+/** A sync cursor: where the pass started and the position of the last booking served. Opaque to clients. */
+interface SyncCursor {
+  since: string;
+  position: SyncPosition;
+}
+
+const encodeCursor = (cursor: SyncCursor) => Buffer.from(JSON.stringify([cursor.since, cursor.position.xid, cursor.position.id])).toString('base64url');
+
+function decodeCursor(text: string): SyncCursor {
+  try {
+    const [since, xid, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
+    if (typeof since === 'string' && !Number.isNaN(Date.parse(since)) && typeof xid === 'string' && /^\d{1,20}$/.test(xid) && Number.isSafeInteger(id) && (id as number) >= 0) {
+      return { since, position: { xid, id: id as number } };
+    }
+  } catch {
+    // falls through to the validation error
+  }
+  throw new ValidationError([{ field: 'Cursor', message: 'Cursor must be a Next or Resume value of an earlier answer.' }]);
+}
+
+export async function syncBookings(
+  uow: { pool: Pool },
+  request: { accountId: string; partnerId: string; updatedSince?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
+): Promise<BookingChanges> {
+  const limit = request.limit ?? 100;
+  const cursor = request.cursor ? decodeCursor(request.cursor) : { since: request.updatedSince ?? new Date(0).toISOString(), position: null };
+  const rows = await listBookingChanges(uow.pool, request, { since: new Date(cursor.since), cursor: cursor.position, limit });
+  const last = rows.at(-1)?.position ?? cursor.position;
+  const resume = encodeCursor({ since: cursor.since, position: last ?? { xid: '0', id: 0 } });
+  return { Bookings: rows.map((row) => toBookingDetails(row.record)), Next: rows.length === limit ? resume : null, Resume: resume };
+}
+
+/** The sweeper's pass: marks up to `limit` holds whose expiry passed as expired, frees their places, emits booking.expired. */
+export function expireLapsedHolds(uow: { pool: Pool }, limit: number): Promise<number> {
+  return releaseLapsedHolds(uow.pool, { limit });
+}

@@ -1,0 +1,204 @@
+// The stack `npm start` runs, started the same way (scripts/start.mjs) against a throwaway database, a data directory
+// and a queue prefix of its own: while platform events are being published, the partner API, the usage API and the
+// metering worker are each killed with SIGKILL. The stack answers again within seconds, every event that got a 202
+// becomes exactly one usage entry, and SIGTERM still stops everything cleanly.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort, useTestRedis } from '@backbone/testkit';
+import { repoRoot, type DevState } from '../dev-env.js';
+
+const redis = useTestRedis();
+const database = `stack_${randomBytes(6).toString('hex')}`;
+const serverUrl = new URL(inject('databaseUrl'));
+serverUrl.pathname = '/postgres';
+const databaseUrl = new URL(serverUrl);
+databaseUrl.pathname = `/${database}`;
+
+let dataDir: string;
+let stack: ChildProcess;
+let output = '';
+let stackExit: Promise<[number | null, NodeJS.Signals | null]>;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: serverUrl.toString() });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const isFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const server = net.createServer().once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+
+/** A port for the gateway whose next two (the APIs') are free too. */
+async function stackPort(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port < 65000 && (await isFree(port + 1)) && (await isFree(port + 2))) return port;
+  }
+}
+
+function state(): DevState | null {
+  const file = path.join(dataDir, 'dev.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DevState) : null;
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) {
+    const value = await probe();
+    if (value !== undefined) return value;
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; the stack said:\n${output.slice(-4000)}`);
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+beforeAll(async () => {
+  await admin((client) => client.query(`CREATE DATABASE ${database}`));
+  dataDir = await mkdtemp(path.join(tmpdir(), 'backbone-stack-'));
+  stack = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(await stackPort()),
+      DATABASE_URL: databaseUrl.toString(),
+      REDIS_URL: redis.redisUrl,
+      QUEUE_PREFIX: redis.prefix,
+      DEV_DATA_DIR: dataDir,
+      LOG_LEVEL: 'error',
+      // A killed worker's active jobs go back to the queue once their lock expires: 2 s here instead of 30.
+      WORKER_LOCK_DURATION_MS: '2000',
+      WORKER_STALLED_INTERVAL_MS: '1000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [stack.stdout!, stack.stderr!]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  stackExit = once(stack, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  await waitFor('the stack to be running', () => (state()?.baseUrl ? true : undefined), 60_000);
+});
+
+afterAll(async () => {
+  if (stack.exitCode === null && stack.signalCode === null) {
+    stack.kill('SIGTERM');
+    await stackExit;
+  }
+  await rm(dataDir, { recursive: true, force: true });
+  await admin((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+});
+
+describe('npm start supervises its processes', () => {
+  it('restarts each app killed with SIGKILL within seconds, loses no accepted event, and stops cleanly on SIGTERM', { timeout: 90_000 }, async () => {
+    const { baseUrl } = state()!;
+    const keys = JSON.parse(readFileSync(path.join(dataDir, 'demo-keys.json'), 'utf8')) as Record<string, string>;
+    const accepted = new Set<string>();
+    const unanswered = new Set<string>();
+    let publishing = true;
+
+    const publish = async () => {
+      while (publishing) {
+        const eventId = randomUUID();
+        try {
+          const response = await fetch(`${baseUrl}/api/v2/platform/events`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${keys.platform}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ Type: 'workflow-email.sent', EventID: eventId }),
+          });
+          await response.arrayBuffer();
+          if (response.status === 202) {
+            accepted.add(eventId);
+            continue;
+          }
+        } catch {
+          // the connection with the usage API broke
+        }
+        unanswered.add(eventId);
+        await sleep(50); // no busy loop against a restarting API on a small machine
+      }
+    };
+    const publishers = Array.from({ length: 3 }, publish);
+
+    const from = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const to = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const summary = () => fetch(`${baseUrl}/api/v2/usage/meters?from=${from}&to=${to}`, { headers: { authorization: `Bearer ${keys.usage}` } });
+    // Both APIs answer through the gateway: /readyz reaches the partner API, the summary the usage API.
+    const answers = async () => {
+      const [ready, usage] = await Promise.all([fetch(`${baseUrl}/readyz`).catch(() => null), summary().catch(() => null)]);
+      return ready?.status === 200 && usage?.status === 200 ? true : undefined;
+    };
+    await waitFor('the first events', () => (accepted.size >= 50 ? true : undefined), 10_000);
+
+    const recovery: Record<string, number> = {};
+    for (const name of ['partner-api', 'usage-api', 'metering-worker']) {
+      const killed = state()!.pids[name]!;
+      const before = accepted.size;
+      process.kill(killed, 'SIGKILL');
+      const killedAt = Date.now();
+      await waitFor(`a new ${name}`, () => {
+        const pid = state()?.pids[name];
+        return pid !== undefined && pid !== killed ? pid : undefined;
+      }, 15_000);
+      await waitFor('the stack to answer again', answers, 15_000);
+      recovery[name] = Date.now() - killedAt;
+      // Events flow again before the next kill.
+      await waitFor('more events', () => (accepted.size >= before + 50 ? true : undefined), 10_000);
+    }
+    publishing = false;
+    await Promise.all(publishers);
+    for (const [name, ms] of Object.entries(recovery)) expect(ms, `${name} answered again after ${ms} ms`).toBeLessThan(15_000);
+    expect(output).toMatch(/partner-api ended \(signal SIGKILL\); restarting it in \d+ ms/);
+    expect(output).toMatch(/usage-api ended \(signal SIGKILL\); restarting it in \d+ ms/);
+    expect(output).toMatch(/metering-worker ended \(signal SIGKILL\); restarting it in \d+ ms/);
+
+    // Every accepted event becomes exactly one entry. An event whose answer was lost with a killed usage API may
+    // have been queued all the same (its publisher would retry with the same EventID): it may have an entry too.
+    const client = new pg.Client({ connectionString: databaseUrl.toString() });
+    await client.connect();
+    const metered = async () =>
+      (await client.query<{ dedupe_key: string }>(`SELECT dedupe_key FROM usage_entries WHERE meter = 'workflow-email-sent'`)).rows.map((r) => r.dedupe_key.slice('event:'.length));
+    const missing = () => metered().then((ids) => [...accepted].filter((id) => !ids.includes(id)));
+    await waitFor(`all ${accepted.size} accepted events metered`, async () => ((await missing()).length === 0 ? true : undefined), 20_000).catch(async (error: Error) => {
+      throw new Error(`${(await missing()).length} of ${accepted.size} accepted events have no entry. ${error.message}`);
+    });
+    const entries = await metered();
+    await client.end();
+    expect(entries.filter((id) => !accepted.has(id) && !unanswered.has(id))).toEqual([]);
+    expect(new Set(entries).size).toBe(entries.length);
+    const { data } = (await (await summary()).json()) as { data: { Meters: Array<{ Meter: string; EventCount: number }> } };
+    expect(data.Meters.find((m) => m.Meter === 'workflow-email-sent')?.EventCount).toBe(entries.length);
+    console.log(`[stack test] ${accepted.size} events accepted, ${unanswered.size} refused or unanswered during the kills, ${entries.length} metered; back after (ms) ${JSON.stringify(recovery)}`);
+
+    // The apps used this test's queue prefix.
+    const connection = new Redis(redis.redisUrl);
+    const queueKeys = await connection.keys(`${redis.prefix}:platform-events:*`);
+    connection.disconnect();
+    expect(queueKeys.length).toBeGreaterThan(0);
+
+    const pids = Object.values(state()!.pids);
+    stack.kill('SIGTERM');
+    expect(await stackExit).toEqual([0, null]);
+    expect(pids.filter(isAlive)).toEqual([]);
+  });
+});

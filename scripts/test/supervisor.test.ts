@@ -1,0 +1,102 @@
+// The supervisor with tiny real child processes: a process that dies is restarted with a new pid, one that keeps
+// dying right after its start is given up on with a message naming it and why, and then everything is stopped.
+import { afterEach, describe, expect, it } from 'vitest';
+import { commandService, createSupervisor, type Supervisor, type SupervisorOptions } from '../supervisor.js';
+
+const node = (name: string, code: string) => commandService(name, process.execPath, ['-e', code], { cwd: process.cwd(), env: process.env });
+const longRunning = (name: string) => node(name, 'setInterval(() => {}, 1000)');
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 5000): Promise<T> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+    const value = probe();
+    if (value !== undefined) return value;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+let supervisor: Supervisor | undefined;
+afterEach(() => supervisor?.stop());
+
+function supervise(options: Partial<SupervisorOptions> = {}) {
+  const logged: string[] = [];
+  const gaveUp: string[] = [];
+  supervisor = createSupervisor({ log: (m) => logged.push(m), onGiveUp: (reason) => gaveUp.push(reason), restartDelayMs: 10, quickExitMs: 1000, maxQuickExits: 3, ...options });
+  return { supervisor, logged, gaveUp };
+}
+
+describe('supervisor', () => {
+  it('restarts a process that was killed, logs it, and stops everything in order', async () => {
+    const { supervisor, logged, gaveUp } = supervise();
+    await supervisor.add(longRunning('database'));
+    await supervisor.add(longRunning('api'));
+    const first = supervisor.pids();
+
+    process.kill(first.api!, 'SIGKILL');
+    const restarted = await waitFor('a new api pid', () => {
+      const pid = supervisor.pids().api;
+      return pid !== undefined && pid !== first.api ? pid : undefined;
+    });
+    expect(isAlive(restarted)).toBe(true);
+    expect(supervisor.pids().database).toBe(first.database);
+    expect(logged).toEqual(['api ended (signal SIGKILL); restarting it in 10 ms']);
+
+    await supervisor.stop();
+    expect(isAlive(restarted)).toBe(false);
+    expect(isAlive(first.database!)).toBe(false);
+    expect(gaveUp).toEqual([]);
+  });
+
+  it('gives up on a process that keeps failing right after its start: says which and why, and stops the others', async () => {
+    const { supervisor, logged, gaveUp } = supervise();
+    await supervisor.add(longRunning('database'));
+    const database = supervisor.pids().database!;
+    // Its first run did start (add resolves), and ended at once, as every later one does.
+    await supervisor.add(node('worker', "console.error('cannot read config: PORT is not a number'); process.exit(3)"));
+
+    const reason = await waitFor('the give-up', () => gaveUp[0]);
+    expect(reason).toBe(
+      'worker keeps failing right after its start: it ended within 1 s of starting 3 times in a row (last: exit code 3: cannot read config: PORT is not a number); stopping everything',
+    );
+    expect(gaveUp).toHaveLength(1);
+    // Two restarts with a growing delay, then the give-up.
+    expect(logged).toEqual([
+      'worker ended (exit code 3: cannot read config: PORT is not a number); restarting it in 10 ms',
+      'worker ended (exit code 3: cannot read config: PORT is not a number); restarting it in 20 ms',
+    ]);
+    expect(isAlive(database)).toBe(false);
+    expect(supervisor.pids()).toEqual({});
+  });
+
+  it('a service whose first run cannot even start is given up on, and add() rejects with the reason', async () => {
+    const { supervisor, gaveUp } = supervise();
+    await expect(supervisor.add(commandService('ghost', '/nonexistent/ghost', [], { cwd: process.cwd(), env: process.env }))).rejects.toThrow(
+      'ghost keeps failing right after its start: it ended within 1 s of starting 3 times in a row (last: did not start: spawn /nonexistent/ghost ENOENT); stopping everything',
+    );
+    await waitFor('the give-up', () => gaveUp[0]);
+  });
+
+  it("says why with a pino log line's message and error, not the whole JSON", async () => {
+    const { supervisor, gaveUp } = supervise({ maxQuickExits: 1 });
+    const fatal = JSON.stringify({ level: 60, msg: 'partner API failed to start', err: { message: 'listen EADDRINUSE: address already in use 127.0.0.1:3001', stack: 'Error: …' } });
+    await supervisor.add(node('partner-api', `console.log(${JSON.stringify(fatal)}); process.exit(1)`));
+    expect(await waitFor('the give-up', () => gaveUp[0])).toContain('(last: exit code 1: partner API failed to start: listen EADDRINUSE: address already in use 127.0.0.1:3001)');
+  });
+
+  it('counts only exits in a row: a process that ran longer than the window starts a fresh count', async () => {
+    const { supervisor, logged, gaveUp } = supervise({ quickExitMs: 300, maxQuickExits: 2 });
+    // Lives 400 ms (beyond the window) each time: restarted again and again, never given up on.
+    await supervisor.add(node('flaky', 'setTimeout(() => process.exit(1), 400)'));
+    await waitFor('three restarts', () => (logged.length >= 3 ? true : undefined), 5000);
+    expect(gaveUp).toEqual([]);
+    expect(logged.every((line) => line === 'flaky ended (exit code 1); restarting it in 10 ms')).toBe(true);
+  });
+});

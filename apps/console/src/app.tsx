@@ -5,10 +5,16 @@ import { ApiProblem } from './api/client.js';
 import { useSession } from './api/hooks.js';
 import { Layout } from './components/layout.js';
 import { ErrorState, Loading } from './components/states.js';
+import { AvailabilityPage } from './pages/availability.js';
 import { BookingsPage } from './pages/bookings.js';
+import { NewSalePage } from './pages/new-sale.js';
 import { SignInPage } from './pages/sign-in.js';
 
-const PAGES = [{ path: '/bookings', page: BookingsPage }] as const;
+const PAGES = [
+  { path: '/bookings', page: BookingsPage },
+  { path: '/availability', page: AvailabilityPage },
+  { path: '/sale', page: NewSalePage },
+] as const;
 
 export function App() {
   const session = useSession();

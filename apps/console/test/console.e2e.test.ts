@@ -18,6 +18,8 @@ beforeAll(async () => {
   await createSlot(db.pool, operator.activity, date, '14:00', 8);
   await bookDirect(db.pool, operator, { date, time: '10:00' }, 'online', { FirstName: 'Marta', LastName: 'Silva' }, 'stripe_pi_001');
   await bookDirect(db.pool, operator, { date, time: '14:00' }, 'pos', { FirstName: 'João', LastName: 'Pereira' }, 'POS-0001');
+  await createSlot(db.pool, operator.activity, date, '12:00', 3);
+  await createSlot(db.pool, operator.activity, date, '16:00', 8);
 });
 
 async function partnerBooking(firstName: string, paymentReference: string) {
@@ -120,5 +122,82 @@ describe('console: sign-in and bookings', () => {
     const html = await answer.text();
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).not.toMatch(/https?:\/\//);
+  });
+});
+
+describe('console: point of sale and availability', () => {
+  const slotIn = (page: import('playwright-core').Page, time: string) => page.locator(`li.slot[aria-label="${date} ${time}"]`);
+  const bookedOf = async (page: import('playwright-core').Page, time: string) => Number((await slotIn(page, time).locator('.slot-count').textContent())!.split('/')[0]);
+
+  it('sells at the point of sale and the availability drops', async () => {
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/availability?ActivityID=${operator.activity.activityId}&Week=${date}`);
+    await slotIn(page, '14:00').waitFor();
+    const before = await bookedOf(page, '14:00');
+    await screenshot(page, 'availability');
+
+    await page.goto(`${operatorApi.url}/console/sale?ActivityID=${operator.activity.activityId}&Date=${date}&Time=14:00`);
+    await page.getByLabel('Timeslot').locator('option[value="14:00"]').waitFor({ state: 'attached' });
+    await page.getByLabel('Participants').fill('2');
+    await page.getByLabel('First name').fill('Walk');
+    await page.getByLabel('Last name').fill('In');
+    await page.getByLabel('E-mail').fill('walk-in@example.com');
+    await page.getByLabel('Payment reference (optional)').fill('TILL-7');
+    await page.getByRole('button', { name: 'Sell' }).click();
+    const sold = page.getByRole('status').filter({ hasText: 'Sold' });
+    await sold.waitFor();
+    await screenshot(page, 'new-sale');
+
+    await page.getByRole('link', { name: 'Availability' }).click();
+    await slotIn(page, '14:00').waitFor();
+    await expect.poll(() => bookedOf(page, '14:00')).toBe(before + 2);
+  });
+
+  it('shows the 409 when the form tries to oversell', async () => {
+    const page = browser.phone;
+    await page.goto(`${operatorApi.url}/console/sale?ActivityID=${operator.activity.activityId}&Date=${date}&Time=12:00`);
+    await page.getByLabel('Timeslot').locator('option[value="12:00"]').waitFor({ state: 'attached' });
+    await page.getByLabel('Participants').fill('5');
+    await page.getByLabel('First name').fill('Too');
+    await page.getByLabel('Last name').fill('Many');
+    await page.getByLabel('E-mail').fill('many@example.com');
+    await page.getByRole('button', { name: 'Sell' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/Not sold.*3/);
+    await screenshot(page, 'new-sale-409');
+    await page.goto(`${operatorApi.url}/console/availability?ActivityID=${operator.activity.activityId}&Week=${date}`);
+    await slotIn(page, '12:00').waitFor();
+    expect(await bookedOf(page, '12:00')).toBe(0);
+    await screenshot(page, 'availability');
+  });
+
+  it('closes a timeslot and the partner API stops offering it; reopens it', async () => {
+    const offered = async () =>
+      ((await request(partnerApi.url, 'GET', `/api/v2/ota/partner/availability/${operator.activity.activityId}/timeslots?Date=${date}`, { key: operator.ota })).body as { Time: string }[]).map((s) => s.Time);
+    expect(await offered()).toContain('16:00');
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/availability?ActivityID=${operator.activity.activityId}&Week=${date}`);
+    const slot = slotIn(page, '16:00');
+    await slot.getByRole('button', { name: 'Close' }).click();
+    await slot.getByText('closed').waitFor();
+    expect(await offered()).not.toContain('16:00');
+    await slot.getByRole('button', { name: 'Reopen' }).click();
+    await slot.getByRole('button', { name: 'Close' }).waitFor();
+    expect(await offered()).toContain('16:00');
+  });
+
+  it('changes a capacity, and shows the refusal below what is booked', async () => {
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/availability?ActivityID=${operator.activity.activityId}&Week=${date}`);
+    const slot = slotIn(page, '14:00');
+    await slot.waitFor();
+    const booked = await bookedOf(page, '14:00');
+    await slot.getByRole('spinbutton').fill(String(booked - 1));
+    await slot.getByRole('button', { name: 'Set' }).click();
+    await expect.poll(async () => (await slot.getByRole('alert').textContent()) ?? '').toContain(`${booked} places are booked`);
+    await slot.getByRole('spinbutton').fill(String(booked + 1));
+    await slot.getByRole('button', { name: 'Set' }).click();
+    await expect.poll(() => slot.locator('.slot-count').textContent()).toBe(`${booked}/${booked + 1}`);
   });
 });

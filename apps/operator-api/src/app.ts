@@ -6,11 +6,14 @@ import { isDatabaseReachable } from '@backbone/db';
 import { buildApiDocument, createHttpApp, mountOperations } from '@backbone/http';
 import { serveConsole } from './console-static.js';
 import type { OperatorAppDeps } from './deps.js';
+import { mountChangeTimeslotCapacity, mountCloseTimeslot, mountReopenTimeslot } from './routes/change-timeslot.js';
+import { mountCreateSale } from './routes/create-sale.js';
 import { mountExportBookings } from './routes/export-bookings.js';
 import { mountGetBooking } from './routes/get-booking.js';
 import { mountGetSession } from './routes/get-session.js';
 import { mountListActivities } from './routes/list-activities.js';
 import { mountListBookings } from './routes/list-bookings.js';
+import { mountListTimeslots } from './routes/list-timeslots.js';
 import { mountSignIn } from './routes/sign-in.js';
 import { mountSignOut } from './routes/sign-out.js';
 
@@ -32,6 +35,11 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           exportOperatorBookings: mountExportBookings,
           getOperatorBooking: mountGetBooking,
           listOperatorActivities: mountListActivities,
+          createSale: mountCreateSale,
+          listOperatorTimeslots: mountListTimeslots,
+          closeTimeslot: mountCloseTimeslot,
+          reopenTimeslot: mountReopenTimeslot,
+          changeTimeslotCapacity: mountChangeTimeslotCapacity,
         },
         deps,
       );

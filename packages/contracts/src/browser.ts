@@ -12,3 +12,8 @@ export * from './operator/get-booking.js';
 export * from './operator/export-bookings.js';
 export * from './operator/list-activities.js';
 export type * from './operation-types.js';
+export * from './operator/timeslots.schemas.js';
+export * from './operator/list-timeslots.js';
+export * from './operator/change-timeslot.js';
+export * from './operator/create-sale.js';
+export type { Booking } from './partner/create-booking.js';

@@ -31,3 +31,7 @@ export * from './operator/get-booking.js';
 export * from './operator/export-bookings.js';
 export * from './operator/list-activities.js';
 export type * from './operation-types.js';
+export * from './operator/timeslots.schemas.js';
+export * from './operator/list-timeslots.js';
+export * from './operator/change-timeslot.js';
+export * from './operator/create-sale.js';

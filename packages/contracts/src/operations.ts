@@ -14,6 +14,9 @@ import { exportOperatorBookingsOperation } from './operator/export-bookings.js';
 import { getOperatorBookingOperation } from './operator/get-booking.js';
 import { getSessionOperation } from './operator/get-session.js';
 import { listOperatorActivitiesOperation } from './operator/list-activities.js';
+import { listOperatorTimeslotsOperation } from './operator/list-timeslots.js';
+import { changeTimeslotCapacityOperation, closeTimeslotOperation, reopenTimeslotOperation } from './operator/change-timeslot.js';
+import { createSaleOperation } from './operator/create-sale.js';
 import { listOperatorBookingsOperation } from './operator/list-bookings.js';
 import { signInOperation } from './operator/sign-in.js';
 import { signOutOperation } from './operator/sign-out.js';
@@ -50,6 +53,11 @@ export const OPERATOR_OPERATIONS = [
   exportOperatorBookingsOperation,
   getOperatorBookingOperation,
   listOperatorActivitiesOperation,
+  createSaleOperation,
+  listOperatorTimeslotsOperation,
+  closeTimeslotOperation,
+  reopenTimeslotOperation,
+  changeTimeslotCapacityOperation,
 ] as const;
 
 /** In the order of the OpenAPI document's paths. */

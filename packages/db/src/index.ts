@@ -15,3 +15,4 @@ export * from './operator-users.repository.js';
 export * from './operator-bookings.repository.js';
 export * from './booking-lifecycle.repository.js';
 export * from './partners.repository.js';
+export * from './operator-timeslots.repository.js';

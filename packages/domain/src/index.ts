@@ -9,3 +9,4 @@ export * from './timeslot-pattern.js';
 export * from './waiver-questions.js';
 export * from './waiver-answers.js';
 export * from './usage-summary.js';
+export * from './operator-ranges.js';

@@ -9,3 +9,4 @@ export * from './operator-passwords.js';
 export * from './operator-users.js';
 export * from './booking-details.js';
 export * from './booking-lifecycle.js';
+export * from './operator-timeslots.js';

@@ -8,7 +8,13 @@ import {
   listOperatorBookingsOperation,
   signInOperation,
   signOutOperation,
+  createSaleOperation,
+  listOperatorTimeslotsOperation,
+  closeTimeslotOperation,
+  reopenTimeslotOperation,
+  changeTimeslotCapacityOperation,
   type BookingListQuery,
+  type SaleRequest,
 } from '@backbone/contracts/browser';
 import { ApiProblem, call } from './client.js';
 
@@ -66,5 +72,47 @@ export function useActivities() {
     queryKey: ['activities'],
     queryFn: ({ signal }) => call(listOperatorActivitiesOperation, {}, signal),
     staleTime: 30_000,
+  });
+}
+
+export function useTimeslots(activityId: string | undefined, from: string, to: string) {
+  return useQuery({
+    queryKey: ['timeslots', activityId, from, to],
+    queryFn: ({ signal }) => call(listOperatorTimeslotsOperation, { params: { ActivityID: activityId! }, query: { From: from, To: to } }, signal),
+    enabled: activityId !== undefined,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** After any change of places (a sale, a timeslot change) the timeslots and bookings shown are stale. */
+function useRefreshPlaces() {
+  const client = useQueryClient();
+  return () => Promise.all([client.invalidateQueries({ queryKey: ['timeslots'] }), client.invalidateQueries({ queryKey: ['bookings'] })]);
+}
+
+export function useTimeslotChange() {
+  const refresh = useRefreshPlaces();
+  return useMutation({
+    mutationFn: (change: { timeslotId: number; action: 'close' | 'reopen' } | { timeslotId: number; action: 'capacity'; capacity: number }) => {
+      const params = { TimeslotID: change.timeslotId };
+      switch (change.action) {
+        case 'close':
+          return call(closeTimeslotOperation, { params });
+        case 'reopen':
+          return call(reopenTimeslotOperation, { params });
+        case 'capacity':
+          return call(changeTimeslotCapacityOperation, { params, body: { Capacity: change.capacity } });
+      }
+    },
+    onSettled: refresh,
+  });
+}
+
+export function useCreateSale() {
+  const refresh = useRefreshPlaces();
+  return useMutation({
+    // One key per submitted form: a retried request (a lost answer) cannot sell twice.
+    mutationFn: ({ sale, idempotencyKey }: { sale: SaleRequest; idempotencyKey: string }) => call(createSaleOperation, { body: sale }, undefined, { 'Idempotency-Key': idempotencyKey }),
+    onSettled: refresh,
   });
 }

@@ -1,0 +1,119 @@
+// Availability: one week of one activity, each timeslot with a booked/capacity bar; close, reopen, change capacity.
+// The activity and the week live in the URL. The API refuses a capacity below what is booked; its detail is shown.
+import { useState, type FormEvent } from 'react';
+import type { OperatorTimeslot } from '@backbone/contracts/browser';
+import { addDays, mondayOf, today, weekdayLabel } from '../api/dates.js';
+import { useActivities, useTimeslotChange, useTimeslots } from '../api/hooks.js';
+import { useUrlState } from '../api/url-state.js';
+import { ActivityPicker } from '../components/activity-picker.js';
+import { Empty, ErrorState, Loading, problemDetail } from '../components/states.js';
+
+const URL_STATE = ['ActivityID', 'Week'] as const;
+
+function CapacityBar({ slot }: { slot: OperatorTimeslot }) {
+  const share = slot.Capacity === 0 ? 1 : Math.min(1, slot.Booked / slot.Capacity);
+  return (
+    <div className="bar" role="meter" aria-valuemin={0} aria-valuemax={slot.Capacity} aria-valuenow={slot.Booked} aria-label={`${slot.Booked} of ${slot.Capacity} booked`}>
+      {/* React sets this through the CSSOM, which the CSP's style-src 'self' allows (only inline style markup is refused). */}
+      <div className={share >= 1 ? 'bar-fill full' : 'bar-fill'} style={{ width: `${Math.round(share * 100)}%` }} />
+    </div>
+  );
+}
+
+function Slot({ slot }: { slot: OperatorTimeslot }) {
+  const change = useTimeslotChange();
+  const [capacity, setCapacity] = useState(String(slot.Capacity));
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    change.mutate({ timeslotId: slot.TimeslotID, action: 'capacity', capacity: Number(capacity) });
+  };
+  return (
+    <li className={`slot slot-${slot.Status}${slot.Started ? ' slot-started' : ''}`} data-timeslot={slot.TimeslotID} aria-label={`${slot.Date} ${slot.Time}`}>
+      <div className="slot-head">
+        <strong>{slot.Time}</strong>
+        <span className="slot-count">
+          {slot.Booked}/{slot.Capacity}
+        </span>
+        {slot.Status === 'closed' && <span className="tag">closed</span>}
+      </div>
+      <CapacityBar slot={slot} />
+      {!slot.Started && (
+        <div className="slot-actions">
+          <form onSubmit={save} className="inline">
+            <label className="sr-only" htmlFor={`cap-${slot.TimeslotID}`}>
+              Capacity of {slot.Time}
+            </label>
+            <input id={`cap-${slot.TimeslotID}`} type="number" min={0} inputMode="numeric" value={capacity} onChange={(e) => setCapacity(e.target.value)} aria-label={`Capacity of ${slot.Date} ${slot.Time}`} />
+            <button type="submit" className="secondary small" disabled={change.isPending || capacity === String(slot.Capacity)}>
+              Set
+            </button>
+          </form>
+          {slot.Status === 'open' ? (
+            <button type="button" className="secondary small" onClick={() => change.mutate({ timeslotId: slot.TimeslotID, action: 'close' })} disabled={change.isPending}>
+              Close
+            </button>
+          ) : (
+            <button type="button" className="small" onClick={() => change.mutate({ timeslotId: slot.TimeslotID, action: 'reopen' })} disabled={change.isPending}>
+              Reopen
+            </button>
+          )}
+        </div>
+      )}
+      {change.isError && (
+        <p className="form-error" role="alert">
+          {problemDetail(change.error)}
+        </p>
+      )}
+    </li>
+  );
+}
+
+export function AvailabilityPage() {
+  const [state, setState] = useUrlState(URL_STATE);
+  const activities = useActivities();
+  const activityId = state.ActivityID ?? activities.data?.[0]?.ActivityID;
+  const week = mondayOf(state.Week ?? today());
+  const days = Array.from({ length: 7 }, (_, i) => addDays(week, i));
+  const timeslots = useTimeslots(activityId, days[0]!, days[6]!);
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>Availability</h1>
+      </div>
+      {activities.isPending && <Loading what="activities" />}
+      {activities.isError && <ErrorState error={activities.error} />}
+      {activities.data && activities.data.length === 0 && <Empty>No activities yet.</Empty>}
+      {activities.data && activities.data.length > 0 && (
+        <>
+          <div className="filters">
+            <ActivityPicker activities={activities.data} value={activityId} onChange={(id) => setState({ ActivityID: id })} />
+            <div className="week-nav" role="group" aria-label="Week">
+              <button type="button" className="secondary" onClick={() => setState({ Week: addDays(week, -7) })}>
+                ← Previous week
+              </button>
+              <span className="week-label">Week of {weekdayLabel(week)}</span>
+              <button type="button" className="secondary" onClick={() => setState({ Week: addDays(week, 7) })}>
+                Next week →
+              </button>
+            </div>
+          </div>
+          {timeslots.isPending && <Loading what="timeslots" />}
+          {timeslots.isError && <ErrorState error={timeslots.error} />}
+          {timeslots.data && (
+            <div className="week">
+              {days.map((day) => {
+                const slots = timeslots.data.filter((s) => s.Date === day);
+                return (
+                  <section key={day} className="day" aria-label={day}>
+                    <h2>{weekdayLabel(day)}</h2>
+                    {slots.length === 0 ? <p className="muted">No timeslots</p> : <ul className="slots">{slots.map((s) => <Slot key={`${s.TimeslotID}-${s.Capacity}`} slot={s} />)}</ul>}
+                  </section>
+                );
+              })}
+            </div>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

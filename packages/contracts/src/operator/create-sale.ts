@@ -1,0 +1,40 @@
+// POST /api/v2/operator/sales: a point-of-sale sale, booked through the same atomic reservation as every channel.
+import type { FromSchema } from 'json-schema-to-ts';
+import type { Operation } from '../operation.js';
+import { bookingRequestSchema, bookingSchema } from '../partner/create-booking.js';
+import { operatorTags } from './shared.schemas.js';
+
+// A partner's booking request without Hold: a sale at the counter is paid and booked at once, customer included.
+const { Hold: _hold, ...saleProperties } = bookingRequestSchema.properties;
+
+export const saleRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['ActivityID', 'Date', 'Time', 'Participants', 'Customer'],
+  properties: {
+    ...saleProperties,
+    Customer: { ...saleProperties.Customer, required: ['FirstName', 'LastName', 'Email'], description: 'Who comes.' },
+    PaymentReference: { ...saleProperties.PaymentReference, description: 'The till\'s receipt or the card terminal\'s reference.' },
+  },
+} as const;
+export type SaleRequest = FromSchema<typeof saleRequestSchema>;
+
+export const createSaleOperation = {
+  operationId: 'createSale',
+  method: 'post',
+  path: '/api/v2/operator/sales',
+  summary: 'Sell at the point of sale',
+  description:
+    'A `pos` booking of any active activity (hidden from the shopfront or not): a partner\'s booking body without Hold. ' +
+    'Safe to retry with an Idempotency-Key.',
+  tags: operatorTags,
+  scope: 'admin',
+  auth: 'session-or-key',
+  body: saleRequestSchema,
+  idempotent: true,
+  responses: {
+    201: { description: 'Sold.', schema: bookingSchema },
+    409: { description: '`/insufficient-capacity` (detail and `Available` say how many places are left) or `/timeslot-unavailable` (closed, started or no such timeslot).' },
+    422: { description: 'Invalid body, an unknown activity, too many participants or invalid answers.' },
+  },
+} as const satisfies Operation;

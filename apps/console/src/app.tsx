@@ -7,13 +7,19 @@ import { Layout } from './components/layout.js';
 import { ErrorState, Loading } from './components/states.js';
 import { AvailabilityPage } from './pages/availability.js';
 import { BookingsPage } from './pages/bookings.js';
+import { FailedEventsPage } from './pages/failed-events.js';
+import { KeysPage } from './pages/keys.js';
 import { NewSalePage } from './pages/new-sale.js';
+import { UsagePage } from './pages/usage.js';
 import { SignInPage } from './pages/sign-in.js';
 
 const PAGES = [
   { path: '/bookings', page: BookingsPage },
   { path: '/availability', page: AvailabilityPage },
   { path: '/sale', page: NewSalePage },
+  { path: '/usage', page: UsagePage },
+  { path: '/keys', page: KeysPage },
+  { path: '/failed-events', page: FailedEventsPage },
 ] as const;
 
 export function App() {

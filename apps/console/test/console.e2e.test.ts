@@ -3,10 +3,12 @@
 // customer name that must stay text. Screenshots of each page at 1280 and 390 px go to test/screenshots/.
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { failPlatformEvent } from '@backbone/test-apps/operator-api';
 import { request } from '@backbone/testkit';
+import { recordUsageEntries } from '@backbone/use-cases';
 import { bookDirect, createConsoleOperator, createSlot, dayFromNow, PASSWORD, screenshot, signIn, useConsole, type ConsoleOperator } from './support.js';
 
-const { db, operatorApi, partnerApi, browser } = useConsole();
+const { db, redis, operatorApi, partnerApi, browser, queues } = useConsole();
 
 let operator: ConsoleOperator;
 const date = dayFromNow(2);
@@ -199,5 +201,84 @@ describe('console: point of sale and availability', () => {
     await slot.getByRole('spinbutton').fill(String(booked + 1));
     await slot.getByRole('button', { name: 'Set' }).click();
     await expect.poll(() => slot.locator('.slot-count').textContent()).toBe(`${booked}/${booked + 1}`);
+  });
+});
+
+describe('console: keys, usage and failed events', () => {
+  it('creates a key, uses it, revokes it, and the partner API answers 401', async () => {
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/keys`);
+    await page.getByLabel('Name').fill('Partner Y');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.locator('[data-secret]').textContent())!;
+    expect(secret).toMatch(/^bk_/);
+    const products = () => request(partnerApi.url, 'GET', '/api/v2/ota/partner/products', { key: secret });
+    expect((await products()).status).toBe(200);
+    const row = page.locator('tr', { hasText: 'Partner Y' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(secret.slice(0, 10));
+    await screenshot(page, 'keys');
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByRole('button', { name: 'Confirm revoke' }).click();
+    await row.getByText('revoked').waitFor();
+    expect((await products()).status).toBe(401);
+    // The page keeps the secret out of the list.
+    expect(await page.locator('table').textContent()).not.toContain(secret);
+  });
+
+  it('refuses the keys page to staff with the API\'s 403', async () => {
+    const page = browser.phone;
+    await page.goto(`${operatorApi.url}/console/keys`);
+    const alert = page.getByRole('alert').first();
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('Only an owner');
+    expect(await page.getByRole('navigation').getByText('Keys').count()).toBe(0);
+    await screenshot(page, 'keys-staff');
+  });
+
+  it('shows the usage totals and meters the API answers', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await recordUsageEntries({ pool: db.pool }, {
+      accountId: operator.account.id,
+      entries: [
+        { Meter: 'sms-sent', Usage: 2.5, OccurredAt: now - 3600 },
+        { Meter: 'sms-sent', Usage: 4, OccurredAt: now - 86_400 * 2 },
+        { Meter: 'order-completed', Usage: 1, OccurredAt: now - 86_400 * 3 },
+        { Meter: 'api-calls', Usage: 1234.25, OccurredAt: now - 86_400 * 5 },
+      ],
+    });
+    const from = dayFromNow(-9);
+    const to = dayFromNow(0);
+    const api = await request(operatorApi.url, 'GET', `/api/v2/operator/usage?From=${from}&To=${to}&TimeZone=Europe/Lisbon`, { key: operator.key });
+    expect(api.status).toBe(200);
+    for (const page of [browser.desktop, browser.phone]) {
+      await page.goto(`${operatorApi.url}/console/usage?From=${from}&To=${to}&TimeZone=Europe/Lisbon`);
+      const total = page.locator('[data-total="usage"]');
+      await total.waitFor();
+      const shown = Number((await total.textContent())!.replace(/,/g, ''));
+      expect(shown).toBe(api.body.Totals.Usage);
+      expect(Number((await page.locator('[data-total="events"]').textContent())!.replace(/,/g, ''))).toBe(api.body.Totals.Events);
+      const meters = await page.locator('tr[data-meter]').evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-meter'), Number(r.querySelector('[data-usage]')!.getAttribute('data-usage'))]));
+      expect(meters).toEqual(api.body.Meters.map((m: { Meter: string; TotalUsage: number }) => [m.Meter, m.TotalUsage]));
+      await page.locator('.chart canvas').waitFor();
+      await screenshot(page, 'usage');
+    }
+  });
+
+  it('replays a failed platform event', async () => {
+    const jobId = await failPlatformEvent(redis.connection(), redis.prefix, operator.account.id, 'basket-e2e');
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/failed-events`);
+    const row = page.locator(`tr[data-job="${jobId}"]`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain('refused by the test');
+    await screenshot(page, 'failed-events');
+    await row.getByRole('button', { name: 'Replay' }).click();
+    await page.getByRole('status').filter({ hasText: 'Replayed' }).waitFor();
+    await expect.poll(() => row.count()).toBe(0);
+    expect(await (await queues()['platform-events'].getJob(jobId))!.getState()).toBe('waiting');
+    await browser.phone.goto(`${operatorApi.url}/console/failed-events`);
+    await browser.phone.getByText('No failed events').waitFor();
+    await screenshot(browser.phone, 'failed-events');
   });
 });

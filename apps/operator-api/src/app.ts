@@ -8,6 +8,9 @@ import { serveConsole } from './console-static.js';
 import type { OperatorAppDeps } from './deps.js';
 import { mountChangeTimeslotCapacity, mountCloseTimeslot, mountReopenTimeslot } from './routes/change-timeslot.js';
 import { mountCreateSale } from './routes/create-sale.js';
+import { mountListFailedEvents, mountReplayFailedEvent } from './routes/failed-events.js';
+import { mountGetUsage } from './routes/get-usage.js';
+import { mountCreateKey, mountListKeys, mountRevokeKey } from './routes/keys.js';
 import { mountExportBookings } from './routes/export-bookings.js';
 import { mountGetBooking } from './routes/get-booking.js';
 import { mountGetSession } from './routes/get-session.js';
@@ -40,6 +43,12 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           closeTimeslot: mountCloseTimeslot,
           reopenTimeslot: mountReopenTimeslot,
           changeTimeslotCapacity: mountChangeTimeslotCapacity,
+          listOperatorKeys: mountListKeys,
+          createOperatorKey: mountCreateKey,
+          revokeOperatorKey: mountRevokeKey,
+          getOperatorUsage: mountGetUsage,
+          listFailedEvents: mountListFailedEvents,
+          replayFailedEvent: mountReplayFailedEvent,
         },
         deps,
       );

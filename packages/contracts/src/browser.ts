@@ -17,3 +17,8 @@ export * from './operator/list-timeslots.js';
 export * from './operator/change-timeslot.js';
 export * from './operator/create-sale.js';
 export type { Booking } from './partner/create-booking.js';
+export * from './operator/keys.js';
+export * from './operator/get-usage.js';
+export * from './operator/failed-events.js';
+export type { UsageSummary } from './usage/get-usage-summary.js';
+export { SCOPES } from './operation.js';

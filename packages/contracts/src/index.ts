@@ -35,3 +35,6 @@ export * from './operator/timeslots.schemas.js';
 export * from './operator/list-timeslots.js';
 export * from './operator/change-timeslot.js';
 export * from './operator/create-sale.js';
+export * from './operator/keys.js';
+export * from './operator/get-usage.js';
+export * from './operator/failed-events.js';

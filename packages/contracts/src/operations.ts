@@ -17,6 +17,9 @@ import { listOperatorActivitiesOperation } from './operator/list-activities.js';
 import { listOperatorTimeslotsOperation } from './operator/list-timeslots.js';
 import { changeTimeslotCapacityOperation, closeTimeslotOperation, reopenTimeslotOperation } from './operator/change-timeslot.js';
 import { createSaleOperation } from './operator/create-sale.js';
+import { createOperatorKeyOperation, listOperatorKeysOperation, revokeOperatorKeyOperation } from './operator/keys.js';
+import { getOperatorUsageOperation } from './operator/get-usage.js';
+import { listFailedEventsOperation, replayFailedEventOperation } from './operator/failed-events.js';
 import { listOperatorBookingsOperation } from './operator/list-bookings.js';
 import { signInOperation } from './operator/sign-in.js';
 import { signOutOperation } from './operator/sign-out.js';
@@ -58,6 +61,12 @@ export const OPERATOR_OPERATIONS = [
   closeTimeslotOperation,
   reopenTimeslotOperation,
   changeTimeslotCapacityOperation,
+  listOperatorKeysOperation,
+  createOperatorKeyOperation,
+  revokeOperatorKeyOperation,
+  getOperatorUsageOperation,
+  listFailedEventsOperation,
+  replayFailedEventOperation,
 ] as const;
 
 /** In the order of the OpenAPI document's paths. */

@@ -55,9 +55,16 @@ export async function createApiKey(db: Db, accountId: string, input: { name: str
 /** The active key with this secret, with its account's time zone; null when unknown or revoked. */
 export async function findActiveApiKey(db: Db, secret: string): Promise<ApiKeyRecord | null> {
   const { rows } = await db.query<{ id: string; account_id: string; time_zone: string; name: string; prefix: string; scopes: Scope[]; partner_id: string | null }>(
-    `SELECT k.id, k.account_id, a.time_zone, k.name, k.prefix, k.scopes, k.partner_id
-       FROM api_keys k JOIN accounts a ON a.id = k.account_id
-      WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`,
+    // Stamps last_used_at on the way, at most once a minute per key, so that the stamp rarely costs a write.
+    `WITH key AS (
+       SELECT k.id, k.account_id, a.time_zone, k.name, k.prefix, k.scopes, k.partner_id, k.last_used_at
+         FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        WHERE k.secret_hash = $1 AND k.revoked_at IS NULL
+     ), used AS (
+       UPDATE api_keys SET last_used_at = now()
+        WHERE id = (SELECT id FROM key WHERE last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
+     )
+     SELECT id, account_id, time_zone, name, prefix, scopes, partner_id FROM key`,
     [hashSecret(secret)],
   );
   const row = rows[0];
@@ -75,8 +82,8 @@ export async function revokeApiKey(db: Db, accountId: string, keyId: string): Pr
 }
 
 export async function listApiKeys(db: Db, accountId: string) {
-  const { rows } = await db.query<{ id: string; name: string; prefix: string; scopes: Scope[]; created_at: Date; revoked_at: Date | null }>(
-    `SELECT id, name, prefix, scopes, created_at, revoked_at FROM api_keys WHERE account_id = $1 ORDER BY created_at`,
+  const { rows } = await db.query<{ id: string; name: string; prefix: string; scopes: Scope[]; created_at: Date; revoked_at: Date | null; last_used_at: Date | null }>(
+    `SELECT id, name, prefix, scopes, created_at, revoked_at, last_used_at FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`,
     [accountId],
   );
   return rows.map((r) => ({
@@ -86,5 +93,6 @@ export async function listApiKeys(db: Db, accountId: string) {
     scopes: r.scopes,
     createdAt: r.created_at.toISOString(),
     revokedAt: r.revoked_at?.toISOString() ?? null,
+    lastUsedAt: r.last_used_at?.toISOString() ?? null,
   }));
 }

@@ -1,10 +1,13 @@
 // The operator app as the tests run it: silent logs, no key cache, sessions and throttle limits the test may shorten,
 // the throttle and the failed set on the test file's Redis prefix.
+import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { QUEUES } from '@backbone/contracts';
 import type { Pool } from '@backbone/db';
 import { createKeyVerifier, createLogger, createSessionVerifier, type SessionLifetimes } from '@backbone/http';
 import { createOperatorApp, createSignInThrottle } from '@backbone/operator-api';
-import type { EventQueues } from '@backbone/publisher';
+import { createEventPublisher, eventJobId, type EventQueues } from '@backbone/publisher';
+import { orderCompleted } from './metering-worker.js';
 import { PROBLEM_BASE } from './problem-base.js';
 
 export { PROBLEM_BASE };
@@ -38,4 +41,25 @@ export function createTestOperatorApp(options: TestOperatorAppOptions) {
     consoleDir: options.consoleDir ?? null,
     redisReady: async () => (await options.redis.ping()) === 'PONG',
   });
+}
+
+/**
+ * Puts a platform event of `accountId` into the failed set: published with one attempt, taken by a worker that
+ * refuses it, then left there (the worker is closed). Answers the job id.
+ */
+export async function failPlatformEvent(redis: Redis, prefix: string, accountId: string, basketId: string): Promise<string> {
+  const event = orderCompleted(accountId, basketId);
+  const publisher = createEventPublisher({ connection: redis, prefix, retry: { attempts: 1, backoffDelayMs: 1 } });
+  const jobId = eventJobId(event.payload);
+  const worker = new Worker(QUEUES.platformEvents, async () => Promise.reject(new Error('refused by the test')), { connection: redis.duplicate(), prefix });
+  try {
+    await publisher.publishBulk([event]);
+    const queue = new Queue(QUEUES.platformEvents, { connection: redis, prefix });
+    for (let i = 0; i < 200 && (await (await queue.getJob(jobId))?.getState()) !== 'failed'; i++) await new Promise((r) => setTimeout(r, 25));
+    await queue.close();
+  } finally {
+    await worker.close();
+    await publisher.close();
+  }
+  return jobId;
 }

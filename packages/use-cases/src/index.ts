@@ -10,3 +10,5 @@ export * from './operator-users.js';
 export * from './booking-details.js';
 export * from './booking-lifecycle.js';
 export * from './operator-timeslots.js';
+export * from './operator-keys.js';
+export * from './failed-events.js';

@@ -13,7 +13,14 @@ import {
   closeTimeslotOperation,
   reopenTimeslotOperation,
   changeTimeslotCapacityOperation,
+  listOperatorKeysOperation,
+  createOperatorKeyOperation,
+  revokeOperatorKeyOperation,
+  getOperatorUsageOperation,
+  listFailedEventsOperation,
+  replayFailedEventOperation,
   type BookingListQuery,
+  type NewKey,
   type SaleRequest,
 } from '@backbone/contracts/browser';
 import { ApiProblem, call } from './client.js';
@@ -114,5 +121,39 @@ export function useCreateSale() {
     // One key per submitted form: a retried request (a lost answer) cannot sell twice.
     mutationFn: ({ sale, idempotencyKey }: { sale: SaleRequest; idempotencyKey: string }) => call(createSaleOperation, { body: sale }, undefined, { 'Idempotency-Key': idempotencyKey }),
     onSettled: refresh,
+  });
+}
+
+export function useKeys() {
+  return useQuery({ queryKey: ['keys'], queryFn: ({ signal }) => call(listOperatorKeysOperation, {}, signal) });
+}
+
+export function useCreateKey() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: (key: NewKey) => call(createOperatorKeyOperation, { body: key }), onSettled: () => client.invalidateQueries({ queryKey: ['keys'] }) });
+}
+
+export function useRevokeKey() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: (keyId: string) => call(revokeOperatorKeyOperation, { params: { KeyID: keyId } }), onSettled: () => client.invalidateQueries({ queryKey: ['keys'] }) });
+}
+
+export function useUsage(query: { From: string; To: string; TimeZone?: string | undefined }) {
+  return useQuery({
+    queryKey: ['usage', query],
+    queryFn: ({ signal }) => call(getOperatorUsageOperation, { query }, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useFailedEvents() {
+  return useQuery({ queryKey: ['failed-events'], queryFn: ({ signal }) => call(listFailedEventsOperation, {}, signal) });
+}
+
+export function useReplayFailedEvent() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (jobId: string) => call(replayFailedEventOperation, { params: { JobID: jobId } }),
+    onSettled: () => client.invalidateQueries({ queryKey: ['failed-events'] }),
   });
 }

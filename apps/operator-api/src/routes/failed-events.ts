@@ -1,0 +1,20 @@
+// The account's failed platform events: list and replay, through the use cases that keep other accounts' jobs out.
+import { listFailedEventsOperation, replayFailedEventOperation, type FailedEvent } from '@backbone/contracts';
+import { mountOperation, type OperationRoutes } from '@backbone/http';
+import { listFailedEvents, replayFailedEvent } from '@backbone/use-cases';
+import type { OperatorAppDeps } from '../deps.js';
+
+export function mountListFailedEvents(routes: OperationRoutes, deps: OperatorAppDeps): void {
+  mountOperation(routes, deps, listFailedEventsOperation, async ({ auth }) => {
+    const jobs = await listFailedEvents(deps, auth.accountId);
+    const events: FailedEvent[] = jobs.map((j) => ({ JobID: j.id, Queue: j.queue, Name: j.name, AttemptsMade: j.attemptsMade, Attempts: j.attempts, FailedReason: j.failedReason, FailedAt: j.failedAt, Payload: j.payload }));
+    return { status: 200, body: events, headers: { 'Cache-Control': 'no-store' } };
+  });
+}
+
+export function mountReplayFailedEvent(routes: OperationRoutes, deps: OperatorAppDeps): void {
+  mountOperation(routes, deps, replayFailedEventOperation, async ({ params, auth }) => {
+    await replayFailedEvent(deps, { accountId: auth.accountId, jobId: params.JobID });
+    return { status: 204, body: undefined };
+  });
+}

@@ -5,6 +5,7 @@ import { ApiProblem } from './api/client.js';
 import { useSession } from './api/hooks.js';
 import { Layout } from './components/layout.js';
 import { ErrorState, Loading } from './components/states.js';
+import { ActivitiesPage } from './pages/activities.js';
 import { AvailabilityPage } from './pages/availability.js';
 import { BookingsPage } from './pages/bookings.js';
 import { FailedEventsPage } from './pages/failed-events.js';
@@ -18,6 +19,7 @@ const PAGES = [
   { path: '/availability', page: AvailabilityPage },
   { path: '/sale', page: NewSalePage },
   { path: '/usage', page: UsagePage },
+  { path: '/activities', page: ActivitiesPage },
   { path: '/keys', page: KeysPage },
   { path: '/failed-events', page: FailedEventsPage },
 ] as const;

@@ -282,3 +282,47 @@ describe('console: keys, usage and failed events', () => {
     await screenshot(browser.phone, 'failed-events');
   });
 });
+
+describe('console: activities and questions', () => {
+  it('creates an activity, adds a question, hides it from the shopfront, and generates its timeslots', async () => {
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/activities`);
+    const form = page.getByRole('form', { name: 'New activity' });
+    await form.getByLabel('Name').fill('Sea cave tour');
+    await form.getByLabel('Duration (minutes)').fill('120');
+    await form.getByLabel('Price').fill('45.00');
+    await form.getByLabel('Max participants').fill('6');
+    await form.getByRole('button', { name: 'Create activity' }).click();
+    const row = page.locator('tr', { hasText: 'Sea cave tour' });
+    await row.waitFor();
+    const activityId = (await row.getAttribute('data-activity'))!;
+    const products = async () => ((await request(partnerApi.url, 'GET', '/api/v2/ota/partner/products', { key: operator.ota })).body as { Name: string }[]).map((p) => p.Name);
+    expect(await products()).toContain('Sea cave tour');
+
+    await row.getByRole('button', { name: 'Edit & questions' }).click();
+    const questions = page.getByRole('form', { name: 'New question' });
+    await questions.getByLabel('Question').fill('Can you swim 50 m?');
+    await questions.getByLabel('Type').selectOption('checkbox');
+    await questions.getByLabel('Required').check();
+    await questions.getByRole('button', { name: 'Add question' }).click();
+    await page.getByText('Can you swim 50 m?').waitFor();
+    const partnerQuestions = await request(partnerApi.url, 'GET', `/api/v2/ota/partner/questions/${activityId}`, { key: operator.ota });
+    expect(partnerQuestions.body).toEqual([expect.objectContaining({ Question: 'Can you swim 50 m?', Type: 'checkbox', Required: true })]);
+
+    await row.getByRole('button', { name: 'Hide from shopfront' }).click();
+    await row.getByText('hidden').waitFor();
+    expect(await products()).not.toContain('Sea cave tour');
+    await screenshot(page, 'activities');
+
+    await page.goto(`${operatorApi.url}/console/availability?ActivityID=${activityId}&Week=${dayFromNow(7)}`);
+    await page.getByText('Generate timeslots from a weekly pattern').click();
+    const generate = page.getByRole('form', { name: 'Generate timeslots' });
+    await generate.getByLabel('mon').check();
+    await generate.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('status').filter({ hasText: 'created' }).waitFor();
+    // Mondays, Saturdays and Sundays of four weeks at two times: 24 timeslots, the visible week's 6 among them.
+    expect(await page.getByRole('status').filter({ hasText: 'created' }).textContent()).toContain('24 created');
+    await expect.poll(() => page.locator('li.slot').count()).toBe(6);
+    await screenshot(page, 'availability-generated');
+  });
+});

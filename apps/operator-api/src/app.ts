@@ -6,6 +6,7 @@ import { isDatabaseReachable } from '@backbone/db';
 import { buildApiDocument, createHttpApp, mountOperations } from '@backbone/http';
 import { serveConsole } from './console-static.js';
 import type { OperatorAppDeps } from './deps.js';
+import { mountAddQuestion, mountCreateActivity, mountEditActivity, mountGenerateTimeslots, mountListQuestions } from './routes/activities.js';
 import { mountChangeTimeslotCapacity, mountCloseTimeslot, mountReopenTimeslot } from './routes/change-timeslot.js';
 import { mountCreateSale } from './routes/create-sale.js';
 import { mountListFailedEvents, mountReplayFailedEvent } from './routes/failed-events.js';
@@ -49,6 +50,11 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           getOperatorUsage: mountGetUsage,
           listFailedEvents: mountListFailedEvents,
           replayFailedEvent: mountReplayFailedEvent,
+          createOperatorActivity: mountCreateActivity,
+          editOperatorActivity: mountEditActivity,
+          listOperatorQuestions: mountListQuestions,
+          addOperatorQuestion: mountAddQuestion,
+          generateTimeslots: mountGenerateTimeslots,
         },
         deps,
       );

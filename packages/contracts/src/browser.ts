@@ -3,7 +3,7 @@
 export * from './common.schemas.js';
 export type { Operation, OperatorRole, Scope } from './operation.js';
 export { OPERATOR_ROLES } from './operation.js';
-export { QUESTION_TYPES, type QuestionType } from './partner/shared.schemas.js';
+export { QUESTION_TYPES, type Question, type QuestionType } from './partner/shared.schemas.js';
 export * from './operator/sign-in.js';
 export * from './operator/sign-out.js';
 export * from './operator/get-session.js';
@@ -22,3 +22,4 @@ export * from './operator/get-usage.js';
 export * from './operator/failed-events.js';
 export type { UsageSummary } from './usage/get-usage-summary.js';
 export { SCOPES } from './operation.js';
+export * from './operator/activities.js';

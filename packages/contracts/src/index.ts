@@ -38,3 +38,4 @@ export * from './operator/create-sale.js';
 export * from './operator/keys.js';
 export * from './operator/get-usage.js';
 export * from './operator/failed-events.js';
+export * from './operator/activities.js';

@@ -17,6 +17,7 @@ import { listOperatorActivitiesOperation } from './operator/list-activities.js';
 import { listOperatorTimeslotsOperation } from './operator/list-timeslots.js';
 import { changeTimeslotCapacityOperation, closeTimeslotOperation, reopenTimeslotOperation } from './operator/change-timeslot.js';
 import { createSaleOperation } from './operator/create-sale.js';
+import { addActivityQuestionOperation, createActivityOperation, editActivityOperation, generateTimeslotsOperation, listActivityQuestionsOperation } from './operator/activities.js';
 import { createOperatorKeyOperation, listOperatorKeysOperation, revokeOperatorKeyOperation } from './operator/keys.js';
 import { getOperatorUsageOperation } from './operator/get-usage.js';
 import { listFailedEventsOperation, replayFailedEventOperation } from './operator/failed-events.js';
@@ -67,6 +68,11 @@ export const OPERATOR_OPERATIONS = [
   getOperatorUsageOperation,
   listFailedEventsOperation,
   replayFailedEventOperation,
+  createActivityOperation,
+  editActivityOperation,
+  listActivityQuestionsOperation,
+  addActivityQuestionOperation,
+  generateTimeslotsOperation,
 ] as const;
 
 /** In the order of the OpenAPI document's paths. */

@@ -107,3 +107,32 @@ export async function listActivities(db: Db, accountId: string): Promise<Activit
   const { rows } = await db.query<ActivityRow>(`SELECT ${COLUMNS} FROM activities WHERE account_id = $1 ORDER BY id`, [accountId]);
   return rows.map(toActivity);
 }
+
+/** Sets the given fields of an activity of the account; null when there is no such activity. */
+export async function updateActivity(
+  db: Db,
+  accountId: string,
+  activityId: string,
+  changes: Partial<Pick<Activity, 'name' | 'description' | 'durationMinutes' | 'priceMinor' | 'currency' | 'maxParticipants' | 'active' | 'inShopfront'>>,
+): Promise<Activity | null> {
+  const { rows } = await db.query<ActivityRow>(
+    `UPDATE activities SET name = coalesce($3, name), description = coalesce($4, description), duration_minutes = coalesce($5, duration_minutes),
+            price_minor = coalesce($6, price_minor), currency = coalesce($7, currency), max_participants = coalesce($8, max_participants),
+            active = coalesce($9, active), in_shopfront = coalesce($10, in_shopfront)
+      WHERE account_id = $1 AND activity_id = $2
+     RETURNING ${COLUMNS}`,
+    [
+      accountId,
+      activityId,
+      changes.name ?? null,
+      changes.description ?? null,
+      changes.durationMinutes ?? null,
+      changes.priceMinor ?? null,
+      changes.currency ?? null,
+      changes.maxParticipants ?? null,
+      changes.active ?? null,
+      changes.inShopfront ?? null,
+    ],
+  );
+  return rows[0] ? toActivity(rows[0]) : null;
+}

@@ -42,3 +42,13 @@ export async function listOfferedActivityQuestions(db: Db, accountId: string, ac
   if (rows.length === 0) return null;
   return rows.filter((r): r is QuestionRow => r.id !== null).map(toQuestion);
 }
+
+/** Every question of an activity of the account, offered or not, in display order. */
+export async function listActivityQuestions(db: Db, accountId: string, activityInternalId: number): Promise<WaiverQuestion[]> {
+  const { rows } = await db.query<QuestionRow>(
+    `SELECT id, question, type, required, options, per_participant FROM waiver_questions
+      WHERE account_id = $1 AND activity_id = $2 ORDER BY position, id`,
+    [accountId, activityInternalId],
+  );
+  return rows.map(toQuestion);
+}

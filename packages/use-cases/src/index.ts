@@ -12,3 +12,4 @@ export * from './booking-lifecycle.js';
 export * from './operator-timeslots.js';
 export * from './operator-keys.js';
 export * from './failed-events.js';
+export * from './operator-activities.js';

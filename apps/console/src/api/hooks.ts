@@ -19,6 +19,15 @@ import {
   getOperatorUsageOperation,
   listFailedEventsOperation,
   replayFailedEventOperation,
+  createActivityOperation,
+  editActivityOperation,
+  listActivityQuestionsOperation,
+  addActivityQuestionOperation,
+  generateTimeslotsOperation,
+  type ActivityChanges,
+  type NewOperatorActivity,
+  type NewQuestion,
+  type TimeslotPattern,
   type BookingListQuery,
   type NewKey,
   type SaleRequest,
@@ -155,5 +164,42 @@ export function useReplayFailedEvent() {
   return useMutation({
     mutationFn: (jobId: string) => call(replayFailedEventOperation, { params: { JobID: jobId } }),
     onSettled: () => client.invalidateQueries({ queryKey: ['failed-events'] }),
+  });
+}
+
+export function useCreateActivity() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: (activity: NewOperatorActivity) => call(createActivityOperation, { body: activity }), onSettled: () => client.invalidateQueries({ queryKey: ['activities'] }) });
+}
+
+export function useEditActivity() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ activityId, changes }: { activityId: string; changes: ActivityChanges }) => call(editActivityOperation, { params: { ActivityID: activityId }, body: changes }),
+    onSettled: () => client.invalidateQueries({ queryKey: ['activities'] }),
+  });
+}
+
+export function useQuestions(activityId: string | undefined) {
+  return useQuery({
+    queryKey: ['questions', activityId],
+    queryFn: ({ signal }) => call(listActivityQuestionsOperation, { params: { ActivityID: activityId! } }, signal),
+    enabled: activityId !== undefined,
+  });
+}
+
+export function useAddQuestion() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ activityId, question }: { activityId: string; question: NewQuestion }) => call(addActivityQuestionOperation, { params: { ActivityID: activityId }, body: question }),
+    onSettled: (_data, _error, { activityId }) => client.invalidateQueries({ queryKey: ['questions', activityId] }),
+  });
+}
+
+export function useGenerateTimeslots() {
+  const refresh = useRefreshPlaces();
+  return useMutation({
+    mutationFn: ({ activityId, pattern }: { activityId: string; pattern: TimeslotPattern }) => call(generateTimeslotsOperation, { params: { ActivityID: activityId }, body: pattern }),
+    onSettled: refresh,
   });
 }

@@ -189,13 +189,13 @@ export function BookingsPage() {
                   </td>
                   <td data-label="Channel">
                     <ChannelBadge channel={b.Channel} />
-                    {b.PartnerName && <span className="partner"> {b.PartnerName}</span>}
+                    {b.PartnerName && <span className="partner">{b.PartnerName}</span>}
                   </td>
                   <td data-label="Status">
                     <span className={`status status-${b.Status}`}>{b.Status}</span>
                   </td>
                   <td data-label="Activity">{b.ActivityName}</td>
-                  <td data-label="When">
+                  <td data-label="When" className="when">
                     {b.Date} {b.Time}
                   </td>
                   <td data-label="Customer" className="customer">

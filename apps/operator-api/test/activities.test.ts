@@ -1,0 +1,90 @@
+// Activities and questions from the operator API: owners create and edit (staff: 403), hiding an activity takes it
+// out of the partner API, questions are listed and added, timeslots are generated from a weekly pattern, and another
+// account's activity is a 404 everywhere.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestPartnerApp } from '@backbone/test-apps/partner-api';
+import { request, useTestServer } from '@backbone/testkit';
+import { createOperator, dayFromNow, PROBLEM_BASE, signedIn, useOperatorApi, type Operator, type SessionClient } from './support.js';
+
+const { db, server } = useOperatorApi();
+const partner = useTestServer(() => createTestPartnerApp(db.pool));
+
+let operator: Operator;
+let other: Operator;
+let owner: SessionClient;
+let staff: SessionClient;
+
+beforeAll(async () => {
+  operator = await createOperator(db.pool);
+  other = await createOperator(db.pool);
+  owner = await signedIn(server.url, operator.owner.email);
+  staff = await signedIn(server.url, operator.staff.email);
+});
+
+const newActivity = { Name: 'Sea cave tour', Description: 'Two hours by kayak.', DurationMinutes: 120, TimeZone: 'Europe/Lisbon', Price: { Amount: 4500, Currency: 'EUR' }, MaxParticipants: 8 };
+
+describe('activities', () => {
+  it('creates an activity (owners), lists it, and hides it from the partner API', async () => {
+    const created = await owner.send('POST', '/api/v2/operator/activities', newActivity);
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ Name: 'Sea cave tour', DurationMinutes: 120, Price: { Amount: 4500, Currency: 'EUR' }, Active: true, InShopfront: true });
+    const listed = await staff.send('GET', '/api/v2/operator/activities');
+    expect(listed.body.map((a: { Name: string }) => a.Name)).toContain('Sea cave tour');
+
+    const ota = await operator.keyWith(['ota']);
+    const products = async () => ((await request(partner.url, 'GET', '/api/v2/ota/partner/products', { key: ota })).body as { Name: string }[]).map((p) => p.Name);
+    expect(await products()).toContain('Sea cave tour');
+    const hidden = await owner.send('PATCH', `/api/v2/operator/activities/${created.body.ActivityID}`, { InShopfront: false, Price: { Amount: 5000, Currency: 'EUR' } });
+    expect(hidden.status).toBe(200);
+    expect(hidden.body).toMatchObject({ InShopfront: false, Price: { Amount: 5000 }, Name: 'Sea cave tour' });
+    expect(await products()).not.toContain('Sea cave tour');
+  });
+
+  it('refuses staff on activity and question edits (403), and invalid activities (422)', async () => {
+    expect((await staff.send('POST', '/api/v2/operator/activities', newActivity)).status).toBe(403);
+    expect((await staff.send('PATCH', `/api/v2/operator/activities/${operator.activity.activityId}`, { Name: 'x' })).status).toBe(403);
+    expect((await staff.send('POST', `/api/v2/operator/activities/${operator.activity.activityId}/questions`, { Question: 'q', Type: 'text' })).status).toBe(403);
+    expect((await owner.send('POST', '/api/v2/operator/activities', { ...newActivity, TimeZone: 'Mars/Base' })).status).toBe(422);
+    expect((await owner.send('PATCH', `/api/v2/operator/activities/${operator.activity.activityId}`, {})).status).toBe(422);
+    expect((await owner.send('PATCH', `/api/v2/operator/activities/${operator.activity.activityId}`, { Name: '   ' })).status).toBe(422);
+  });
+
+  it('adds and lists waiver questions', async () => {
+    const added = await owner.send('POST', `/api/v2/operator/activities/${operator.activity.activityId}/questions`, { Question: 'Shoe size?', Type: 'select', Options: ['38', '40', '42'], Required: true, PerParticipant: true });
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({ Question: 'Shoe size?', Type: 'select', Options: ['38', '40', '42'], Required: true, PerParticipant: true });
+    const listed = await staff.send('GET', `/api/v2/operator/activities/${operator.activity.activityId}/questions`);
+    expect(listed.body).toEqual([added.body]);
+    expect((await owner.send('POST', `/api/v2/operator/activities/${operator.activity.activityId}/questions`, { Question: 'Pick', Type: 'select' })).status).toBe(422);
+  });
+
+  it('generates timeslots from a weekly pattern, keeping existing ones', async () => {
+    const from = dayFromNow(30);
+    const to = dayFromNow(43);
+    const pattern = { From: from, To: to, Days: ['mon', 'wed', 'sat'], Times: ['09:00', '14:00'], Capacity: 6 };
+    const first = await staff.send('POST', `/api/v2/operator/activities/${operator.activity.activityId}/timeslots`, pattern);
+    expect(first.status).toBe(201);
+    expect(first.body).toEqual({ Created: 12, Existing: 0, Skipped: [] });
+    const again = await staff.send('POST', `/api/v2/operator/activities/${operator.activity.activityId}/timeslots`, pattern);
+    expect(again.body).toEqual({ Created: 0, Existing: 12, Skipped: [] });
+    const listed = await staff.send('GET', `/api/v2/operator/activities/${operator.activity.activityId}/timeslots?From=${from}&To=${to}`);
+    expect(listed.body).toHaveLength(12);
+    expect(listed.body[0]).toMatchObject({ Capacity: 6, Booked: 0, Status: 'open' });
+  });
+
+  it('keeps the tenant wall: another account\'s activity is a 404', async () => {
+    const theirs = other.activity.activityId;
+    for (const [method, path, body] of [
+      ['PATCH', `/api/v2/operator/activities/${theirs}`, { InShopfront: false }],
+      ['GET', `/api/v2/operator/activities/${theirs}/questions`, undefined],
+      ['POST', `/api/v2/operator/activities/${theirs}/questions`, { Question: 'q', Type: 'text' }],
+      ['POST', `/api/v2/operator/activities/${theirs}/timeslots`, { From: dayFromNow(50), To: dayFromNow(51), Days: ['mon'], Times: ['09:00'], Capacity: 1 }],
+    ] as const) {
+      const answer = await owner.send(method, path, body);
+      expect(answer.status, `${method} ${path}`).toBe(404);
+      expect(answer.body.type).toBe(`${PROBLEM_BASE}/not-found`);
+    }
+    const { rows } = await db.pool.query('SELECT in_shopfront FROM activities WHERE activity_id = $1', [theirs]);
+    expect(rows[0].in_shopfront).toBe(true);
+  });
+});

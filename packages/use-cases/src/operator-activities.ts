@@ -1,0 +1,73 @@
+// The operator's activity changes: create, edit (hiding from the shopfront included), add a waiver question and
+// generate timeslots from a weekly pattern; each checked by the same domain rules as the admin CLI.
+import type { ActivityChanges, NewOperatorActivity, NewQuestion, TimeslotPattern } from '@backbone/contracts';
+import { addQuestion, createActivity, findActivity, insertTimeslots, updateActivity, withTransaction, type Pool } from '@backbone/db';
+import { checkNewActivity, checkNewQuestion, notFound, planTimeslots, type Activity, type SkippedTimeslot, type WaiverQuestion } from '@backbone/domain';
+
+export interface ActivityUnitOfWork {
+  pool: Pool;
+}
+
+export async function createOperatorActivity(uow: ActivityUnitOfWork, request: { accountId: string; activity: NewOperatorActivity }): Promise<Activity> {
+  const a = request.activity;
+  const input = {
+    name: a.Name.trim(),
+    description: a.Description ?? '',
+    durationMinutes: a.DurationMinutes,
+    timeZone: a.TimeZone,
+    priceMinor: a.Price.Amount,
+    currency: a.Price.Currency,
+    maxParticipants: a.MaxParticipants,
+    active: a.Active ?? true,
+    inShopfront: a.InShopfront ?? true,
+  };
+  checkNewActivity(input);
+  return createActivity(uow.pool, request.accountId, input);
+}
+
+/** Applies the changes sent; the result must still be a valid activity (422 otherwise). Two edits at once: the last wins. */
+export function editOperatorActivity(uow: ActivityUnitOfWork, request: { accountId: string; activityId: string; changes: ActivityChanges }): Promise<Activity> {
+  return withTransaction(uow.pool, async (client) => {
+    const current = await findActivity(client, request.accountId, request.activityId);
+    if (!current) throw notFound('Activity');
+    const c = request.changes;
+    const next = {
+      name: c.Name?.trim() ?? current.name,
+      description: c.Description ?? current.description,
+      durationMinutes: c.DurationMinutes ?? current.durationMinutes,
+      timeZone: current.timeZone,
+      priceMinor: c.Price?.Amount ?? current.priceMinor,
+      currency: c.Price?.Currency ?? current.currency,
+      maxParticipants: c.MaxParticipants ?? current.maxParticipants,
+      active: c.Active ?? current.active,
+      inShopfront: c.InShopfront ?? current.inShopfront,
+    };
+    checkNewActivity(next);
+    return (await updateActivity(client, request.accountId, request.activityId, next))!;
+  });
+}
+
+async function activityOf(uow: ActivityUnitOfWork, accountId: string, activityId: string): Promise<Activity> {
+  const activity = await findActivity(uow.pool, accountId, activityId);
+  if (!activity) throw notFound('Activity');
+  return activity;
+}
+
+export async function addOperatorQuestion(uow: ActivityUnitOfWork, request: { accountId: string; activityId: string; question: NewQuestion }): Promise<WaiverQuestion> {
+  const activity = await activityOf(uow, request.accountId, request.activityId);
+  const q = request.question;
+  const input = { question: q.Question, type: q.Type, required: q.Required ?? false, options: q.Options ?? [], perParticipant: q.PerParticipant ?? false };
+  checkNewQuestion(input);
+  return addQuestion(uow.pool, request.accountId, activity.id, input);
+}
+
+export async function generateTimeslots(
+  uow: ActivityUnitOfWork,
+  request: { accountId: string; activityId: string; pattern: TimeslotPattern },
+): Promise<{ created: number; existing: number; skipped: SkippedTimeslot[] }> {
+  const activity = await activityOf(uow, request.accountId, request.activityId);
+  const p = request.pattern;
+  const plan = planTimeslots({ from: p.From, to: p.To, days: p.Days, times: p.Times, timeZone: activity.timeZone, durationMinutes: activity.durationMinutes, capacity: p.Capacity });
+  const { created, existing } = await insertTimeslots(uow.pool, request.accountId, activity.id, plan.timeslots);
+  return { created, existing, skipped: plan.skipped };
+}

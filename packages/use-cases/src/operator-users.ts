@@ -3,6 +3,7 @@
 // disabled user ends that user's sessions in the same transaction.
 import { randomBytes } from 'node:crypto';
 import {
+  deleteExpiredOperatorSessions,
   deleteOperatorSession,
   deleteOperatorSessionsOfUser,
   disableOperatorUser as markDisabled,
@@ -110,6 +111,8 @@ export async function signIn(uow: OperatorUnitOfWork & { throttle: SignInThrottl
   await uow.throttle.recordSuccess([keys[0]!]);
   const sessionId = randomBytes(32).toString('base64url');
   await insertOperatorSession(uow.pool, user, sessionId, request.absoluteLifetimeMs);
+  // Sessions past their end are refused anyway; each sign-in clears them out so that the table stays small.
+  await deleteExpiredOperatorSessions(uow.pool);
   const { passwordHash: _hash, ...publicUser } = user;
   return { sessionId, user: publicUser };
 }

@@ -12,6 +12,7 @@ import { FailedEventsPage } from './pages/failed-events.js';
 import { KeysPage } from './pages/keys.js';
 import { NewSalePage } from './pages/new-sale.js';
 import { UsagePage } from './pages/usage.js';
+import { UsersPage } from './pages/users.js';
 import { SignInPage } from './pages/sign-in.js';
 
 const PAGES = [
@@ -21,6 +22,7 @@ const PAGES = [
   { path: '/usage', page: UsagePage },
   { path: '/activities', page: ActivitiesPage },
   { path: '/keys', page: KeysPage },
+  { path: '/users', page: UsersPage },
   { path: '/failed-events', page: FailedEventsPage },
 ] as const;
 

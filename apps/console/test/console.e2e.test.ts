@@ -1,12 +1,14 @@
 // The console in a real headless Chromium, against the real operator and partner APIs: sign-in, bookings of every
 // channel (a partner's appearing without a reload), filters in the URL, CSV export, the detail panel, and a hostile
 // customer name that must stay text. Screenshots of each page at 1280 and 390 px go to test/screenshots/.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { failPlatformEvent } from '@backbone/test-apps/operator-api';
 import { request } from '@backbone/testkit';
 import { recordUsageEntries } from '@backbone/use-cases';
-import { bookDirect, createConsoleOperator, createSlot, dayFromNow, PASSWORD, screenshot, signIn, useConsole, type ConsoleOperator } from './support.js';
+import { bookDirect, CONSOLE_DIST, createConsoleOperator, createSlot, dayFromNow, PASSWORD, screenshot, signIn, useConsole, type ConsoleOperator } from './support.js';
 
 const { db, redis, operatorApi, partnerApi, browser, queues } = useConsole();
 
@@ -324,5 +326,37 @@ describe('console: activities and questions', () => {
     expect(await page.getByRole('status').filter({ hasText: 'created' }).textContent()).toContain('24 created');
     await expect.poll(() => page.locator('li.slot').count()).toBe(6);
     await screenshot(page, 'availability-generated');
+  });
+});
+
+describe('console: users, size, sign-out', () => {
+  it('adds a user and shows its one-time password once', async () => {
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/users`);
+    await page.getByLabel('E-mail').fill('new.guide@example.com');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    const secret = page.getByRole('status').locator('code');
+    await secret.waitFor();
+    expect(await secret.textContent()).toMatch(/^[A-Za-z0-9_-]{20}$/);
+    await page.locator('tr', { hasText: 'new.guide@example.com' }).waitFor();
+    await screenshot(page, 'users');
+  });
+
+  it('ships at most 250 KB of JavaScript, gzipped', async () => {
+    const assets = path.join(CONSOLE_DIST, 'assets');
+    const scripts = (await readdir(assets)).filter((f) => f.endsWith('.js'));
+    let gzipped = 0;
+    for (const file of scripts) gzipped += gzipSync(await readFile(path.join(assets, file))).length;
+    expect(gzipped).toBeLessThan(250 * 1024);
+  });
+
+  it('signs out: the console asks to sign in again, also after a reload', async () => {
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/bookings`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Operator console' }).waitFor();
+    await page.goto(`${operatorApi.url}/console/bookings`);
+    await page.getByRole('heading', { name: 'Operator console' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Bookings' }).count()).toBe(0);
   });
 });

@@ -17,6 +17,7 @@ import type { BookingChannel } from '@backbone/contracts';
 
 const consoleRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SCREENSHOTS = path.join(consoleRoot, 'test', 'screenshots');
+export const CONSOLE_DIST = path.join(consoleRoot, 'dist');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const PASSWORD = 'correct horse battery';
@@ -38,7 +39,7 @@ export function useConsole() {
   const operatorApi = useTestServer(() => {
     const connection = redis.connection();
     queues = openQueues(connection, redis.prefix);
-    return createTestOperatorApp({ pool: db.pool, redis: connection, prefix: redis.prefix, queues, consoleDir: path.join(consoleRoot, 'dist') });
+    return createTestOperatorApp({ pool: db.pool, redis: connection, prefix: redis.prefix, queues, consoleDir: CONSOLE_DIST });
   });
   const partnerApi = useTestServer(() => createTestPartnerApp(db.pool));
   const browser = { desktop: null as unknown as Page, phone: null as unknown as Page, dialogs: [] as string[] };

@@ -20,6 +20,7 @@ import { mountListBookings } from './routes/list-bookings.js';
 import { mountListTimeslots } from './routes/list-timeslots.js';
 import { mountSignIn } from './routes/sign-in.js';
 import { mountSignOut } from './routes/sign-out.js';
+import { mountCreateUser, mountDisableUser, mountListUsers } from './routes/users.js';
 
 export function createOperatorApp(deps: OperatorAppDeps): Express {
   const app = createHttpApp({
@@ -55,6 +56,9 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           listOperatorQuestions: mountListQuestions,
           addOperatorQuestion: mountAddQuestion,
           generateTimeslots: mountGenerateTimeslots,
+          listOperatorUsers: mountListUsers,
+          createOperatorUser: mountCreateUser,
+          disableOperatorUser: mountDisableUser,
         },
         deps,
       );

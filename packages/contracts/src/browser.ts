@@ -23,3 +23,4 @@ export * from './operator/failed-events.js';
 export type { UsageSummary } from './usage/get-usage-summary.js';
 export { SCOPES } from './operation.js';
 export * from './operator/activities.js';
+export * from './operator/users.js';

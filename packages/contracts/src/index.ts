@@ -39,3 +39,4 @@ export * from './operator/keys.js';
 export * from './operator/get-usage.js';
 export * from './operator/failed-events.js';
 export * from './operator/activities.js';
+export * from './operator/users.js';

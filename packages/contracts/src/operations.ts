@@ -17,6 +17,7 @@ import { listOperatorActivitiesOperation } from './operator/list-activities.js';
 import { listOperatorTimeslotsOperation } from './operator/list-timeslots.js';
 import { changeTimeslotCapacityOperation, closeTimeslotOperation, reopenTimeslotOperation } from './operator/change-timeslot.js';
 import { createSaleOperation } from './operator/create-sale.js';
+import { createOperatorUserOperation, disableOperatorUserOperation, listOperatorUsersOperation } from './operator/users.js';
 import { addActivityQuestionOperation, createActivityOperation, editActivityOperation, generateTimeslotsOperation, listActivityQuestionsOperation } from './operator/activities.js';
 import { createOperatorKeyOperation, listOperatorKeysOperation, revokeOperatorKeyOperation } from './operator/keys.js';
 import { getOperatorUsageOperation } from './operator/get-usage.js';
@@ -73,6 +74,9 @@ export const OPERATOR_OPERATIONS = [
   listActivityQuestionsOperation,
   addActivityQuestionOperation,
   generateTimeslotsOperation,
+  listOperatorUsersOperation,
+  createOperatorUserOperation,
+  disableOperatorUserOperation,
 ] as const;
 
 /** In the order of the OpenAPI document's paths. */

@@ -60,6 +60,14 @@ export async function findOperatorUserByEmail(db: Db, accountId: string, email: 
   return rows[0] ? toUser(rows[0]) : null;
 }
 
+export async function findOperatorUserById(db: Db, accountId: string, userId: string): Promise<OperatorUser | null> {
+  const { rows } = await db.query<UserRow>(
+    `SELECT id, account_id, email, role, disabled_at, created_at, password_hash FROM operator_users WHERE account_id = $1 AND id = $2`,
+    [accountId, userId],
+  );
+  return rows[0] ? toUser(rows[0]) : null;
+}
+
 export async function listOperatorUsers(db: Db, accountId: string): Promise<OperatorUser[]> {
   const { rows } = await db.query<UserRow>(
     `SELECT id, account_id, email, role, disabled_at, created_at, password_hash FROM operator_users WHERE account_id = $1 ORDER BY email`,

@@ -9,6 +9,7 @@ import {
   disableOperatorUser as markDisabled,
   findOperatorCredentials,
   findOperatorUserByEmail,
+  findOperatorUserById,
   insertOperatorSession,
   insertOperatorUser,
   updateOperatorPassword,
@@ -56,15 +57,18 @@ export async function createOperatorUser(
   return { user, password };
 }
 
-async function userByEmail(uow: OperatorUnitOfWork, accountId: string, email: string): Promise<OperatorUser> {
-  const user = await findOperatorUserByEmail(uow.pool, accountId, normaliseEmail(email));
+/** A user of the account, by e-mail (the admin CLI) or id (the operator API); another account's: not found. */
+export type UserSelector = { email: string } | { userId: string };
+
+async function userOf(uow: OperatorUnitOfWork, accountId: string, which: UserSelector): Promise<OperatorUser> {
+  const user = 'email' in which ? await findOperatorUserByEmail(uow.pool, accountId, normaliseEmail(which.email)) : await findOperatorUserById(uow.pool, accountId, which.userId);
   if (!user) throw new DomainError('not-found', 'User not found.');
   return user;
 }
 
 /** A new password (given or generated) for a user of the account; the user's sessions end. */
 export async function resetOperatorPassword(uow: OperatorUnitOfWork, input: { accountId: string; email: string; password?: string }): Promise<{ user: OperatorUser; password: string }> {
-  const user = await userByEmail(uow, input.accountId, input.email);
+  const user = await userOf(uow, input.accountId, { email: input.email });
   const password = input.password ?? generatePassword();
   checkPassword(password);
   const passwordHash = await hashPassword(password);
@@ -76,8 +80,8 @@ export async function resetOperatorPassword(uow: OperatorUnitOfWork, input: { ac
 }
 
 /** Disables a user of the account and ends its sessions; repeating it changes nothing. */
-export async function disableOperatorUser(uow: OperatorUnitOfWork, input: { accountId: string; email: string }): Promise<OperatorUser> {
-  const user = await userByEmail(uow, input.accountId, input.email);
+export async function disableOperatorUser(uow: OperatorUnitOfWork, input: { accountId: string } & UserSelector): Promise<OperatorUser> {
+  const user = await userOf(uow, input.accountId, input);
   await withTransaction(uow.pool, async (client) => {
     await markDisabled(client, input.accountId, user.id);
     await deleteOperatorSessionsOfUser(client, input.accountId, user.id);

@@ -24,6 +24,10 @@ import {
   listActivityQuestionsOperation,
   addActivityQuestionOperation,
   generateTimeslotsOperation,
+  listOperatorUsersOperation,
+  createOperatorUserOperation,
+  disableOperatorUserOperation,
+  type NewOperatorUser,
   type ActivityChanges,
   type NewOperatorActivity,
   type NewQuestion,
@@ -58,10 +62,8 @@ export function useSignOut() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => call(signOutOperation, {}),
-    onSettled: () => {
-      client.clear();
-      void client.invalidateQueries({ queryKey: ['session'] });
-    },
+    // Every cached answer belonged to the session: drop them all and ask again, which finds no session (sign-in page).
+    onSettled: () => client.resetQueries(),
   });
 }
 
@@ -202,4 +204,18 @@ export function useGenerateTimeslots() {
     mutationFn: ({ activityId, pattern }: { activityId: string; pattern: TimeslotPattern }) => call(generateTimeslotsOperation, { params: { ActivityID: activityId }, body: pattern }),
     onSettled: refresh,
   });
+}
+
+export function useUsers() {
+  return useQuery({ queryKey: ['users'], queryFn: ({ signal }) => call(listOperatorUsersOperation, {}, signal) });
+}
+
+export function useCreateUser() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: (user: NewOperatorUser) => call(createOperatorUserOperation, { body: user }), onSettled: () => client.invalidateQueries({ queryKey: ['users'] }) });
+}
+
+export function useDisableUser() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: (userId: string) => call(disableOperatorUserOperation, { params: { UserID: userId } }), onSettled: () => client.invalidateQueries({ queryKey: ['users'] }) });
 }

@@ -12,6 +12,7 @@ const PAGES = [
   { href: '/usage', label: 'Usage', ownerOnly: false },
   { href: '/activities', label: 'Activities', ownerOnly: true },
   { href: '/keys', label: 'Keys', ownerOnly: true },
+  { href: '/users', label: 'Users', ownerOnly: true },
   { href: '/failed-events', label: 'Failed events', ownerOnly: false },
 ] as const;
 

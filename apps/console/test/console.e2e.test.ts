@@ -74,6 +74,9 @@ describe('console: sign-in and bookings', () => {
     await browser.phone.goto(`${operatorApi.url}/console/bookings`);
     await browser.phone.locator(`tr[data-reference="${reference}"]`).waitFor();
     await screenshot(browser.phone, 'bookings');
+    await browser.phone.locator(`tr[data-reference="${reference}"]`).click();
+    await browser.phone.getByRole('complementary').getByText('PAY-OTA-777').waitFor();
+    await screenshot(browser.phone, 'booking-detail');
   });
 
   it('shows a hostile customer name as text and runs nothing', async () => {
@@ -108,6 +111,8 @@ describe('console: sign-in and bookings', () => {
     await page.getByLabel('Search').fill('pereira');
     await page.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('Q')).toBe('pereira');
+    await expect.poll(() => page.locator('tr[data-reference]').count()).toBe(1);
+    const shownAfterSearch = await page.locator('tr[data-reference]').first().getAttribute('data-reference');
     await page.locator('tr[data-reference]').first().focus();
     await page.keyboard.press('Enter');
     const panel = page.getByRole('complementary');
@@ -116,6 +121,7 @@ describe('console: sign-in and bookings', () => {
     await screenshot(page, 'booking-detail');
     await page.keyboard.press('Escape');
     await expect.poll(() => panel.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-reference'))).toBe(shownAfterSearch);
   });
 
   it('serves the console with a Content-Security-Policy that allows no inline script', async () => {

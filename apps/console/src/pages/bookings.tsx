@@ -219,7 +219,16 @@ export function BookingsPage() {
           </button>
         </div>
       </div>
-      {Open && <BookingDetail reference={Open} onClose={() => setState({ Open: null })} />}
+      {Open && (
+        <BookingDetail
+          reference={Open}
+          onClose={() => {
+            setState({ Open: null });
+            // Back to the row the panel was opened from, for keyboard users.
+            document.querySelector<HTMLElement>(`tr[data-reference="${Open}"]`)?.focus();
+          }}
+        />
+      )}
     </div>
   );
 }

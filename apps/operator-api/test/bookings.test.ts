@@ -3,6 +3,7 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { request } from '@backbone/testkit';
 import { createTestActivity, createTestQuestion } from '@backbone/testkit';
+import { createApiKey } from '@backbone/db';
 import { createBooking } from '@backbone/use-cases';
 import { book, createOperator, createSlot, dayFromNow, PROBLEM_BASE, signedIn, useOperatorApi, type Operator } from './support.js';
 
@@ -138,6 +139,46 @@ describe('bookings list', () => {
     expect((await theirs).status).toBe(404);
     expect((await client.send('GET', '/api/v2/operator/bookings/ZZZZ-ZZZZ')).status).toBe(404);
     expect((await client.send('GET', '/api/v2/operator/bookings/lower-case')).status).toBe(400);
+  });
+});
+
+describe('partners and holds', () => {
+  it('names the partner of an ota booking and counts a lapsed hold as expired', async () => {
+    const owner = await createOperator(db.pool);
+    const date = dayFromNow(8);
+    await createSlot(db.pool, owner, date, '11:00', 10);
+    const key = await createApiKey(db.pool, owner.account.id, { name: 'GetYourKayak', scopes: ['ota'] });
+    const made = (hold: boolean) =>
+      createBooking(
+        { pool: db.pool },
+        {
+          accountId: owner.account.id,
+          apiKeyId: key.id,
+          partnerId: key.partnerId,
+          hold: hold ? { minutes: 5 } : null,
+          channel: 'ota',
+          activityId: owner.activity.activityId,
+          date,
+          time: '11:00',
+          participants: 1,
+          customer: { FirstName: 'Pat', LastName: 'Ner', Email: 'pat@example.com' },
+          paymentReference: 'GYK-1',
+          answers: undefined,
+        },
+      );
+    const confirmed = (await made(false)).value;
+    const held = (await made(true)).value;
+    await db.pool.query(`UPDATE bookings SET expires_at = now() - interval '1 second' WHERE reference = $1`, [held.Reference]);
+    const client = await signedIn(server.url, owner.owner.email);
+    const all = (await client.send('GET', '/api/v2/operator/bookings')).body.Bookings;
+    expect(all).toEqual([
+      expect.objectContaining({ Reference: held.Reference, Status: 'expired', PartnerName: 'GetYourKayak' }),
+      expect.objectContaining({ Reference: confirmed.Reference, Status: 'confirmed', PartnerName: 'GetYourKayak', PaymentReference: 'GYK-1' }),
+    ]);
+    expect((await client.send('GET', '/api/v2/operator/bookings?Status=expired')).body.Bookings.map((b: { Reference: string }) => b.Reference)).toEqual([held.Reference]);
+    expect((await client.send('GET', '/api/v2/operator/bookings?Status=on_hold')).body.Bookings).toEqual([]);
+    const csv = (await client.send('GET', '/api/v2/operator/bookings.csv')).text.split('\r\n');
+    expect(csv[1]).toContain(',expired,ota,GetYourKayak,');
   });
 });
 

@@ -131,6 +131,14 @@ describe('sessions', () => {
     expect((await new SessionClient(server.url, 'https://evil.example').signIn(operator.owner.email)).status).toBe(403);
   });
 
+  it('takes the host the gateway forwards (X-Forwarded-Host, with its port) as its own origin', async () => {
+    const operator = await createOperator(db.pool);
+    const client = await signedIn(server.url, operator.owner.email);
+    const behindGateway = new SessionClient(server.url, 'http://console.example:8080');
+    behindGateway.cookie = client.cookie;
+    expect((await behindGateway.send('DELETE', '/api/v2/operator/session', undefined, { 'x-forwarded-host': 'console.example:8080' })).status).toBe(204);
+  });
+
   it('answers 401 without a session or key, and with a forged cookie', async () => {
     expect((await request(server.url, 'GET', '/api/v2/operator/bookings')).status).toBe(401);
     expect((await request(server.url, 'GET', '/api/v2/operator/bookings', { headers: { cookie: 'backbone_session=forged' } })).status).toBe(401);

@@ -33,7 +33,17 @@ ALTER TABLE api_keys ADD COLUMN last_used_at timestamptz;
 -- The console's bookings list is keyset-paged newest first (by id) over every channel.
 CREATE INDEX bookings_account_id_idx ON bookings (account_id, id DESC);
 
+-- The console's free-text search (reference, payment reference, customer e-mail and name) as one text, indexed by
+-- trigrams so that a search does not read every booking of the account. The extension goes to public with its
+-- operator class named there, so that schemas that share a database (tests) share one copy of it.
+CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+CREATE INDEX bookings_search_idx ON bookings USING gin ((
+  reference || ' ' || coalesce(payment_reference, '') || ' ' || coalesce(customer->>'Email', '') || ' ' ||
+  coalesce(customer->>'FirstName', '') || ' ' || coalesce(customer->>'LastName', '')
+) public.gin_trgm_ops);
+
 -- Down Migration
+DROP INDEX IF EXISTS bookings_search_idx;
 DROP INDEX IF EXISTS bookings_account_id_idx;
 ALTER TABLE api_keys DROP COLUMN IF EXISTS last_used_at;
 DROP TABLE IF EXISTS operator_sessions;

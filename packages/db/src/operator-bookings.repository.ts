@@ -37,13 +37,16 @@ const FROM = `FROM bookings b
        JOIN activities a ON a.account_id = b.account_id AND a.id = b.activity_id
        LEFT JOIN partners p ON p.account_id = b.account_id AND p.id = b.partner_id`;
 
+// The free-text search's haystack: exactly the expression of the trigram index bookings_search_idx.
+const SEARCH_TEXT = `(b.reference || ' ' || coalesce(b.payment_reference, '') || ' ' || coalesce(b.customer->>'Email', '') || ' ' ||
+  coalesce(b.customer->>'FirstName', '') || ' ' || coalesce(b.customer->>'LastName', ''))`;
+
 // $1 account, $2 from, $3 to, $4 channel, $5 status, $6 activity, $7 LIKE pattern, $8 id below (keyset).
 const WHERE = `WHERE b.account_id = $1
         AND ($2::date IS NULL OR t.local_date >= $2::date) AND ($3::date IS NULL OR t.local_date <= $3::date)
         AND ($4::text IS NULL OR b.channel = $4) AND ($5::text IS NULL OR ${STATUS} = $5)
         AND ($6::uuid IS NULL OR a.activity_id = $6::uuid)
-        AND ($7::text IS NULL OR b.reference ILIKE $7 OR b.payment_reference ILIKE $7 OR b.customer->>'Email' ILIKE $7
-             OR (b.customer->>'FirstName') || ' ' || (b.customer->>'LastName') ILIKE $7)
+        AND ($7::text IS NULL OR ${SEARCH_TEXT} ILIKE $7)
         AND ($8::bigint IS NULL OR b.id < $8::bigint)`;
 
 function toBooking(r: Row): OperatorBooking {

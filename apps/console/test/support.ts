@@ -2,7 +2,7 @@
 // in-process over this file's database and Redis, and one headless Chromium (Debian's, driven by playwright-core)
 // with a desktop (1280 px) and a phone (390 px) page reused by every test.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -46,6 +46,7 @@ export function useConsole() {
   let instance: Browser | undefined;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install Debian's (apt-get install -y chromium, as .ci/run does) or set CHROMIUM_PATH.`);
     instance = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
       const context = await instance.newContext({ viewport, acceptDownloads: true });

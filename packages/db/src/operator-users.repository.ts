@@ -1,5 +1,5 @@
-// Operator users (the console's people) and their server-side sessions. Every query but the two that start from a
-// secret (the e-mail at sign-in, the session id on each request) takes the account id.
+// Operator users (the console's people) and their server-side sessions. Every query takes the account id except those
+// that start from a secret: the e-mail at sign-in, and the session id on each request and at sign-out.
 import { createHash, randomUUID } from 'node:crypto';
 import type { OperatorRole } from '@backbone/contracts';
 import type { Db } from './pool.js';

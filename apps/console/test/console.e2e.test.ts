@@ -101,6 +101,7 @@ describe('console: sign-in and bookings', () => {
     // The link can be shared: opening it anew shows the same filter.
     await page.goto(page.url());
     expect(await page.getByLabel('Channel').inputValue()).toBe('pos');
+    await page.locator('tr[data-reference]').first().waitFor();
     const shown = await page.locator('tr[data-reference]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-reference')));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
     const csv = await readFile((await download.path())!, 'utf8');

@@ -80,6 +80,18 @@ describe('bookings list', () => {
     expect(byReference.body.Bookings.map((b: { Reference: string }) => b.Reference)).toEqual([sunset.Reference]);
   });
 
+  it('answers 304 to a poll while the page is unchanged, and 200 once a booking arrives', async () => {
+    const client = await signedIn(server.url, operator.staff.email);
+    const first = await client.send('GET', '/api/v2/operator/bookings?Channel=online');
+    const etag = first.headers.get('etag')!;
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    expect((await client.send('GET', '/api/v2/operator/bookings?Channel=online', undefined, { 'if-none-match': etag })).status).toBe(304);
+    await book(db.pool, operator, { date: d1, time: '10:00' }, { channel: 'online', firstName: 'Newcomer' });
+    const changed = await client.send('GET', '/api/v2/operator/bookings?Channel=online', undefined, { 'if-none-match': etag });
+    expect(changed.status).toBe(200);
+    expect(changed.body.Bookings[0].Customer.FirstName).toBe('Newcomer');
+  });
+
   it('refuses invalid filters and cursors with 422', async () => {
     for (const query of ['?Channel=fax', '?From=2026-13-01', '?Limit=0', '?Limit=201', '?ActivityID=nope', '?Cursor=abc', '?Unknown=1']) {
       const answer = await list(query);

@@ -67,7 +67,9 @@ export const listOperatorBookingsOperation = {
   method: 'get',
   path: '/api/v2/operator/bookings',
   summary: 'List the bookings of every channel',
-  description: 'Newest first. Keyset-paged: pass the answer\'s `Next` as `Cursor`; bookings made meanwhile never shift later pages.',
+  description:
+    'Newest first. Keyset-paged: pass the answer\'s `Next` as `Cursor`; bookings made meanwhile never shift later pages. ' +
+    'Carries an ETag: send it back in If-None-Match to get 304 while the page is unchanged.',
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
@@ -86,6 +88,7 @@ export const listOperatorBookingsOperation = {
         properties: { Bookings: { type: 'array', items: operatorBookingSchema }, Next: nextSchema },
       },
     },
+    304: { description: 'Not modified: the If-None-Match validator still matches.' },
     422: { description: 'An invalid filter or cursor.' },
   },
 } as const satisfies Operation;

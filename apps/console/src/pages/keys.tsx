@@ -2,7 +2,7 @@
 // with a second click to confirm.
 import { useState, type FormEvent } from 'react';
 import { SCOPES, type ApiKey, type Scope } from '@backbone/contracts/browser';
-import { useCreateKey, useKeys, useRevokeKey } from '../api/hooks.js';
+import { useCreateKey, useKeys, useRevokeKey, useSession } from '../api/hooks.js';
 import { Empty, ErrorState, Loading, problemDetail } from '../components/states.js';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
@@ -74,13 +74,15 @@ function NewKeyForm() {
 }
 
 export function KeysPage() {
+  const session = useSession();
   const keys = useKeys();
   return (
     <div className="page">
       <div className="page-head">
         <h1>API keys</h1>
       </div>
-      <NewKeyForm />
+      {/* Staff would only get the API's 403 from this form; the list below shows that 403 already. */}
+      {session.data?.Role === 'owner' && <NewKeyForm />}
       {keys.isPending && <Loading what="keys" />}
       {keys.isError && <ErrorState error={keys.error} />}
       {keys.data && keys.data.length === 0 && <Empty>No keys yet.</Empty>}

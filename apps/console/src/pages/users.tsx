@@ -20,26 +20,27 @@ export function UsersPage() {
       <div className="page-head">
         <h1>Users</h1>
       </div>
-      <form className="card key-form" onSubmit={submit} aria-label="New user">
-        <h2>New user</h2>
-        <div className="row">
-          <label className="grow">
-            E-mail
-            <input type="email" name="Email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-          </label>
-          <label>
-            Role
-            <select name="Role" value={role} onChange={(e) => setRole(e.target.value as OperatorRole)}>
-              {OPERATOR_ROLES.map((r) => (
-                <option key={r}>{r}</option>
-              ))}
-            </select>
-          </label>
-        </div>
-        {create.isError && (
-          <p className="form-error" role="alert">
-            {problemDetail(create.error)}
-          </p>
+      {session.data?.Role === 'owner' && (
+        <form className="card key-form" onSubmit={submit} aria-label="New user">
+          <h2>New user</h2>
+          <div className="row">
+            <label className="grow">
+              E-mail
+              <input type="email" name="Email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+            </label>
+            <label>
+              Role
+              <select name="Role" value={role} onChange={(e) => setRole(e.target.value as OperatorRole)}>
+                {OPERATOR_ROLES.map((r) => (
+                  <option key={r}>{r}</option>
+                ))}
+              </select>
+            </label>
+          </div>
+          {create.isError && (
+            <p className="form-error" role="alert">
+              {problemDetail(create.error)}
+            </p>
         )}
         {create.data && (
           <div className="secret" role="status">
@@ -53,6 +54,7 @@ export function UsersPage() {
           </button>
         </div>
       </form>
+      )}
       {users.isPending && <Loading what="users" />}
       {users.isError && <ErrorState error={users.error} />}
       {disable.isError && <ErrorState error={disable.error} />}

@@ -1,5 +1,5 @@
-// Entry point: one query client (a 401 anywhere means the session ended: ask who is signed in again, which shows the
-// sign-in page), the router under /console, the app.
+// Entry point: one query client (a 401 while signed in means the session ended: ask who is signed in again, which
+// shows the sign-in page), the router under /console, the app.
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -8,15 +8,23 @@ import { ApiProblem } from './api/client.js';
 import { App } from './app.js';
 import './styles.css';
 
+/**
+ * A 401 while signed in means the session ended (idle, expired, signed out elsewhere): ask who is signed in again.
+ * Only while signed in: refetching a session that never loaded would unmount the sign-in page and its error message.
+ */
+function sessionMayHaveEnded(error: unknown): void {
+  if (error instanceof ApiProblem && error.status === 401 && queryClient.getQueryData(['session']) !== undefined) void queryClient.invalidateQueries({ queryKey: ['session'] });
+}
+
 const queryClient: QueryClient = new QueryClient({
   queryCache: new QueryCache({
     onError: (error, query) => {
-      if (error instanceof ApiProblem && error.status === 401 && query.queryKey[0] !== 'session') void queryClient.invalidateQueries({ queryKey: ['session'] });
+      if (query.queryKey[0] !== 'session') sessionMayHaveEnded(error);
     },
   }),
   mutationCache: new MutationCache({
     onError: (error) => {
-      if (error instanceof ApiProblem && error.status === 401) void queryClient.invalidateQueries({ queryKey: ['session'] });
+      sessionMayHaveEnded(error);
     },
   }),
   defaultOptions: { queries: { refetchOnWindowFocus: true, retry: (count, error) => !(error instanceof ApiProblem && error.status < 500) && count < 2 } },

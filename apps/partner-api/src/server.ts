@@ -1,15 +1,17 @@
 // Entry point: config -> pool -> migrations -> app -> listen, with graceful shutdown on SIGTERM/SIGINT.
 import { createPool, migrate } from '@backbone/db';
-import { createKeyVerifier, createLogger, listen, shutdownOnSignals } from '@backbone/http';
+import { createKeyVerifier, createLogger, listen, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
 import { createPartnerApp } from './app.js';
 import { loadPartnerApiConfig } from './config.js';
 
 const config = loadPartnerApiConfig();
+const schema = config.DATABASE_SCHEMA === 'public' ? undefined : config.DATABASE_SCHEMA;
 const logger = createLogger({ level: config.LOG_LEVEL, name: 'partner-api' });
+writeLogsBeforeExit(logger);
 
 try {
-  await migrate({ databaseUrl: config.DATABASE_URL, log: (message) => logger.debug(message) });
-  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'partner-api' });
+  await migrate({ databaseUrl: config.DATABASE_URL, ...(schema ? { schema } : {}), log: (message) => logger.debug(message) });
+  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'partner-api', ...(schema ? { schema } : {}) });
   const app = createPartnerApp({
     pool,
     logger,

@@ -1,17 +1,19 @@
 // Entry point: config -> migrations -> pool -> usage writer -> publisher -> app -> listen, with graceful shutdown:
 // in-flight requests finish, queued usage entries are committed, then the publisher and the pool close.
 import { createPool, createUsageWriter, migrate } from '@backbone/db';
-import { createKeyVerifier, createLogger, listen, shutdownOnSignals } from '@backbone/http';
+import { createKeyVerifier, createLogger, listen, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
 import { createEventPublisher, createRedisConnection } from '@backbone/publisher';
 import { createUsageApp } from './app.js';
 import { loadUsageApiConfig } from './config.js';
 
 const config = loadUsageApiConfig();
+const schema = config.DATABASE_SCHEMA === 'public' ? undefined : config.DATABASE_SCHEMA;
 const logger = createLogger({ level: config.LOG_LEVEL, name: 'usage-api' });
+writeLogsBeforeExit(logger);
 
 try {
-  await migrate({ databaseUrl: config.DATABASE_URL, log: (message) => logger.debug(message) });
-  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'usage-api' });
+  await migrate({ databaseUrl: config.DATABASE_URL, ...(schema ? { schema } : {}), log: (message) => logger.debug(message) });
+  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'usage-api', ...(schema ? { schema } : {}) });
   const usageWriter = createUsageWriter(pool, { maxBatchSize: config.USAGE_WRITER_MAX_BATCH, maxConcurrentBatches: config.USAGE_WRITER_CONCURRENCY });
   // One Redis connection serves the publisher's queues and the readiness probe.
   const redis = createRedisConnection(config.REDIS_URL, 'producer');

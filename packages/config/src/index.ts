@@ -42,6 +42,7 @@ export function loadConfig<S extends EnvSchema>(schema: S, env: Record<string, s
 /** Variables every service shares; each app spreads these into its own schema. */
 export const commonEnv = {
   DATABASE_URL: { type: 'string', description: 'PostgreSQL connection string.' },
+  DATABASE_SCHEMA: { type: 'string', default: 'public', description: 'PostgreSQL schema holding the tables (tests give each file its own).' },
   DATABASE_POOL_SIZE: { type: 'integer', default: 20, minimum: 1, maximum: 500, description: 'Maximum PostgreSQL connections per process.' },
   LOG_LEVEL: { type: 'string', default: 'info', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], description: 'pino log level.' },
 } as const;

@@ -53,8 +53,18 @@ export async function listen(app: Express, options: { port: number; host: string
     url: `http://${host}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
+        // server.close() ends only the connections idle at that moment. A keep-alive connection whose request was still
+        // running would stay open after its answer, until keepAliveTimeout (65 s), and hold the shutdown for the whole
+        // grace period; a supervisor's kill (docker: 10 s) would then cut the process off. So requests arriving from
+        // now on are answered with Connection: close, and connections are closed as soon as they fall idle.
+        server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+          res.shouldKeepAlive = false;
+        });
+        const sweep = setInterval(() => server.closeIdleConnections(), 100);
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
       }),
   };
 }
@@ -66,6 +76,8 @@ export function shutdownOnSignals(running: RunningServer, options: { logger: Log
     if (stopping) return;
     stopping = true;
     options.logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    // Out now rather than with the next batch: if the process is killed before it stops, this line says why.
+    options.logger.flush();
     const timer = setTimeout(() => {
       options.logger.warn('grace period over, closing remaining connections');
       running.server.closeAllConnections();
@@ -75,7 +87,8 @@ export function shutdownOnSignals(running: RunningServer, options: { logger: Log
     await options.cleanup();
     clearTimeout(timer);
     options.logger.info('stopped');
-    options.logger.flush(() => process.exit(0));
+    // writeLogsBeforeExit (called by the main) writes what is still buffered.
+    process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));

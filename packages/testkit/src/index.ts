@@ -2,3 +2,4 @@ export * from './fixtures.js';
 export * from './infrastructure.js';
 export * from './local-services.js';
 export * from './partner.factories.js';
+export * from './service-process.js';

@@ -13,6 +13,8 @@ export interface AuthContext {
 }
 
 const BEARER = 'Bearer ';
+// RFC 9110: the scheme is case-insensitive and one or more spaces separate it from the token.
+const BEARER_ANY_CASE = /^bearer +/i;
 const TOKEN = /^[A-Za-z0-9_\-.~+/]{1,512}=*$/;
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="api"' };
 
@@ -52,10 +54,17 @@ export function createKeyVerifier(pool: Pool, cacheTtlMs: number): KeyVerifier {
 export async function authorize(req: Request, verifier: KeyVerifier, scope: Scope): Promise<AuthContext> {
   const header = req.headers.authorization;
   if (!header) throw new HttpProblem('unauthorized', 'An API key is required: send Authorization: Bearer <API_KEY>.', {}, CHALLENGE);
-  const secret = header.startsWith(BEARER) ? header.slice(BEARER.length) : '';
+  const secret = bearerToken(header);
   if (!TOKEN.test(secret)) throw new HttpProblem('unauthorized', 'The Authorization header must be of the form: Bearer <API_KEY>.', {}, CHALLENGE);
   const context = await verifier.verify(secret);
   if (!context) throw new HttpProblem('unauthorized', 'The API key is unknown or has been revoked.', {}, { 'WWW-Authenticate': 'Bearer realm="api", error="invalid_token"' });
   if (!context.scopes.includes(scope)) throw new HttpProblem('forbidden', `This API key lacks the '${scope}' permission.`);
   return context;
+}
+
+/** The token of a Bearer header, '' when it is another scheme. The usual spelling is checked first, without a regex. */
+function bearerToken(header: string): string {
+  if (header.startsWith(BEARER) && header.charCodeAt(BEARER.length) !== 32) return header.slice(BEARER.length);
+  const scheme = BEARER_ANY_CASE.exec(header);
+  return scheme ? header.slice(scheme[0].length) : '';
 }

@@ -14,7 +14,7 @@ interface Case {
   method?: 'GET' | 'POST';
   path: () => string;
   body?: () => unknown;
-  rawBody?: string;
+  rawBody?: string | (() => Uint8Array);
   headers?: Record<string, string>;
   status: number;
 }
@@ -27,6 +27,18 @@ const without = (member: string) => () => Object.fromEntries(Object.entries(vali
 const dates = (query: string) => () => `/api/v2/ota/partner/availability/${id()}/dates${query}`;
 const slots = (query: string) => () => `/api/v2/ota/partner/availability/${id()}/timeslots${query}`;
 const post = (name: string, body: () => unknown, status = 422): Case => ({ name, method: 'POST', path: () => BOOKING, body, status });
+// A valid booking but for the bytes of its customer's first name, which are not UTF-8: 400 malformed-json, not a stored U+FFFD.
+const notUtf8 = (name: string, bytes: Buffer): Case => ({
+  name,
+  method: 'POST',
+  path: () => BOOKING,
+  rawBody: () => {
+    const [before, after] = JSON.stringify(withCustomer({ FirstName: 'MARK' })()).split('MARK') as [string, string];
+    return Buffer.concat([Buffer.from(before), bytes, Buffer.from(after)]);
+  },
+  headers: { 'content-type': 'application/json' },
+  status: 400,
+});
 
 const cases: Case[] = [
   // products
@@ -73,6 +85,11 @@ const cases: Case[] = [
   { name: 'booking: text/plain body', method: 'POST', path: () => BOOKING, rawBody: JSON.stringify({ a: 1 }), headers: { 'content-type': 'text/plain' }, status: 415 },
   { name: 'booking: JSON in an unsupported charset', method: 'POST', path: () => BOOKING, rawBody: '{}', headers: { 'content-type': 'application/json; charset=latin1' }, status: 415 },
   { name: 'booking: truncated JSON', method: 'POST', path: () => BOOKING, rawBody: '{"ActivityID": "', headers: { 'content-type': 'application/json' }, status: 400 },
+  notUtf8('booking: invalid UTF-8 in a name (0xff 0xfe)', Buffer.from([0xff, 0xfe])),
+  notUtf8('booking: a lone UTF-8 continuation byte', Buffer.from([0x80])),
+  notUtf8('booking: an overlong UTF-8 encoding of "/"', Buffer.from([0xc0, 0xaf])),
+  notUtf8('booking: a surrogate encoded in UTF-8 (CESU-8)', Buffer.from([0xed, 0xa0, 0x80])),
+  notUtf8('booking: UTF-8 cut off inside a character', Buffer.from([0xe2, 0x82])),
   { name: 'booking: JSON with a trailing comma', method: 'POST', path: () => BOOKING, rawBody: '{"Participants": 1,}', headers: { 'content-type': 'application/json' }, status: 400 },
   post('booking: an array instead of an object', () => [valid()]),
   post('booking: a string instead of an object', () => 'book it'),
@@ -145,7 +162,7 @@ describe('malformed requests', () => {
     const res = await request(server.url, c.method ?? 'GET', c.path(), {
       key: op.ota,
       ...(c.body ? { body: c.body() } : {}),
-      ...(c.rawBody !== undefined ? { rawBody: c.rawBody } : {}),
+      ...(c.rawBody !== undefined ? { rawBody: typeof c.rawBody === 'function' ? c.rawBody() : c.rawBody } : {}),
       headers,
     });
     expect(res.status).toBe(c.status);

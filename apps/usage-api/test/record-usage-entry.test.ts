@@ -113,6 +113,23 @@ describe('POST /api/v2/usage/meters', () => {
   });
 
   describe('malformed requests', () => {
+    const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+    const cases: Array<{ name: string; body: Buffer; status: number; type: string }> = [
+      { name: 'Meter of invalid UTF-8 (0xff 0xfe)', body: bytes('{"Meter":"', [0xff, 0xfe], '","Usage":1}'), status: 400, type: 'malformed-json' },
+      { name: 'ExtraInfo with a lone continuation byte', body: bytes('{"Meter":"m","Usage":1,"ExtraInfo":"a', [0x80], 'b"}'), status: 400, type: 'malformed-json' },
+      { name: 'Meter with an overlong encoding', body: bytes('{"Meter":"', [0xc0, 0xaf], '","Usage":1}'), status: 400, type: 'malformed-json' },
+      { name: 'Meter with a surrogate encoded in UTF-8', body: bytes('{"Meter":"', [0xed, 0xb0, 0x80], '","Usage":1}'), status: 400, type: 'malformed-json' },
+    ];
+
+    it.each(cases)('$name: $status $type, nothing stored', async ({ body, status, type }) => {
+      const client = await createUsageClient(db.pool);
+      const res = await request(server.url, 'POST', PATH, { key: client.write, rawBody: body, headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(status);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/${type}`, status, title: expect.any(String), detail: expect.any(String), instance: PATH });
+      expect(await countEntries(db.pool, client.account.id)).toBe(0);
+    });
+
     it('malformed JSON is a 400 problem', async () => {
       const client = await createUsageClient(db.pool);
       const res = await request(server.url, 'POST', PATH, { key: client.write, rawBody: '{"Meter":', headers: { 'content-type': 'application/json' } });

@@ -19,7 +19,11 @@ try {
     bodyLimit: config.BODY_LIMIT,
     keyVerifier: createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS),
   });
-  const running = await listen(app, { port: config.PORT, host: config.HOST });
+  const running = await listen(app, {
+    port: config.PORT,
+    host: config.HOST,
+    timeouts: { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, connectionsCheckIntervalMs: config.CONNECTIONS_CHECK_INTERVAL_MS },
+  });
   logger.info({ url: running.url }, 'partner API listening');
   shutdownOnSignals(running, { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS, cleanup: () => pool.end() });
 } catch (error) {

@@ -1,7 +1,7 @@
 // Shared set-up of the partner API tests: the real app in-process over a fresh schema, and an operator with a key,
 // an activity in Europe/Berlin and a few future timeslots.
 import http from 'node:http';
-import { createLogger, createKeyVerifier } from '@backbone/http';
+import { createLogger, createKeyVerifier, type ServerTimeouts } from '@backbone/http';
 import { createTestAccount, createTestActivity, useTestDatabase, useTestServer, type TestAccount } from '@backbone/testkit';
 import type { Pool } from '@backbone/db';
 import type { Activity } from '@backbone/domain';
@@ -21,9 +21,9 @@ export function createTestPartnerApp(pool: Pool, options: { bodyLimit?: string }
   });
 }
 
-export function usePartnerApi(options: { poolSize?: number; bodyLimit?: string } = {}) {
+export function usePartnerApi(options: { poolSize?: number; bodyLimit?: string; timeouts?: ServerTimeouts } = {}) {
   const db = useTestDatabase({ poolSize: options.poolSize ?? 20 });
-  const server = useTestServer(() => createTestPartnerApp(db.pool, options));
+  const server = useTestServer(() => createTestPartnerApp(db.pool, options), options);
   return { db, server };
 }
 

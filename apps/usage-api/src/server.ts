@@ -29,7 +29,11 @@ try {
     publisher,
     redisReady: async () => (await redis.ping()) === 'PONG',
   });
-  const running = await listen(app, { port: config.PORT, host: config.HOST });
+  const running = await listen(app, {
+    port: config.PORT,
+    host: config.HOST,
+    timeouts: { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, connectionsCheckIntervalMs: config.CONNECTIONS_CHECK_INTERVAL_MS },
+  });
   logger.info({ url: running.url }, 'usage API listening');
   shutdownOnSignals(running, {
     logger,

@@ -59,4 +59,17 @@ export const httpEnv = {
   BODY_LIMIT: { type: 'string', default: '1mb', description: 'Largest JSON body accepted (413 above it).' },
   AUTH_CACHE_TTL_MS: { type: 'integer', default: 5000, minimum: 0, description: 'How long a verified API key is trusted without a database lookup; a revoked key stops working within this time.' },
   SHUTDOWN_TIMEOUT_MS: { type: 'integer', default: 10000, minimum: 0, description: 'Grace period for in-flight requests on SIGTERM.' },
+  HEADERS_TIMEOUT_MS: {
+    type: 'integer',
+    default: 10000,
+    minimum: 1,
+    description: "Time for a request's headers to arrive (also for a new connection's first request); 408 and closed after it. At most REQUEST_TIMEOUT_MS.",
+  },
+  REQUEST_TIMEOUT_MS: { type: 'integer', default: 30000, minimum: 1, description: 'Time for a whole request, body included, to arrive; 408 and closed after it.' },
+  CONNECTIONS_CHECK_INTERVAL_MS: {
+    type: 'integer',
+    default: 1000,
+    minimum: 10,
+    description: "How often the two timeouts above are checked (Node's connectionsCheckingInterval, 30 s by default): they fire up to this much late.",
+  },
 } as const;

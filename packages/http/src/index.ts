@@ -1,5 +1,6 @@
 export * from './app.js';
 export * from './auth.js';
+export * from './client-errors.js';
 export * from './error-handler.js';
 export * from './logger.js';
 export * from './openapi.js';

@@ -3,11 +3,22 @@
 import http from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import { answerClientErrors } from './client-errors.js';
 
 export interface RunningServer {
   server: http.Server;
   url: string;
   close(): Promise<void>;
+}
+
+/** How long a slow client may hold a connection; Node's defaults (60 s for headers, 5 min a request, checked every 30 s) let one keep a socket for minutes. */
+export interface ServerTimeouts {
+  /** Time for a request's headers to arrive, counted from its first byte or from the connection's start: 408 after it. */
+  headersTimeoutMs: number;
+  /** Time for a whole request, body included: 408 after it. */
+  requestTimeoutMs: number;
+  /** How often Node looks for connections over those times (connectionsCheckingInterval); they may fire this much late. */
+  connectionsCheckIntervalMs: number;
 }
 
 const prototypeReadyOptions = new WeakMap<Express, http.ServerOptions>();
@@ -21,7 +32,7 @@ const prototypeReadyOptions = new WeakMap<Express, http.ServerOptions>();
  * (V8 returns early when the prototype is the same) and almost nothing is promoted. Plain `class ... extends` matters:
  * a constructor function with an assigned `prototype` (built by Reflect.construct) still promoted half as much.
  */
-export function createHttpServer(app: Express): http.Server {
+export function createHttpServer(app: Express, timeouts?: ServerTimeouts): http.Server {
   let options = prototypeReadyOptions.get(app);
   if (!options) {
     class AppRequest extends http.IncomingMessage {}
@@ -34,13 +45,20 @@ export function createHttpServer(app: Express): http.Server {
     options = { IncomingMessage: AppRequest, ServerResponse: AppResponse as typeof http.ServerResponse };
     prototypeReadyOptions.set(app, options);
   }
-  const server = http.createServer(options, app);
+  const server = http.createServer(
+    timeouts
+      ? { ...options, headersTimeout: timeouts.headersTimeoutMs, requestTimeout: timeouts.requestTimeoutMs, connectionsCheckingInterval: timeouts.connectionsCheckIntervalMs }
+      : options,
+    app,
+  );
   server.keepAliveTimeout = 65_000;
+  const locals = app.locals as { problemBase: string; logger: Logger };
+  server.on('clientError', answerClientErrors({ problemBase: locals.problemBase, logger: locals.logger }));
   return server;
 }
 
-export async function listen(app: Express, options: { port: number; host: string }): Promise<RunningServer> {
-  const server = createHttpServer(app);
+export async function listen(app: Express, options: { port: number; host: string; timeouts: ServerTimeouts }): Promise<RunningServer> {
+  const server = createHttpServer(app, options.timeouts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

@@ -13,7 +13,6 @@ import {
   listActivities,
   listApiKeys,
   listBookings,
-  revokeApiKey,
   type Pool,
 } from '@backbone/db';
 import {
@@ -27,6 +26,7 @@ import {
   toQuestion,
   type Activity,
 } from '@backbone/domain';
+import { revokeKey } from '@backbone/http';
 import { requireOption, type AdminCommand } from './command.js';
 
 type Options = Record<string, string | boolean | string[] | undefined>;
@@ -114,14 +114,19 @@ export const partnerCommands: Record<string, AdminCommand> = {
   },
 
   'revoke-key': {
-    summary: 'Revoke an API key (it stops working at once, or within AUTH_CACHE_TTL_MS on running servers).',
+    summary: 'Revoke an API key; running servers hear it over Redis and refuse the key at once.',
     usage: '--account <uuid> --key <key id>',
     options: { account: { type: 'string' }, key: { type: 'string' } },
-    async run(options, { pool }) {
+    async run(options, { pool, redisUrl }) {
       const account = await accountOf(pool, options);
       const keyId = uuidOption(options, 'key');
-      if (!(await revokeApiKey(pool, account.id, keyId))) throw new Error(`account ${account.id} has no active key ${keyId}`);
-      return { revoked: true, id: keyId };
+      const { revoked, heardBy } = await revokeKey(pool, redisUrl, account.id, keyId);
+      if (!revoked) throw new Error(`account ${account.id} has no active key ${keyId}`);
+      const note =
+        heardBy === null
+          ? 'Redis did not answer: running servers refuse the key within AUTH_CACHE_TTL_MS (5 s by default).'
+          : `${heardBy} running API process(es) heard the revocation and refuse the key from now on.`;
+      return { revoked: true, id: keyId, runningProcessesNotified: heardBy, note };
     },
   },
 

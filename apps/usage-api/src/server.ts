@@ -1,7 +1,7 @@
 // Entry point: config -> migrations -> pool -> usage writer -> publisher -> app -> listen, with graceful shutdown:
 // in-flight requests finish, queued usage entries are committed, then the publisher and the pool close.
 import { createPool, createUsageWriter, migrate } from '@backbone/db';
-import { createKeyVerifier, createLogger, listen, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
+import { createKeyVerifier, createLogger, listen, listenForKeyRevocations, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
 import { createEventPublisher, createRedisConnection } from '@backbone/publisher';
 import { createUsageApp } from './app.js';
 import { loadUsageApiConfig } from './config.js';
@@ -18,13 +18,15 @@ try {
   // One Redis connection serves the publisher's queues and the readiness probe.
   const redis = createRedisConnection(config.REDIS_URL, 'producer');
   const publisher = createEventPublisher({ connection: redis, prefix: config.QUEUE_PREFIX, onError: (err) => logger.warn({ err }, 'event queue connection error') });
+  const keyVerifier = createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS);
+  const revocations = listenForKeyRevocations({ redisUrl: config.REDIS_URL, verifier: keyVerifier, logger, clientName: 'usage-api:key-revocations' });
   const app = createUsageApp({
     pool,
     logger,
     problemBase: config.PROBLEM_BASE,
     bodyLimit: config.BODY_LIMIT,
     batchBodyLimit: config.USAGE_BATCH_BODY_LIMIT,
-    keyVerifier: createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS),
+    keyVerifier,
     usageWriter,
     publisher,
     redisReady: async () => (await redis.ping()) === 'PONG',
@@ -42,6 +44,7 @@ try {
       await usageWriter.drain();
       await publisher.close();
       redis.disconnect();
+      revocations.close();
       await pool.end();
     },
   });

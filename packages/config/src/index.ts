@@ -48,7 +48,7 @@ export const commonEnv = {
 } as const;
 
 export const redisEnv = {
-  REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', description: 'Redis for the BullMQ queues.' },
+  REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', description: 'Redis: the BullMQ queues, and the API key revocations both APIs listen to.' },
   QUEUE_PREFIX: { type: 'string', default: 'bull', description: 'BullMQ key prefix (lets several environments share one Redis).' },
 } as const;
 
@@ -57,7 +57,13 @@ export const httpEnv = {
   HOST: { type: 'string', default: '0.0.0.0', description: 'HTTP bind address.' },
   PROBLEM_BASE: { type: 'string', default: 'https://problems.activity-backbone.dev', description: 'Base URI of RFC 7807 problem types.' },
   BODY_LIMIT: { type: 'string', default: '1mb', description: 'Largest JSON body accepted (413 above it).' },
-  AUTH_CACHE_TTL_MS: { type: 'integer', default: 5000, minimum: 0, description: 'How long a verified API key is trusted without a database lookup; a revoked key stops working within this time.' },
+  AUTH_CACHE_TTL_MS: {
+    type: 'integer',
+    default: 5000,
+    minimum: 0,
+    description:
+      'How long a verified API key is trusted without a database lookup. Revocations reach running servers at once over Redis; this bounds how long a revoked key works only while Redis is unreachable.',
+  },
   SHUTDOWN_TIMEOUT_MS: { type: 'integer', default: 10000, minimum: 0, description: 'Grace period for in-flight requests on SIGTERM.' },
   HEADERS_TIMEOUT_MS: {
     type: 'integer',

@@ -21,20 +21,30 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="api"' };
 export interface KeyVerifier {
   /** The key's context, or null when it is unknown or revoked; synchronous when the answer is cached. */
   verify(secret: string): AuthContext | null | Promise<AuthContext | null>;
+  /** Drops a revoked key from the cache: its next request is looked up (key-revocations.ts calls this). */
+  forget(keyId: string): void;
+  /** Drops every cached key, when revocations may have been missed. */
+  forgetAll(): void;
 }
 
-/** Looks keys up in PostgreSQL, trusting a verified key for `cacheTtlMs` (0 disables the cache). */
+/**
+ * Looks keys up in PostgreSQL, trusting a verified key for `cacheTtlMs` (0 disables the cache) unless told to forget
+ * it. The cache is keyed by secret; forgetting by key id walks it, which is rare (a revocation) and at most 10,000 keys.
+ */
 export function createKeyVerifier(pool: Pool, cacheTtlMs: number): KeyVerifier {
   const cache = new Map<string, { context: AuthContext; expiresAt: number }>();
+  // Moves on whenever keys are forgotten: a lookup that began before must not cache what was read before the revocation.
+  let generation = 0;
   const toContext = (key: ApiKeyRecord): AuthContext => ({ keyId: key.id, accountId: key.accountId, accountTimeZone: key.accountTimeZone, scopes: key.scopes });
   const lookUp = async (secret: string, now: number): Promise<AuthContext | null> => {
+    const startedIn = generation;
     const key = await findActiveApiKey(pool, secret);
     if (!key) {
       cache.delete(secret);
       return null;
     }
     const context = toContext(key);
-    if (cacheTtlMs > 0) {
+    if (cacheTtlMs > 0 && startedIn === generation) {
       if (cache.size > 10_000) cache.clear();
       cache.set(secret, { context, expiresAt: now + cacheTtlMs });
     }
@@ -46,6 +56,14 @@ export function createKeyVerifier(pool: Pool, cacheTtlMs: number): KeyVerifier {
       const cached = cacheTtlMs > 0 ? cache.get(secret) : undefined;
       if (cached && cached.expiresAt > now) return cached.context;
       return lookUp(secret, now);
+    },
+    forget(keyId) {
+      generation++;
+      for (const [secret, cached] of cache) if (cached.context.keyId === keyId) cache.delete(secret);
+    },
+    forgetAll() {
+      generation++;
+      cache.clear();
     },
   };
 }

@@ -2,6 +2,7 @@ export * from './app.js';
 export * from './auth.js';
 export * from './client-errors.js';
 export * from './error-handler.js';
+export * from './key-revocations.js';
 export * from './logger.js';
 export * from './openapi.js';
 export * from './operation-routes.js';

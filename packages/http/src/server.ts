@@ -1,5 +1,5 @@
-// Listening and graceful shutdown: on SIGTERM/SIGINT stop accepting, let in-flight requests finish
-// (up to a grace period), then close the app's resources.
+// The APIs' HTTP server (bounded timeouts; problems for what never reaches Express), listening, and graceful shutdown:
+// on SIGTERM/SIGINT stop accepting, let in-flight requests finish (up to a grace period), then close the resources.
 import http from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
@@ -11,7 +11,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** How long a slow client may hold a connection; Node's defaults (60 s for headers, 5 min a request, checked every 30 s) let one keep a socket for minutes. */
+/**
+ * How long a slow client may hold a connection. Node's defaults (60 s for the headers, 5 min for a request, checked
+ * every 30 s) let a client that sends its headers byte by byte keep a socket for over a minute.
+ */
 export interface ServerTimeouts {
   /** Time for a request's headers to arrive, counted from its first byte or from the connection's start: 408 after it. */
   headersTimeoutMs: number;

@@ -7,7 +7,6 @@ export const workerEnv = {
   properties: {
     ...commonEnv,
     ...redisEnv,
-    DATABASE_SCHEMA: { type: 'string', default: 'public', description: 'PostgreSQL schema holding the tables (tests give each file its own).' },
     WORKER_CONCURRENCY: {
       type: 'integer',
       default: 300,

@@ -1,8 +1,8 @@
 // Composition root of the metering worker: config -> migrations -> pool -> worker (and the outbox relay) ->
 // graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the active ones finish (up to
 // SHUTDOWN_TIMEOUT_MS; unfinished ones are redelivered to another worker), then closes its connections.
-import { pino } from 'pino';
 import { createEventEntryWriter, createPool, migrate } from '@backbone/db';
+import { createLogger, writeLogsBeforeExit } from '@backbone/http/logger';
 import { closeQueues, createRedisConnection, openQueues } from '@backbone/publisher';
 import { loadWorkerConfig } from './config.js';
 import { platformEventHandlers } from './handlers/index.js';
@@ -10,7 +10,8 @@ import { startMeteringWorker } from './metering-worker.js';
 import { startOutboxRelay, type OutboxRelay } from './outbox-relay.js';
 
 const config = loadWorkerConfig();
-const logger = pino({ level: config.LOG_LEVEL, name: 'metering-worker', base: { service: 'metering-worker' } });
+const logger = createLogger({ level: config.LOG_LEVEL, name: 'metering-worker' });
+writeLogsBeforeExit(logger);
 const schema = config.DATABASE_SCHEMA === 'public' ? undefined : config.DATABASE_SCHEMA;
 
 try {
@@ -54,6 +55,8 @@ try {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: no new jobs, finishing active ones');
+    // Out now rather than with the next batch: if the process is killed before it stops, this line says why.
+    logger.flush();
     const timer = setTimeout(() => {
       logger.warn('grace period over: exiting with jobs still active (they will be redelivered)');
       process.exit(1);

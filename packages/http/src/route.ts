@@ -29,7 +29,7 @@ export interface HandlerContext<Op extends Operation> {
    * Serialises the answer once and, when the request carries an Idempotency-Key, stores it through `db`:
    * pass the transaction doing the work, so the stored answer commits with it.
    */
-  recordResponse(db: Db, result: HandlerResult): Promise<void>;
+  recordResponse: (db: Db, result: HandlerResult) => Promise<void>;
 }
 
 export interface HandlerResult {
@@ -63,6 +63,7 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
   const storeResponses = op.idempotent === true && options.storeIdempotentResponses !== false;
   const operationName = `${op.method.toUpperCase()} ${op.path}`;
   const parseJson = express.json({ limit: deps.bodyLimit, type: JSON_TYPES, strict: false });
+  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- body-parser's http-errors Error, passed on unchanged
   const readJsonBody = (req: Request, res: Response) => new Promise<void>((resolve, reject) => parseJson(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
 
   routes.add(op.method, op.path, async (req: Request, res: Response) => {

@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 
 export interface LocalService {
   url: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export async function canConnectPostgres(url: string): Promise<boolean> {

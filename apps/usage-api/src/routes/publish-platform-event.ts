@@ -1,7 +1,7 @@
 // POST /api/v2/platform/events: the HTTP door to the platform-events queue for services not written in Node.
 // The account is the API key's; the event goes through the same typed publisher (and its catalog validation) as
 // events published from Node, and its EventID is the job id, so a repeated request queues nothing new.
-import { publishPlatformEventOperation, type JobPayloads, type PlatformEventAccepted, type PlatformEventName } from '@backbone/contracts';
+import { publishPlatformEventOperation, type PlatformEventAccepted, type PlatformEventName } from '@backbone/contracts';
 import { ValidationError } from '@backbone/domain';
 import { HttpProblem, mountOperation, type OperationRoutes } from '@backbone/http';
 import { EventQueueUnavailableError, eventJobId } from '@backbone/publisher';
@@ -20,7 +20,7 @@ export function mountPublishPlatformEvent(routes: OperationRoutes, deps: Pick<Us
       OccurredAt: body.OccurredAt ?? Math.floor(Date.now() / 1000),
     };
     try {
-      await deps.publisher.publish(type, payload as JobPayloads[typeof type]);
+      await deps.publisher.publish(type, payload);
     } catch (error) {
       if (error instanceof EventQueueUnavailableError) throw new HttpProblem('unavailable', 'The event queue is unreachable; nothing was queued. Retry later.');
       throw error;

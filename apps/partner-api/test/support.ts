@@ -1,7 +1,7 @@
 // Shared set-up of the partner API tests: the real app in-process over a fresh schema, and an operator with a key,
 // an activity in Europe/Berlin and a few future timeslots.
 import http from 'node:http';
-import { createLogger, createKeyVerifier, type ServerTimeouts } from '@backbone/http';
+import type { ServerTimeouts } from '@backbone/http';
 import { createTestPartnerApp } from '@backbone/test-apps/partner-api';
 import { createTestAccount, createTestActivity, useTestDatabase, useTestServer, type TestAccount } from '@backbone/testkit';
 import type { Pool } from '@backbone/db';

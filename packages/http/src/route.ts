@@ -59,6 +59,7 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
   const validateBody = op.body ? compileValidator(op.body as object, 'body') : null;
   const operationName = `${op.method.toUpperCase()} ${op.path}`;
   const parseJson = express.json({ limit: deps.bodyLimit, type: JSON_TYPES, strict: false, verify: refuseInvalidUtf8 });
+  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- body-parser's http-errors Error, passed on unchanged
   const readJsonBody = (req: Request, res: Response) => new Promise<void>((resolve, reject) => parseJson(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
 
   routes.add(op.method, op.path, async (req: Request, res: Response) => {

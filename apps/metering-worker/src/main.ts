@@ -1,5 +1,5 @@
-// Composition root of the metering worker: config -> migrations -> pool -> worker (and the outbox relay) ->
-// graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the active ones finish (up to
+// Composition root of the metering worker: config -> migrations -> pool -> worker (and the outbox relay, the hold
+// sweeper) -> graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the active ones finish (up to
 // SHUTDOWN_TIMEOUT_MS; unfinished ones are redelivered to another worker), then closes its connections.
 import { createEventEntryWriter, createPool, migrate } from '@backbone/db';
 import { createLogger, writeLogsBeforeExit } from '@backbone/http/logger';
@@ -7,6 +7,7 @@ import { closeQueues, createRedisConnection, openQueues } from '@backbone/publis
 import { loadWorkerConfig } from './config.js';
 import { platformEventHandlers } from './handlers/index.js';
 import { startMeteringWorker } from './metering-worker.js';
+import { startHoldSweeper, type HoldSweeper } from './hold-sweeper.js';
 import { startOutboxRelay, type OutboxRelay } from './outbox-relay.js';
 
 const config = loadWorkerConfig();
@@ -44,11 +45,14 @@ try {
         logger,
       })
     : null;
+  const sweeper: HoldSweeper | null = config.HOLD_SWEEPER_ENABLED
+    ? startHoldSweeper({ pool, intervalMs: config.HOLD_SWEEPER_INTERVAL_MS, batchSize: config.HOLD_SWEEPER_BATCH_SIZE, logger })
+    : null;
   // A worker waits for Redis as long as it takes, but says so.
   const waiting = setTimeout(() => logger.warn({ redis: redactUrl(config.REDIS_URL) }, 'still waiting for Redis'), 5000);
   await metering.worker.waitUntilReady();
   clearTimeout(waiting);
-  logger.info({ concurrency: config.WORKER_CONCURRENCY, relay: relay !== null, prefix: config.QUEUE_PREFIX }, 'metering worker running');
+  logger.info({ concurrency: config.WORKER_CONCURRENCY, relay: relay !== null, sweeper: sweeper !== null, prefix: config.QUEUE_PREFIX }, 'metering worker running');
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -62,7 +66,7 @@ try {
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS);
     timer.unref();
-    await relay?.stop();
+    await Promise.all([relay?.stop(), sweeper?.stop()]);
     await metering.close();
     await closeQueues(queues);
     await Promise.all([consumer.quit(), producer.quit()]).catch(() => undefined);

@@ -5,43 +5,20 @@
 import type { Logger } from 'pino';
 import type { Pool } from '@backbone/db';
 import { expireLapsedHolds } from '@backbone/use-cases';
+import { startPassLoop, type PassLoop } from './pass-loop.js';
 
-export interface HoldSweeper {
-  /** Finishes the pass in flight, then stops. */
-  stop(): Promise<void>;
-}
+export type HoldSweeper = PassLoop;
 
 export function startHoldSweeper(options: { pool: Pool; intervalMs: number; batchSize: number; logger: Logger }): HoldSweeper {
-  let stopping = false;
-  let wake: (() => void) | null = null;
-  const pause = () =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, options.intervalMs);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
-  const loop = async () => {
-    while (!stopping) {
-      let released = 0;
-      try {
-        released = await expireLapsedHolds(options, options.batchSize);
-        if (released > 0) options.logger.info({ released }, 'expired holds released');
-      } catch (err) {
-        options.logger.warn({ err }, 'hold sweep failed');
-      }
+  return startPassLoop(options.intervalMs, async () => {
+    try {
+      const released = await expireLapsedHolds(options, options.batchSize);
+      if (released > 0) options.logger.info({ released }, 'expired holds released');
       // A full batch means more may be due: go on at once.
-      if (released < options.batchSize && !stopping) await pause();
+      return released < options.batchSize ? 'pause' : 'again';
+    } catch (err) {
+      options.logger.warn({ err }, 'hold sweep failed');
+      return 'pause';
     }
-  };
-  const running = loop();
-  return {
-    async stop() {
-      stopping = true;
-      wake?.();
-      await running;
-    },
-  };
+  });
 }

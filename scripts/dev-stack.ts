@@ -54,7 +54,7 @@ async function database(): Promise<string> {
   log(`starting the embedded PostgreSQL on 127.0.0.1:${pgPort} (data in ${path.join(dataDir, 'postgres')})`);
   const server = await embeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), port: pgPort, persistent: true });
   takeOverSignals();
-  await supervisor.add({ name: 'postgres', start: server.start }).catch((error: Error) => {
+  await supervisor.add({ name: 'postgres', start: () => server.start() }).catch((error: Error) => {
     throw new Error(`The embedded PostgreSQL did not start (${error.message}). Is another stack running on port ${pgPort}? Set EMBEDDED_PG_PORT or DATABASE_URL.`);
   });
   return server.url;
@@ -67,7 +67,7 @@ async function redis(): Promise<string> {
   log(`no Redis on 127.0.0.1:6379; trying redis-server from PATH (data in ${path.join(dataDir, 'redis')})`);
   await mkdir(path.join(dataDir, 'redis'), { recursive: true });
   const server = redisServer({ port: Number(env.EMBEDDED_REDIS_PORT ?? 63790), dataDir: path.join(dataDir, 'redis') });
-  await supervisor.add({ name: 'redis', start: server.start }).catch((error: Error) => {
+  await supervisor.add({ name: 'redis', start: () => server.start() }).catch((error: Error) => {
     throw new Error(`No Redis: nothing answers on 127.0.0.1:6379 and redis-server did not start (${error.message}). Install it (apt-get install redis-server), start it, or set REDIS_URL.`);
   });
   return server.url;

@@ -1,7 +1,11 @@
 // The local stand-in for the production gateway (nginx in docker-compose.yml): one base URL in front of both APIs.
 // /api/v2/usage/* and /api/v2/platform/* go to the usage API, /api/v2/operator/* and /console to the operator API,
-// everything else to the partner API.
+// everything else to the partner API. Its own answers (an upstream that does not answer, a request Node's parser
+// refuses, a slow client) are problems like the APIs'.
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { httpEnv } from '@backbone/config';
+import { answerClientErrors, problemDocument, type ServerTimeouts } from '@backbone/http';
 
 export interface GatewayTargets {
   partnerApi: string;
@@ -9,28 +13,55 @@ export interface GatewayTargets {
   operatorApi: string;
 }
 
+export interface GatewayOptions {
+  /** Base URI of the problem `type`s of the gateway's own answers: the APIs' PROBLEM_BASE (default: its default). */
+  problemBase?: string;
+  /** How long a slow client may hold a connection (default: the APIs' defaults). */
+  timeouts?: ServerTimeouts;
+}
+
+const DEFAULT_TIMEOUTS: ServerTimeouts = {
+  headersTimeoutMs: httpEnv.HEADERS_TIMEOUT_MS.default,
+  requestTimeoutMs: httpEnv.REQUEST_TIMEOUT_MS.default,
+  connectionsCheckIntervalMs: httpEnv.CONNECTIONS_CHECK_INTERVAL_MS.default,
+};
+
 export function routeFor(path: string, targets: GatewayTargets): string {
   if (path.startsWith('/api/v2/operator') || path === '/console' || path.startsWith('/console/') || path.startsWith('/console?')) return targets.operatorApi;
   return path.startsWith('/api/v2/usage') || path.startsWith('/api/v2/platform') ? targets.usageApi : targets.partnerApi;
 }
 
-export function createGateway(targets: GatewayTargets): http.Server {
+export function createGateway(targets: GatewayTargets, options: GatewayOptions = {}): http.Server {
+  const problemBase = (options.problemBase ?? httpEnv.PROBLEM_BASE.default).replace(/\/+$/, '');
+  const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-  return http.createServer((req, res) => {
-    const target = new URL(routeFor(req.url ?? '/', targets));
-    const upstream = http.request(
-      // X-Forwarded-For is set, not passed on: the operator API's sign-in throttle counts per caller address.
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, 'x-forwarded-for': req.socket.remoteAddress ?? '' }, agent },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => {
-      if (res.headersSent) return res.destroy();
-      res.writeHead(502, { 'content-type': 'application/problem+json' });
-      res.end(JSON.stringify({ type: 'about:blank', title: 'Bad Gateway', status: 502, detail: 'The upstream service is not answering.', instance: req.url }));
-    });
-    req.pipe(upstream);
-  });
+  const server = http.createServer(
+    { headersTimeout: timeouts.headersTimeoutMs, requestTimeout: timeouts.requestTimeoutMs, connectionsCheckingInterval: timeouts.connectionsCheckIntervalMs },
+    (req, res) => {
+      const target = new URL(routeFor(req.url ?? '/', targets));
+      const upstream = http.request(
+        // X-Forwarded-For is set, not passed on: the operator API's sign-in throttle counts per caller address.
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, 'x-forwarded-for': req.socket.remoteAddress ?? '' }, agent },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => {
+        // Already answered (a client error, or a response cut off midway): nothing more can be sent.
+        if (res.headersSent || !res.socket || res.socket.destroyed) return res.destroy();
+        const requestId = randomUUID();
+        const body = JSON.stringify(problemDocument(problemBase, 'bad-gateway', 'The upstream service is not answering.', req.url?.split('?')[0], { requestId }));
+        res.writeHead(502, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
+        res.end(body);
+      });
+      // A request the client never finished (its connection ended, or it was too slow) must not keep the upstream waiting.
+      req.once('close', () => {
+        if (!req.complete) upstream.destroy();
+      });
+      req.pipe(upstream);
+    },
+  );
+  server.on('clientError', answerClientErrors({ problemBase }));
+  return server;
 }

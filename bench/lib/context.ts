@@ -17,7 +17,7 @@ export interface BenchContext {
   workerJobs: number;
   workerConcurrency: number;
   usageEntries: number;
-  log(message: string): void;
+  log: (message: string) => void;
 }
 
 export interface StartedServer {

@@ -14,7 +14,6 @@ import {
   listActivities,
   listApiKeys,
   listBookings,
-  revokeApiKey,
   type Account,
   type Pool,
 } from '@backbone/db';
@@ -29,6 +28,7 @@ import {
   type Activity,
 } from '@backbone/domain';
 import { createBooking } from '@backbone/use-cases';
+import { revokeKey } from '@backbone/http';
 import { requireOption, type AdminCommand } from './command.js';
 
 type Options = Record<string, string | boolean | string[] | undefined>;
@@ -133,14 +133,19 @@ export const partnerCommands: Record<string, AdminCommand> = {
   },
 
   'revoke-key': {
-    summary: 'Revoke an API key (it stops working at once, or within AUTH_CACHE_TTL_MS on running servers).',
+    summary: 'Revoke an API key; running servers hear it over Redis and refuse the key at once.',
     usage: '--account <uuid> --key <key id>',
     options: { account: { type: 'string' }, key: { type: 'string' } },
-    async run(options, { pool }) {
+    async run(options, { pool, redisUrl }) {
       const account = await accountOf(pool, options);
       const keyId = uuidOption(options, 'key');
-      if (!(await revokeApiKey(pool, account.id, keyId))) throw new Error(`account ${account.id} has no active key ${keyId}`);
-      return { Revoked: true, ID: keyId };
+      const { revoked, heardBy } = await revokeKey(pool, redisUrl, account.id, keyId);
+      if (!revoked) throw new Error(`account ${account.id} has no active key ${keyId}`);
+      const note =
+        heardBy === null
+          ? 'Redis did not answer: running servers refuse the key within AUTH_CACHE_TTL_MS (5 s by default).'
+          : `${heardBy} running API process(es) heard the revocation and refuse the key from now on.`;
+      return { Revoked: true, ID: keyId, RunningProcessesNotified: heardBy, Note: note };
     },
   },
 

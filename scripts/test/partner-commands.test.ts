@@ -3,15 +3,16 @@
 import { describe, expect, it } from 'vitest';
 import { createBookingStore, findActiveApiKey } from '@backbone/db';
 import { createBooking } from '@backbone/domain';
-import { futureDate, useTestDatabase } from '@backbone/testkit';
+import { freePort, futureDate, useTestDatabase, useTestRedis } from '@backbone/testkit';
 import { partnerCommands } from '../admin/partner.commands.js';
 import { DEMO_ACCOUNT_ID, seedDemoOperator } from '../admin/demo-seed.js';
 
 const db = useTestDatabase();
+const redis = useTestRedis();
 // Commands return plain JSON-able objects; tests read their members freely.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const run = async (command: string, options: Record<string, string | boolean>): Promise<any> => {
-  const result = await partnerCommands[command]!.run(options, { pool: db.pool, redisUrl: 'redis://unused' });
+  const result = await partnerCommands[command]!.run(options, { pool: db.pool, redisUrl: redis.redisUrl });
   // Every command's answer must survive the trip through JSON that the CLI prints.
   return JSON.parse(JSON.stringify(result));
 };
@@ -43,9 +44,24 @@ describe('admin CLI: partner commands', () => {
     const keys = await run('list-keys', { account: account.ID });
     expect(keys).toEqual([{ ID: key.ID, Name: 'partner', Prefix: key.Prefix, Scopes: ['ota', 'usage:read'], CreatedAt: key.CreatedAt, RevokedAt: null }]);
     expect(JSON.stringify(keys)).not.toContain(key.Secret);
-    expect(await run('revoke-key', { account: account.ID, key: key.ID })).toEqual({ Revoked: true, ID: key.ID });
+    expect(await run('revoke-key', { account: account.ID, key: key.ID })).toEqual({
+      Revoked: true,
+      ID: key.ID,
+      // Running APIs on this Redis, if any, heard it (key-revocation.test.ts has them).
+      RunningProcessesNotified: expect.any(Number),
+      Note: expect.stringMatching(/running API process\(es\) heard the revocation/),
+    });
     expect(await findActiveApiKey(db.pool, key.Secret)).toBeNull();
     await expect(run('revoke-key', { account: account.ID, key: key.ID })).rejects.toThrow(/no active key/);
+  });
+
+  it('revoke-key still revokes when Redis does not answer, and says that running servers refuse the key within the TTL', async () => {
+    const account = await run('create-account', { name: 'No Redis' });
+    const key = await run('create-key', { account: account.ID, name: 'partner', scopes: 'ota' });
+    const offline = { pool: db.pool, redisUrl: `redis://127.0.0.1:${await freePort()}` };
+    const result = await partnerCommands['revoke-key']!.run({ account: account.ID, key: key.ID }, offline);
+    expect(result).toEqual({ Revoked: true, ID: key.ID, RunningProcessesNotified: null, Note: expect.stringMatching(/AUTH_CACHE_TTL_MS/) });
+    expect(await findActiveApiKey(db.pool, key.Secret)).toBeNull();
   });
 
   it('refuses bad input with a message naming the option', async () => {

@@ -104,7 +104,7 @@ describe('console: sign-in and bookings', () => {
     await page.locator('tr[data-reference]').first().waitFor();
     const shown = await page.locator('tr[data-reference]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-reference')));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
-    const csv = await readFile((await download.path())!, 'utf8');
+    const csv = await readFile(await download.path(), 'utf8');
     const lines = csv.split('\r\n').filter((l) => l !== '');
     expect(lines[0]).toMatch(/^Reference,Status,Channel,/);
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(shown);

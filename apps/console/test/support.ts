@@ -39,7 +39,7 @@ export function useConsole() {
   const operatorApi = useTestServer(() => {
     const connection = redis.connection();
     queues = openQueues(connection, redis.prefix);
-    return createTestOperatorApp({ pool: db.pool, redis: connection, prefix: redis.prefix, queues, consoleDir: CONSOLE_DIST });
+    return createTestOperatorApp({ pool: db.pool, redis: connection, redisUrl: redis.redisUrl, prefix: redis.prefix, queues, consoleDir: CONSOLE_DIST });
   });
   const partnerApi = useTestServer(() => createTestPartnerApp(db.pool));
   const browser = { desktop: null as unknown as Page, phone: null as unknown as Page, dialogs: [] as string[] };

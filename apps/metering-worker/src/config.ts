@@ -7,7 +7,6 @@ export const workerEnv = {
   properties: {
     ...commonEnv,
     ...redisEnv,
-    DATABASE_SCHEMA: { type: 'string', default: 'public', description: 'PostgreSQL schema holding the tables (tests give each file its own).' },
     WORKER_CONCURRENCY: {
       type: 'integer',
       default: 300,
@@ -41,6 +40,9 @@ export const workerEnv = {
       description:
         'Jobs waiting on the booking-events queue beyond which the relay leaves events in the outbox (PostgreSQL) until consumers catch up; keeps a queue without consumers from filling Redis.',
     },
+    HOLD_SWEEPER_ENABLED: { type: 'boolean', default: true, description: 'Run the hold sweeper in this process (several may run side by side).' },
+    HOLD_SWEEPER_INTERVAL_MS: { type: 'integer', default: 1000, minimum: 10, description: 'Pause of the hold sweeper between passes that found less than a batch.' },
+    HOLD_SWEEPER_BATCH_SIZE: { type: 'integer', default: 500, minimum: 1, maximum: 10000, description: 'Expired holds released per statement.' },
     SHUTDOWN_TIMEOUT_MS: {
       type: 'integer',
       default: 25000,

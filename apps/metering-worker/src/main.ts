@@ -1,16 +1,18 @@
-// Composition root of the metering worker: config -> migrations -> pool -> worker (and the outbox relay) ->
-// graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the active ones finish (up to
+// Composition root of the metering worker: config -> migrations -> pool -> worker (and the outbox relay, the hold
+// sweeper) -> graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the active ones finish (up to
 // SHUTDOWN_TIMEOUT_MS; unfinished ones are redelivered to another worker), then closes its connections.
-import { pino } from 'pino';
 import { createEventEntryWriter, createPool, migrate } from '@backbone/db';
+import { createLogger, writeLogsBeforeExit } from '@backbone/http/logger';
 import { closeQueues, createRedisConnection, openQueues } from '@backbone/publisher';
 import { loadWorkerConfig } from './config.js';
 import { platformEventHandlers } from './handlers/index.js';
 import { startMeteringWorker } from './metering-worker.js';
+import { startHoldSweeper, type HoldSweeper } from './hold-sweeper.js';
 import { startOutboxRelay, type OutboxRelay } from './outbox-relay.js';
 
 const config = loadWorkerConfig();
-const logger = pino({ level: config.LOG_LEVEL, name: 'metering-worker', base: { service: 'metering-worker' } });
+const logger = createLogger({ level: config.LOG_LEVEL, name: 'metering-worker' });
+writeLogsBeforeExit(logger);
 const schema = config.DATABASE_SCHEMA === 'public' ? undefined : config.DATABASE_SCHEMA;
 
 try {
@@ -43,23 +45,28 @@ try {
         logger,
       })
     : null;
+  const sweeper: HoldSweeper | null = config.HOLD_SWEEPER_ENABLED
+    ? startHoldSweeper({ pool, intervalMs: config.HOLD_SWEEPER_INTERVAL_MS, batchSize: config.HOLD_SWEEPER_BATCH_SIZE, logger })
+    : null;
   // A worker waits for Redis as long as it takes, but says so.
   const waiting = setTimeout(() => logger.warn({ redis: redactUrl(config.REDIS_URL) }, 'still waiting for Redis'), 5000);
   await metering.worker.waitUntilReady();
   clearTimeout(waiting);
-  logger.info({ concurrency: config.WORKER_CONCURRENCY, relay: relay !== null, prefix: config.QUEUE_PREFIX }, 'metering worker running');
+  logger.info({ concurrency: config.WORKER_CONCURRENCY, relay: relay !== null, sweeper: sweeper !== null, prefix: config.QUEUE_PREFIX }, 'metering worker running');
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: no new jobs, finishing active ones');
+    // Out now rather than with the next batch: if the process is killed before it stops, this line says why.
+    logger.flush();
     const timer = setTimeout(() => {
       logger.warn('grace period over: exiting with jobs still active (they will be redelivered)');
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS);
     timer.unref();
-    await relay?.stop();
+    await Promise.all([relay?.stop(), sweeper?.stop()]);
     await metering.close();
     await closeQueues(queues);
     await Promise.all([consumer.quit(), producer.quit()]).catch(() => undefined);

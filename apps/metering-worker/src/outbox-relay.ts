@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { JOBS, QUEUES, type JobName, type QueueName } from '@backbone/contracts';
 import { claimUnsentOutboxEvents, markOutboxEventsSent, withTransaction, type OutboxEvent, type Pool } from '@backbone/db';
 import { jobOptionsFor, withDeadline, type EventQueues } from '@backbone/publisher';
+import { startPassLoop, type PassLoop } from './pass-loop.js';
 
 /** The jobs that leave through the outbox rather than being published directly: the booking events. */
 type OutboxJobName = { [N in JobName]: (typeof JOBS)[N]['queue'] extends typeof QUEUES.bookingEvents ? N : never }[JobName];
@@ -25,10 +26,7 @@ export interface OutboxRelayOptions {
   logger: Logger;
 }
 
-export interface OutboxRelay {
-  /** Finishes the batch in flight, then stops. */
-  stop(): Promise<void>;
-}
+export type OutboxRelay = PassLoop;
 
 // The claimed rows stay locked while Redis is asked; an unreachable Redis must not hold them for long.
 const QUEUE_DEADLINE_MS = 10_000;
@@ -65,49 +63,25 @@ function toJob(name: OutboxJobName, event: OutboxEvent) {
 
 /** Relays in a loop: batch after batch while there is a backlog, then a pause of `intervalMs`. */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
-  let stopping = false;
-  let wake: (() => void) | null = null;
-
-  const pause = () =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, options.intervalMs);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
   let holding = false;
-  const loop = async () => {
-    while (!stopping) {
-      let moved = 0;
-      try {
-        const { room, backlog } = await outboxQueueRoom(options.queues, options.maxBacklog);
-        if (room === 0) {
-          // Said once per episode, not once per pause: the condition lasts until a consumer catches up.
-          if (!holding) options.logger.warn({ backlog, maxBacklog: options.maxBacklog }, 'outbox queue backlog at its limit: holding events in the outbox until consumers catch up');
-          holding = true;
-          await pause();
-          continue;
-        }
-        if (holding) options.logger.info({ backlog, maxBacklog: options.maxBacklog }, 'outbox queue has room again: relaying');
-        holding = false;
-        moved = await relayOutboxBatch(options.pool, options.queues, Math.min(options.batchSize, room));
-        if (moved > 0) options.logger.debug({ moved }, 'outbox events relayed');
-      } catch (err) {
-        // The rows stay unsent and are tried again after the pause.
-        options.logger.warn({ err }, 'outbox relay batch failed');
+  return startPassLoop(options.intervalMs, async () => {
+    try {
+      const { room, backlog } = await outboxQueueRoom(options.queues, options.maxBacklog);
+      if (room === 0) {
+        // Said once per episode, not once per pause: the condition lasts until a consumer catches up.
+        if (!holding) options.logger.warn({ backlog, maxBacklog: options.maxBacklog }, 'outbox queue backlog at its limit: holding events in the outbox until consumers catch up');
+        holding = true;
+        return 'pause';
       }
-      if (moved < options.batchSize && !stopping) await pause();
+      if (holding) options.logger.info({ backlog, maxBacklog: options.maxBacklog }, 'outbox queue has room again: relaying');
+      holding = false;
+      const moved = await relayOutboxBatch(options.pool, options.queues, Math.min(options.batchSize, room));
+      if (moved > 0) options.logger.debug({ moved }, 'outbox events relayed');
+      return moved < options.batchSize ? 'pause' : 'again';
+    } catch (err) {
+      // The rows stay unsent and are tried again after the pause.
+      options.logger.warn({ err }, 'outbox relay batch failed');
+      return 'pause';
     }
-  };
-  const running = loop();
-
-  return {
-    async stop() {
-      stopping = true;
-      wake?.();
-      await running;
-    },
-  };
+  });
 }

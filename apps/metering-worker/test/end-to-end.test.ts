@@ -26,7 +26,7 @@ afterAll(() => publisher.close());
 const day = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 10);
 
 async function publishAll(events: readonly PublishableEvent[]) {
-  for (const event of events) await publisher.publish(event.name, event.payload as never);
+  for (const event of events) await publisher.publish(event.name, event.payload);
 }
 
 async function summary(key: string, at: number) {

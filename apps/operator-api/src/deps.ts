@@ -8,6 +8,8 @@ export interface OperatorAppDeps extends RouteDeps {
   /** Base URI of the problem `type`s. */
   problemBase: string;
   sessionVerifier: SessionVerifier;
+  /** Redis, where a key revocation is announced to every running API process. */
+  redisUrl: string;
   sessions: SessionLifetimes;
   throttle: SignInThrottle;
   /** The event queues, for the failed set (list and replay). */

@@ -1,26 +1,32 @@
-// Entry point: config -> pool, Redis, queues -> migrations -> app -> listen, with graceful shutdown on SIGTERM/SIGINT.
+// Entry point: config -> migrations -> pool, Redis, queues -> key verifier (and its revocation listener) and sessions
+// -> app -> listen, with graceful shutdown on SIGTERM/SIGINT.
 import { createPool, migrate } from '@backbone/db';
-import { createKeyVerifier, createLogger, createSessionVerifier, listen, shutdownOnSignals } from '@backbone/http';
+import { createKeyVerifier, createLogger, createSessionVerifier, listen, listenForKeyRevocations, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
 import { closeQueues, createRedisConnection, openQueues } from '@backbone/publisher';
 import { createOperatorApp } from './app.js';
 import { loadOperatorApiConfig } from './config.js';
 import { createSignInThrottle } from './sign-in-throttle.js';
 
 const config = loadOperatorApiConfig();
+const schema = config.DATABASE_SCHEMA === 'public' ? undefined : config.DATABASE_SCHEMA;
 const logger = createLogger({ level: config.LOG_LEVEL, name: 'operator-api' });
+writeLogsBeforeExit(logger);
 
 try {
-  await migrate({ databaseUrl: config.DATABASE_URL, log: (message) => logger.debug(message) });
-  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'operator-api' });
+  await migrate({ databaseUrl: config.DATABASE_URL, ...(schema ? { schema } : {}), log: (message) => logger.debug(message) });
+  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'operator-api', ...(schema ? { schema } : {}) });
   const redis = createRedisConnection(config.REDIS_URL, 'producer');
   const queues = openQueues(redis, config.QUEUE_PREFIX, (error) => logger.warn({ err: error }, 'queue connection error'));
+  const keyVerifier = createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS);
+  const revocations = listenForKeyRevocations({ redisUrl: config.REDIS_URL, verifier: keyVerifier, logger, clientName: 'operator-api:key-revocations' });
   const sessions = { idleTimeoutMs: config.SESSION_IDLE_TIMEOUT_MS, absoluteLifetimeMs: config.SESSION_ABSOLUTE_LIFETIME_MS };
   const app = createOperatorApp({
     pool,
     logger,
     problemBase: config.PROBLEM_BASE,
     bodyLimit: config.BODY_LIMIT,
-    keyVerifier: createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS),
+    keyVerifier,
+    redisUrl: config.REDIS_URL,
     sessionVerifier: createSessionVerifier(pool, sessions),
     sessions,
     throttle: createSignInThrottle(redis, { keyPrefix: `${config.QUEUE_PREFIX}:sign-in`, maxFailures: config.SIGN_IN_MAX_FAILURES, windowSeconds: config.SIGN_IN_WINDOW_SECONDS }),
@@ -28,12 +34,17 @@ try {
     consoleDir: config.CONSOLE_DIR,
     redisReady: async () => (await redis.ping()) === 'PONG',
   });
-  const running = await listen(app, { port: config.PORT, host: config.HOST });
+  const running = await listen(app, {
+    port: config.PORT,
+    host: config.HOST,
+    timeouts: { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, connectionsCheckIntervalMs: config.CONNECTIONS_CHECK_INTERVAL_MS },
+  });
   logger.info({ url: running.url }, 'operator API listening');
   shutdownOnSignals(running, {
     logger,
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     cleanup: async () => {
+      revocations.close();
       await closeQueues(queues);
       redis.disconnect();
       await pool.end();

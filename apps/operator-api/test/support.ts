@@ -19,7 +19,7 @@ export function useOperatorApi(options: { sessions?: Partial<SessionLifetimes>; 
   const server = useTestServer(() => {
     const connection = redis.connection();
     queues = openQueues(connection, redis.prefix);
-    return createTestOperatorApp({ pool: db.pool, redis: connection, prefix: redis.prefix, queues, ...options });
+    return createTestOperatorApp({ pool: db.pool, redis: connection, redisUrl: redis.redisUrl, prefix: redis.prefix, queues, ...options });
   });
   afterAll(async () => {
     if (queues) await closeQueues(queues);

@@ -1,25 +1,35 @@
-// Entry point: config -> pool -> migrations -> app -> listen, with graceful shutdown on SIGTERM/SIGINT.
+// Entry point: config -> migrations -> pool -> key verifier (and its revocation listener) -> app -> listen, with
+// graceful shutdown on SIGTERM/SIGINT.
 import { createPool, migrate } from '@backbone/db';
-import { createKeyVerifier, createLogger, listen, shutdownOnSignals } from '@backbone/http';
+import { createKeyVerifier, createLogger, listen, listenForKeyRevocations, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
 import { createPartnerApp } from './app.js';
 import { loadPartnerApiConfig } from './config.js';
 
 const config = loadPartnerApiConfig();
+const schema = config.DATABASE_SCHEMA === 'public' ? undefined : config.DATABASE_SCHEMA;
 const logger = createLogger({ level: config.LOG_LEVEL, name: 'partner-api' });
+writeLogsBeforeExit(logger);
 
 try {
-  await migrate({ databaseUrl: config.DATABASE_URL, log: (message) => logger.debug(message) });
-  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'partner-api' });
-  const app = createPartnerApp({
-    pool,
-    logger,
-    problemBase: config.PROBLEM_BASE,
-    bodyLimit: config.BODY_LIMIT,
-    keyVerifier: createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS),
+  await migrate({ databaseUrl: config.DATABASE_URL, ...(schema ? { schema } : {}), log: (message) => logger.debug(message) });
+  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'partner-api', ...(schema ? { schema } : {}) });
+  const keyVerifier = createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS);
+  const revocations = listenForKeyRevocations({ redisUrl: config.REDIS_URL, verifier: keyVerifier, logger, clientName: 'partner-api:key-revocations' });
+  const app = createPartnerApp({ pool, logger, problemBase: config.PROBLEM_BASE, bodyLimit: config.BODY_LIMIT, keyVerifier });
+  const running = await listen(app, {
+    port: config.PORT,
+    host: config.HOST,
+    timeouts: { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, connectionsCheckIntervalMs: config.CONNECTIONS_CHECK_INTERVAL_MS },
   });
-  const running = await listen(app, { port: config.PORT, host: config.HOST });
   logger.info({ url: running.url }, 'partner API listening');
-  shutdownOnSignals(running, { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS, cleanup: () => pool.end() });
+  shutdownOnSignals(running, {
+    logger,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    cleanup: async () => {
+      revocations.close();
+      await pool.end();
+    },
+  });
 } catch (error) {
   logger.fatal({ err: error }, 'partner API failed to start');
   process.exit(1);

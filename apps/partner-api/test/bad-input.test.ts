@@ -1,10 +1,12 @@
 // Malformed requests across the partner endpoints: each gets a 4xx RFC 7807 problem (never a 500) and the database
 // is left exactly as it was. Injection-looking text in well-formed places is just data.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestQuestion, createTestTimeslot, futureDate, request } from '@backbone/testkit';
+import { createTestQuestion, createTestTimeslot, futureDate, request, sendRaw } from '@backbone/testkit';
 import { bookingBody, createOperator, databaseFingerprint, PROBLEM_BASE, usePartnerApi, type Operator } from './support.js';
 
-const { db, server } = usePartnerApi({ bodyLimit: '64kb' });
+// Short timeouts, so that slow clients are shown to be cut off in a test's time.
+const timeouts = { headersTimeoutMs: 1000, requestTimeoutMs: 2000, connectionsCheckIntervalMs: 100 };
+const { db, server } = usePartnerApi({ bodyLimit: '64kb', timeouts });
 const day = futureDate(9);
 const BOOKING = '/api/v2/ota/partner/booking';
 let op: Operator;
@@ -14,8 +16,10 @@ interface Case {
   method?: 'GET' | 'POST';
   path: () => string;
   body?: () => unknown;
-  rawBody?: string;
+  rawBody?: string | (() => Uint8Array);
   headers?: Record<string, string>;
+  /** Bytes sent as they are on a connection of their own (for what fetch cannot send); `end` closes the client's side after them. */
+  raw?: { bytes: () => string; end?: boolean };
   status: number;
 }
 
@@ -27,6 +31,20 @@ const without = (member: string) => () => Object.fromEntries(Object.entries(vali
 const dates = (query: string) => () => `/api/v2/ota/partner/availability/${id()}/dates${query}`;
 const slots = (query: string) => () => `/api/v2/ota/partner/availability/${id()}/timeslots${query}`;
 const post = (name: string, body: () => unknown, status = 422): Case => ({ name, method: 'POST', path: () => BOOKING, body, status });
+const rawBooking = (contentLength: number, body: string) =>
+  `POST ${BOOKING} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${op.ota}\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n${body}`;
+// A valid booking but for the bytes of its customer's first name, which are not UTF-8: 400 malformed-json, not a stored U+FFFD.
+const notUtf8 = (name: string, bytes: Buffer): Case => ({
+  name,
+  method: 'POST',
+  path: () => BOOKING,
+  rawBody: () => {
+    const [before, after] = JSON.stringify(withCustomer({ FirstName: 'MARK' })()).split('MARK') as [string, string];
+    return Buffer.concat([Buffer.from(before), bytes, Buffer.from(after)]);
+  },
+  headers: { 'content-type': 'application/json' },
+  status: 400,
+});
 
 const cases: Case[] = [
   // products
@@ -73,6 +91,29 @@ const cases: Case[] = [
   { name: 'booking: text/plain body', method: 'POST', path: () => BOOKING, rawBody: JSON.stringify({ a: 1 }), headers: { 'content-type': 'text/plain' }, status: 415 },
   { name: 'booking: JSON in an unsupported charset', method: 'POST', path: () => BOOKING, rawBody: '{}', headers: { 'content-type': 'application/json; charset=latin1' }, status: 415 },
   { name: 'booking: truncated JSON', method: 'POST', path: () => BOOKING, rawBody: '{"ActivityID": "', headers: { 'content-type': 'application/json' }, status: 400 },
+  notUtf8('booking: invalid UTF-8 in a name (0xff 0xfe)', Buffer.from([0xff, 0xfe])),
+  notUtf8('booking: a lone UTF-8 continuation byte', Buffer.from([0x80])),
+  notUtf8('booking: an overlong UTF-8 encoding of "/"', Buffer.from([0xc0, 0xaf])),
+  notUtf8('booking: a surrogate encoded in UTF-8 (CESU-8)', Buffer.from([0xed, 0xa0, 0x80])),
+  notUtf8('booking: UTF-8 cut off inside a character', Buffer.from([0xe2, 0x82])),
+  // what Node's HTTP parser refuses before the app sees it
+  { name: 'products: headers over the 16 KB limit', path: () => '/api/v2/ota/partner/products', headers: { 'x-padding': 'p'.repeat(20_000) }, status: 431 },
+  { name: 'products: a request line over the 16 KB limit', path: () => `/api/v2/ota/partner/products?name=${'n'.repeat(20_000)}`, status: 431 },
+  {
+    name: 'booking: a body shorter than its Content-Length, then the client ends its side',
+    path: () => BOOKING,
+    raw: { bytes: () => rawBooking(500, JSON.stringify(valid())), end: true },
+    status: 400,
+  },
+  {
+    name: 'booking: a chunked body that ends with the connection',
+    path: () => BOOKING,
+    raw: {
+      bytes: () => `POST ${BOOKING} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${op.ota}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"Act`,
+      end: true,
+    },
+    status: 400,
+  },
   { name: 'booking: JSON with a trailing comma', method: 'POST', path: () => BOOKING, rawBody: '{"Participants": 1,}', headers: { 'content-type': 'application/json' }, status: 400 },
   post('booking: an array instead of an object', () => [valid()]),
   post('booking: a string instead of an object', () => 'book it'),
@@ -142,12 +183,14 @@ describe('malformed requests', () => {
   it.each(cases)('$name: $status problem, nothing written', async (c) => {
     const before = await databaseFingerprint(db.pool);
     const headers = { ...(c.headers ?? {}) };
-    const res = await request(server.url, c.method ?? 'GET', c.path(), {
-      key: op.ota,
-      ...(c.body ? { body: c.body() } : {}),
-      ...(c.rawBody !== undefined ? { rawBody: c.rawBody } : {}),
-      headers,
-    });
+    const res = c.raw
+      ? await sendRaw(server.url, c.raw.bytes(), { end: c.raw.end ?? false })
+      : await request(server.url, c.method ?? 'GET', c.path(), {
+          key: op.ota,
+          ...(c.body ? { body: c.body() } : {}),
+          ...(c.rawBody !== undefined ? { rawBody: typeof c.rawBody === 'function' ? c.rawBody() : c.rawBody } : {}),
+          headers,
+        });
     expect(res.status).toBe(c.status);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({ status: c.status, title: expect.any(String), detail: expect.any(String), instance: expect.stringMatching(/^\/api\/v2\/ota\//) });
@@ -158,6 +201,35 @@ describe('malformed requests', () => {
   it('still books the valid request the cases were derived from', async () => {
     const res = await request(server.url, 'POST', BOOKING, { key: op.ota, body: valid() });
     expect(res.status).toBe(201);
+  });
+});
+
+describe('slow clients: cut off after the timeouts with a 408 problem, nothing written', () => {
+  const bound = timeouts.headersTimeoutMs + timeouts.connectionsCheckIntervalMs + 700;
+
+  it.each([
+    ['a connection that sends nothing', ''],
+    ['a request line that stops halfway', 'GET /api/v2/ota/partner/prod'],
+    ['headers that stop mid-line', `GET /api/v2/ota/partner/products HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer `],
+  ])('%s is closed within the headers timeout', async (_label, bytes) => {
+    const res = await sendRaw(server.url, bytes, { timeoutMs: 5000 });
+    expect(res.closedAfterMs).not.toBeNull();
+    expect(res.closedAfterMs).toBeLessThan(bound);
+    expect(res.status).toBe(408);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/request-timeout`, title: 'Request Timeout', status: 408, detail: expect.any(String) });
+    expect(res.headers.get('x-request-id')).toBe(res.body.requestId);
+  });
+
+  it('a body that stops arriving is closed within the request timeout, and the booking is not made', async () => {
+    const before = await databaseFingerprint(db.pool);
+    const body = JSON.stringify(valid());
+    const res = await sendRaw(server.url, rawBooking(Buffer.byteLength(body), body.slice(0, 40)), { timeoutMs: 5000 });
+    expect(res.closedAfterMs).not.toBeNull();
+    expect(res.closedAfterMs).toBeLessThan(timeouts.requestTimeoutMs + timeouts.connectionsCheckIntervalMs + 700);
+    expect(res.status).toBe(408);
+    expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/request-timeout`, status: 408, instance: BOOKING });
+    expect(await databaseFingerprint(db.pool)).toEqual(before);
   });
 });
 

@@ -199,7 +199,7 @@ describe('POST booking: 422 against the activity', () => {
     ['unknown', () => ({ ...op.activity, activityId: randomUUID() })],
   ])('refuses an ActivityID that is %s with 422 and books nothing', async (_label, activity) => {
     const before = await databaseFingerprint(db.pool);
-    const res = await book(bookingBody(activity() as Activity, { date: day, time: '09:00' }));
+    const res = await book(bookingBody(activity(), { date: day, time: '09:00' }));
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/validation`, errors: [{ field: 'ActivityID' }] });
     expect(await databaseFingerprint(db.pool)).toEqual(before);

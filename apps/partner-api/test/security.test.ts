@@ -156,6 +156,19 @@ describe('order of checks: 401, 403, 400, 422, 404, 409', () => {
   });
 });
 
+describe('the Authorization scheme', () => {
+  it.each([['bearer %s'], ['BEARER %s'], ['bEaReR %s'], ['Bearer   %s']])('is case-insensitive and takes several spaces (RFC 9110): %s', async (form) => {
+    const res = await request(server.url, 'GET', '/api/v2/ota/partner/products', { headers: { authorization: form.replace('%s', op.ota) } });
+    expect(res.status).toBe(200);
+  });
+
+  it.each([['bearer%s'], ['Bearer\t%s'], ['Bearer: %s'], ['Bearers %s']])('is still a 401 when it is not Bearer and a space: %j', async (form) => {
+    const res = await request(server.url, 'GET', '/api/v2/ota/partner/products', { headers: { authorization: form.replace('%s', op.ota) } });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/unauthorized`, status: 401 });
+  });
+});
+
 describe('request ids', () => {
   it('echoes a given X-Request-Id on success and on failure, and puts it in problems', async () => {
     const ok = await request(server.url, 'GET', '/api/v2/ota/partner/products', { key: op.ota, headers: { 'x-request-id': 'partner-trace-1' } });

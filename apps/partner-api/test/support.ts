@@ -1,6 +1,7 @@
 // Shared set-up of the partner API tests: the real app in-process over a fresh schema, and an operator with a key,
 // an activity in Europe/Berlin and a few future timeslots.
 import http from 'node:http';
+import type { ServerTimeouts } from '@backbone/http';
 import { createTestPartnerApp } from '@backbone/test-apps/partner-api';
 import { createTestAccount, createTestActivity, useTestDatabase, useTestServer, type TestAccount } from '@backbone/testkit';
 import type { Pool } from '@backbone/db';
@@ -8,9 +9,9 @@ import type { Activity } from '@backbone/domain';
 
 export { createTestPartnerApp, PROBLEM_BASE } from '@backbone/test-apps/partner-api';
 
-export function usePartnerApi(options: { poolSize?: number; bodyLimit?: string } = {}) {
+export function usePartnerApi(options: { poolSize?: number; bodyLimit?: string; timeouts?: ServerTimeouts } = {}) {
   const db = useTestDatabase({ poolSize: options.poolSize ?? 20 });
-  const server = useTestServer(() => createTestPartnerApp(db.pool, options));
+  const server = useTestServer(() => createTestPartnerApp(db.pool, options), options);
   return { db, server };
 }
 

@@ -1,33 +1,41 @@
 // Entry point: config -> migrations -> pool -> usage writer -> publisher -> app -> listen, with graceful shutdown:
 // in-flight requests finish, queued usage entries are committed, then the publisher and the pool close.
 import { createPool, createUsageWriter, migrate } from '@backbone/db';
-import { createKeyVerifier, createLogger, listen, shutdownOnSignals } from '@backbone/http';
+import { createKeyVerifier, createLogger, listen, listenForKeyRevocations, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
 import { createEventPublisher, createRedisConnection } from '@backbone/publisher';
 import { createUsageApp } from './app.js';
 import { loadUsageApiConfig } from './config.js';
 
 const config = loadUsageApiConfig();
+const schema = config.DATABASE_SCHEMA === 'public' ? undefined : config.DATABASE_SCHEMA;
 const logger = createLogger({ level: config.LOG_LEVEL, name: 'usage-api' });
+writeLogsBeforeExit(logger);
 
 try {
-  await migrate({ databaseUrl: config.DATABASE_URL, log: (message) => logger.debug(message) });
-  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'usage-api' });
+  await migrate({ databaseUrl: config.DATABASE_URL, ...(schema ? { schema } : {}), log: (message) => logger.debug(message) });
+  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'usage-api', ...(schema ? { schema } : {}) });
   const usageWriter = createUsageWriter(pool, { maxBatchSize: config.USAGE_WRITER_MAX_BATCH, maxConcurrentBatches: config.USAGE_WRITER_CONCURRENCY });
   // One Redis connection serves the publisher's queues and the readiness probe.
   const redis = createRedisConnection(config.REDIS_URL, 'producer');
   const publisher = createEventPublisher({ connection: redis, prefix: config.QUEUE_PREFIX, onError: (err) => logger.warn({ err }, 'event queue connection error') });
+  const keyVerifier = createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS);
+  const revocations = listenForKeyRevocations({ redisUrl: config.REDIS_URL, verifier: keyVerifier, logger, clientName: 'usage-api:key-revocations' });
   const app = createUsageApp({
     pool,
     logger,
     problemBase: config.PROBLEM_BASE,
     bodyLimit: config.BODY_LIMIT,
     batchBodyLimit: config.USAGE_BATCH_BODY_LIMIT,
-    keyVerifier: createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS),
+    keyVerifier,
     usageWriter,
     publisher,
     redisReady: async () => (await redis.ping()) === 'PONG',
   });
-  const running = await listen(app, { port: config.PORT, host: config.HOST });
+  const running = await listen(app, {
+    port: config.PORT,
+    host: config.HOST,
+    timeouts: { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, connectionsCheckIntervalMs: config.CONNECTIONS_CHECK_INTERVAL_MS },
+  });
   logger.info({ url: running.url }, 'usage API listening');
   shutdownOnSignals(running, {
     logger,
@@ -36,6 +44,7 @@ try {
       await usageWriter.drain();
       await publisher.close();
       redis.disconnect();
+      revocations.close();
       await pool.end();
     },
   });

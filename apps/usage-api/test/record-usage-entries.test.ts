@@ -80,6 +80,15 @@ describe('POST /api/v2/usage/meters/batch', () => {
     expect(await countEntries(db.pool, client.account.id)).toBe(0);
   });
 
+  it('refuses a batch with invalid UTF-8 in one entry as malformed JSON (400) and stores none of it', async () => {
+    const client = await createUsageClient(db.pool);
+    const body = Buffer.concat([Buffer.from('{"Entries":[{"Meter":"fine","Usage":1},{"Meter":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","Usage":1}]}')]);
+    const res = await request(server.url, 'POST', PATH, { key: client.write, rawBody: body, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/malformed-json`, status: 400, instance: PATH });
+    expect(await countEntries(db.pool, client.account.id)).toBe(0);
+  });
+
   it('stores the valid entries all together or not at all', async () => {
     const client = await createUsageClient(db.pool);
     // A trigger (in this test file's schema only) fails the insert of one entry that passed validation.

@@ -1,7 +1,7 @@
 // POST /api/v2/usage/meters: the happy path, every validation rule, authentication and scopes, Idempotency-Key.
 import { describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '@backbone/db';
-import { request } from '@backbone/testkit';
+import { request, sendRaw, type ApiResponse } from '@backbone/testkit';
 import { countEntries, createUsageClient, PROBLEM_BASE, useUsageApi } from './support.js';
 
 const { db, server } = useUsageApi();
@@ -121,6 +121,51 @@ describe('POST /api/v2/usage/meters', () => {
   });
 
   describe('malformed requests', () => {
+    const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+    const post = (key: string, headers: string, body: string) =>
+      `POST ${PATH} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\n${headers}\r\n${body}`;
+    // Each case sends its bytes with the client's usage:write key: through fetch, or as they are on a socket of their own.
+    const cases: Array<{ name: string; send: (key: string) => Promise<ApiResponse>; status: number; type: string }> = [
+      ...[
+        { name: 'Meter of invalid UTF-8 (0xff 0xfe)', body: bytes('{"Meter":"', [0xff, 0xfe], '","Usage":1}') },
+        { name: 'ExtraInfo with a lone continuation byte', body: bytes('{"Meter":"m","Usage":1,"ExtraInfo":"a', [0x80], 'b"}') },
+        { name: 'Meter with an overlong encoding', body: bytes('{"Meter":"', [0xc0, 0xaf], '","Usage":1}') },
+        { name: 'Meter with a surrogate encoded in UTF-8', body: bytes('{"Meter":"', [0xed, 0xb0, 0x80], '","Usage":1}') },
+      ].map(({ name, body }) => ({
+        name,
+        send: (key: string) => request(server.url, 'POST', PATH, { key, rawBody: body, headers: { 'content-type': 'application/json' } }),
+        status: 400,
+        type: 'malformed-json',
+      })),
+      {
+        name: 'headers over the 16 KB limit',
+        send: (key) => request(server.url, 'POST', PATH, { key, body: { Meter: 'm', Usage: 1 }, headers: { 'x-padding': 'p'.repeat(20_000) } }),
+        status: 431,
+        type: 'headers-too-large',
+      },
+      {
+        name: 'a body shorter than its Content-Length, then the client ends its side',
+        send: (key) => sendRaw(server.url, post(key, 'Content-Length: 200\r\n', '{"Meter":"m","Usage":1}'), { end: true }),
+        status: 400,
+        type: 'invalid-request',
+      },
+      {
+        name: 'a chunked body that ends with the connection',
+        send: (key) => sendRaw(server.url, post(key, 'Transfer-Encoding: chunked\r\n', '17\r\n{"Meter":"m","Usage":1}\r\n'), { end: true }),
+        status: 400,
+        type: 'invalid-request',
+      },
+    ];
+
+    it.each(cases)('$name: $status $type, nothing stored', async ({ send, status, type }) => {
+      const client = await createUsageClient(db.pool);
+      const res = await send(client.write);
+      expect(res.status).toBe(status);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/${type}`, status, title: expect.any(String), detail: expect.any(String), instance: PATH });
+      expect(await countEntries(db.pool, client.account.id)).toBe(0);
+    });
+
     it('malformed JSON is a 400 problem', async () => {
       const client = await createUsageClient(db.pool);
       const res = await request(server.url, 'POST', PATH, { key: client.write, rawBody: '{"Meter":', headers: { 'content-type': 'application/json' } });

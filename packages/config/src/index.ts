@@ -42,12 +42,13 @@ export function loadConfig<S extends EnvSchema>(schema: S, env: Record<string, s
 /** Variables every service shares; each app spreads these into its own schema. */
 export const commonEnv = {
   DATABASE_URL: { type: 'string', description: 'PostgreSQL connection string.' },
+  DATABASE_SCHEMA: { type: 'string', default: 'public', description: 'PostgreSQL schema holding the tables (tests give each file its own).' },
   DATABASE_POOL_SIZE: { type: 'integer', default: 20, minimum: 1, maximum: 500, description: 'Maximum PostgreSQL connections per process.' },
   LOG_LEVEL: { type: 'string', default: 'info', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], description: 'pino log level.' },
 } as const;
 
 export const redisEnv = {
-  REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', description: 'Redis for the BullMQ queues.' },
+  REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', description: 'Redis: the BullMQ queues, and the API key revocations both APIs listen to.' },
   QUEUE_PREFIX: { type: 'string', default: 'bull', description: 'BullMQ key prefix (lets several environments share one Redis).' },
 } as const;
 
@@ -56,6 +57,25 @@ export const httpEnv = {
   HOST: { type: 'string', default: '0.0.0.0', description: 'HTTP bind address.' },
   PROBLEM_BASE: { type: 'string', default: 'https://problems.activity-backbone.dev', description: 'Base URI of RFC 7807 problem types.' },
   BODY_LIMIT: { type: 'string', default: '1mb', description: 'Largest JSON body accepted (413 above it).' },
-  AUTH_CACHE_TTL_MS: { type: 'integer', default: 5000, minimum: 0, description: 'How long a verified API key is trusted without a database lookup; a revoked key stops working within this time.' },
+  AUTH_CACHE_TTL_MS: {
+    type: 'integer',
+    default: 5000,
+    minimum: 0,
+    description:
+      'How long a verified API key is trusted without a database lookup. Revocations reach running servers at once over Redis; this bounds how long a revoked key works only while Redis is unreachable.',
+  },
   SHUTDOWN_TIMEOUT_MS: { type: 'integer', default: 10000, minimum: 0, description: 'Grace period for in-flight requests on SIGTERM.' },
+  HEADERS_TIMEOUT_MS: {
+    type: 'integer',
+    default: 10000,
+    minimum: 1,
+    description: "Time for a request's headers to arrive (also for a new connection's first request); 408 and closed after it. At most REQUEST_TIMEOUT_MS.",
+  },
+  REQUEST_TIMEOUT_MS: { type: 'integer', default: 30000, minimum: 1, description: 'Time for a whole request, body included, to arrive; 408 and closed after it.' },
+  CONNECTIONS_CHECK_INTERVAL_MS: {
+    type: 'integer',
+    default: 1000,
+    minimum: 10,
+    description: "How often the two timeouts above are checked (Node's connectionsCheckingInterval, 30 s by default): they fire up to this much late.",
+  },
 } as const;

@@ -72,7 +72,7 @@ export function formatInZone(instant: Date, zone: string): string {
     formattedCount = 0;
     inZone = undefined;
   }
-  if (!inZone) formattedCache.set(zone, (inZone = new Map()));
+  if (!inZone) formattedCache.set(zone, (inZone = new Map<number, string>()));
   inZone.set(epochMs, formatted);
   formattedCount += 1;
   return formatted;

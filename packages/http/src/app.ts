@@ -25,6 +25,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.locals.problemBase = options.problemBase.replace(/\/+$/, '');
+  // For the server's answers to requests that never reach the app (createHttpServer).
+  app.locals.logger = options.logger;
 
   app.use(requestLogger(app, options.logger));
   // The API's operations first, as one layer (operation-routes.ts): they take nearly all the traffic.

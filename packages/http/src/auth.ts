@@ -18,26 +18,38 @@ export interface AuthContext {
 }
 
 const BEARER = 'Bearer ';
+// RFC 9110: the scheme is case-insensitive and one or more spaces separate it from the token.
+const BEARER_ANY_CASE = /^bearer +/i;
 const TOKEN = /^[A-Za-z0-9_\-.~+/]{1,512}=*$/;
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="api"' };
 
 export interface KeyVerifier {
   /** The key's context, or null when it is unknown or revoked; synchronous when the answer is cached. */
   verify(secret: string): AuthContext | null | Promise<AuthContext | null>;
+  /** Drops a revoked key from the cache: its next request is looked up (key-revocations.ts calls this). */
+  forget(keyId: string): void;
+  /** Drops every cached key, when revocations may have been missed. */
+  forgetAll(): void;
 }
 
-/** Looks keys up in PostgreSQL, trusting a verified key for `cacheTtlMs` (0 disables the cache). */
+/**
+ * Looks keys up in PostgreSQL, trusting a verified key for `cacheTtlMs` (0 disables the cache) unless told to forget
+ * it. The cache is keyed by secret; forgetting by key id walks it, which is rare (a revocation) and at most 10,000 keys.
+ */
 export function createKeyVerifier(pool: Pool, cacheTtlMs: number): KeyVerifier {
   const cache = new Map<string, { context: AuthContext; expiresAt: number }>();
+  // Moves on whenever keys are forgotten: a lookup that began before must not cache what was read before the revocation.
+  let generation = 0;
   const toContext = (key: ApiKeyRecord): AuthContext => ({ keyId: key.id, accountId: key.accountId, accountTimeZone: key.accountTimeZone, scopes: key.scopes, partnerId: key.partnerId });
   const lookUp = async (secret: string, now: number): Promise<AuthContext | null> => {
+    const startedIn = generation;
     const key = await findActiveApiKey(pool, secret);
     if (!key) {
       cache.delete(secret);
       return null;
     }
     const context = toContext(key);
-    if (cacheTtlMs > 0) {
+    if (cacheTtlMs > 0 && startedIn === generation) {
       if (cache.size > 10_000) cache.clear();
       cache.set(secret, { context, expiresAt: now + cacheTtlMs });
     }
@@ -50,6 +62,14 @@ export function createKeyVerifier(pool: Pool, cacheTtlMs: number): KeyVerifier {
       if (cached && cached.expiresAt > now) return cached.context;
       return lookUp(secret, now);
     },
+    forget(keyId) {
+      generation++;
+      for (const [secret, cached] of cache) if (cached.context.keyId === keyId) cache.delete(secret);
+    },
+    forgetAll() {
+      generation++;
+      cache.clear();
+    },
   };
 }
 
@@ -57,7 +77,7 @@ export function createKeyVerifier(pool: Pool, cacheTtlMs: number): KeyVerifier {
 export async function authorize(req: Request, verifier: KeyVerifier, scope: Scope): Promise<AuthContext> {
   const header = req.headers.authorization;
   if (!header) throw new HttpProblem('unauthorized', 'An API key is required: send Authorization: Bearer <API_KEY>.', {}, CHALLENGE);
-  const secret = header.startsWith(BEARER) ? header.slice(BEARER.length) : '';
+  const secret = bearerToken(header);
   if (!TOKEN.test(secret)) throw new HttpProblem('unauthorized', 'The Authorization header must be of the form: Bearer <API_KEY>.', {}, CHALLENGE);
   const context = await verifier.verify(secret);
   if (!context) throw new HttpProblem('unauthorized', 'The API key is unknown or has been revoked.', {}, { 'WWW-Authenticate': 'Bearer realm="api", error="invalid_token"' });
@@ -156,4 +176,11 @@ export async function authorizeOperator(
   assertSameOrigin(req);
   if (options.ownerOnly && context.user.role !== 'owner') throw new HttpProblem('forbidden', 'Only an owner of the account may do this.');
   return context;
+}
+
+/** The token of a Bearer header, '' when it is another scheme. The usual spelling is checked first, without a regex. */
+function bearerToken(header: string): string {
+  if (header.startsWith(BEARER) && header.charCodeAt(BEARER.length) !== 32) return header.slice(BEARER.length);
+  const scheme = BEARER_ANY_CASE.exec(header);
+  return scheme ? header.slice(scheme[0].length) : '';
 }

@@ -1,5 +1,7 @@
 // The one registry of problem kinds: each code has its status, title and `type` URI (under PROBLEM_BASE).
-// Domain errors, HTTP-level failures and library errors all end up here, via the error middleware.
+// Domain errors, HTTP-level failures and library errors all end up here, via the error middleware; what Node's HTTP
+// parser refuses via client-errors.ts. `uri-too-long` and `gateway-timeout` are sent only by the nginx gateway
+// (deploy/nginx.conf), whose problem bodies are written out there.
 import type { Request, Response } from 'express';
 import { ProblemDocument } from 'http-problem-details';
 
@@ -11,6 +13,7 @@ export const PROBLEMS = {
   forbidden: { status: 403, title: 'Forbidden' },
   'not-found': { status: 404, title: 'Not Found' },
   'method-not-allowed': { status: 405, title: 'Method Not Allowed' },
+  'request-timeout': { status: 408, title: 'Request Timeout' },
   'insufficient-capacity': { status: 409, title: 'Conflict' },
   'timeslot-unavailable': { status: 409, title: 'Conflict' },
   'idempotency-in-progress': { status: 409, title: 'Conflict' },
@@ -19,12 +22,16 @@ export const PROBLEMS = {
   'hold-expired': { status: 409, title: 'Conflict' },
   'cancellation-window-closed': { status: 409, title: 'Conflict' },
   'payload-too-large': { status: 413, title: 'Payload Too Large' },
+  'uri-too-long': { status: 414, title: 'URI Too Long' },
   'unsupported-media-type': { status: 415, title: 'Unsupported Media Type' },
   validation: { status: 422, title: 'Unprocessable Entity' },
   'idempotency-conflict': { status: 422, title: 'Unprocessable Entity' },
   'rate-limited': { status: 429, title: 'Too Many Requests' },
+  'headers-too-large': { status: 431, title: 'Request Header Fields Too Large' },
   internal: { status: 500, title: 'Internal Server Error' },
+  'bad-gateway': { status: 502, title: 'Bad Gateway' },
   unavailable: { status: 503, title: 'Service Unavailable' },
+  'gateway-timeout': { status: 504, title: 'Gateway Timeout' },
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEMS;
@@ -42,7 +49,8 @@ export class HttpProblem extends Error {
   }
 }
 
-export function problemDocument(problemBase: string, code: ProblemCode, detail: string, instance: string, extensions: Record<string, unknown> = {}): object {
+/** `instance` is the request's path; left out when it is not known (a request the HTTP parser could not read). */
+export function problemDocument(problemBase: string, code: ProblemCode, detail: string, instance: string | undefined, extensions: Record<string, unknown> = {}): object {
   const { status, title } = PROBLEMS[code];
   return new ProblemDocument({ type: `${problemBase}/${code}`, title, status, detail, instance }, extensions as Record<string, object>);
 }

@@ -1,13 +1,27 @@
-// Listening and graceful shutdown: on SIGTERM/SIGINT stop accepting, let in-flight requests finish
-// (up to a grace period), then close the app's resources.
+// The APIs' HTTP server (bounded timeouts; problems for what never reaches Express), listening, and graceful shutdown:
+// on SIGTERM/SIGINT stop accepting, let in-flight requests finish (up to a grace period), then close the resources.
 import http from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import { answerClientErrors } from './client-errors.js';
 
 export interface RunningServer {
   server: http.Server;
   url: string;
   close(): Promise<void>;
+}
+
+/**
+ * How long a slow client may hold a connection. Node's defaults (60 s for the headers, 5 min for a request, checked
+ * every 30 s) let a client that sends its headers byte by byte keep a socket for over a minute.
+ */
+export interface ServerTimeouts {
+  /** Time for a request's headers to arrive, counted from its first byte or from the connection's start: 408 after it. */
+  headersTimeoutMs: number;
+  /** Time for a whole request, body included: 408 after it. */
+  requestTimeoutMs: number;
+  /** How often Node looks for connections over those times (connectionsCheckingInterval); they may fire this much late. */
+  connectionsCheckIntervalMs: number;
 }
 
 const prototypeReadyOptions = new WeakMap<Express, http.ServerOptions>();
@@ -21,7 +35,7 @@ const prototypeReadyOptions = new WeakMap<Express, http.ServerOptions>();
  * (V8 returns early when the prototype is the same) and almost nothing is promoted. Plain `class ... extends` matters:
  * a constructor function with an assigned `prototype` (built by Reflect.construct) still promoted half as much.
  */
-export function createHttpServer(app: Express): http.Server {
+export function createHttpServer(app: Express, timeouts?: ServerTimeouts): http.Server {
   let options = prototypeReadyOptions.get(app);
   if (!options) {
     class AppRequest extends http.IncomingMessage {}
@@ -34,13 +48,20 @@ export function createHttpServer(app: Express): http.Server {
     options = { IncomingMessage: AppRequest, ServerResponse: AppResponse as typeof http.ServerResponse };
     prototypeReadyOptions.set(app, options);
   }
-  const server = http.createServer(options, app);
+  const server = http.createServer(
+    timeouts
+      ? { ...options, headersTimeout: timeouts.headersTimeoutMs, requestTimeout: timeouts.requestTimeoutMs, connectionsCheckingInterval: timeouts.connectionsCheckIntervalMs }
+      : options,
+    app,
+  );
   server.keepAliveTimeout = 65_000;
+  const locals = app.locals as { problemBase: string; logger: Logger };
+  server.on('clientError', answerClientErrors({ problemBase: locals.problemBase, logger: locals.logger }));
   return server;
 }
 
-export async function listen(app: Express, options: { port: number; host: string }): Promise<RunningServer> {
-  const server = createHttpServer(app);
+export async function listen(app: Express, options: { port: number; host: string; timeouts: ServerTimeouts }): Promise<RunningServer> {
+  const server = createHttpServer(app, options.timeouts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
@@ -53,8 +74,18 @@ export async function listen(app: Express, options: { port: number; host: string
     url: `http://${host}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
+        // server.close() ends only the connections idle at that moment. A keep-alive connection whose request was still
+        // running would stay open after its answer, until keepAliveTimeout (65 s), and hold the shutdown for the whole
+        // grace period; a supervisor's kill (docker: 10 s) would then cut the process off. So requests arriving from
+        // now on are answered with Connection: close, and connections are closed as soon as they fall idle.
+        server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+          res.shouldKeepAlive = false;
+        });
+        const sweep = setInterval(() => server.closeIdleConnections(), 100);
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
       }),
   };
 }
@@ -66,6 +97,8 @@ export function shutdownOnSignals(running: RunningServer, options: { logger: Log
     if (stopping) return;
     stopping = true;
     options.logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    // Out now rather than with the next batch: if the process is killed before it stops, this line says why.
+    options.logger.flush();
     const timer = setTimeout(() => {
       options.logger.warn('grace period over, closing remaining connections');
       running.server.closeAllConnections();
@@ -75,7 +108,8 @@ export function shutdownOnSignals(running: RunningServer, options: { logger: Log
     await options.cleanup();
     clearTimeout(timer);
     options.logger.info('stopped');
-    options.logger.flush(() => process.exit(0));
+    // writeLogsBeforeExit (called by the main) writes what is still buffered.
+    process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));

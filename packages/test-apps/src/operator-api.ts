@@ -15,6 +15,7 @@ export { PROBLEM_BASE };
 export interface TestOperatorAppOptions {
   pool: Pool;
   redis: Redis;
+  redisUrl: string;
   prefix: string;
   queues: EventQueues;
   sessions?: Partial<SessionLifetimes>;
@@ -31,6 +32,7 @@ export function createTestOperatorApp(options: TestOperatorAppOptions) {
     bodyLimit: '64kb',
     keyVerifier: createKeyVerifier(options.pool, 0),
     sessionVerifier: createSessionVerifier(options.pool, sessions),
+    redisUrl: options.redisUrl,
     sessions,
     throttle: createSignInThrottle(options.redis, {
       keyPrefix: `${options.prefix}:sign-in`,

@@ -1,7 +1,7 @@
 // Per-file fixtures: a fresh PostgreSQL schema with every migration applied, a Redis key prefix of its own,
 // and an in-process HTTP harness for the real Express apps.
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import type http from 'node:http';
 import type { Express } from 'express';
 import { Redis } from 'ioredis';
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import type { Scope } from '@backbone/contracts';
 import './provided-context.js';
 import { createAccount, createApiKey, createPool, migrate, quoteIdent, type Account, type Pool } from '@backbone/db';
-import { createHttpServer } from '@backbone/http';
+import { createHttpServer, type ServerTimeouts } from '@backbone/http';
 
 export interface TestDatabase {
   /** Valid after beforeAll. */
@@ -92,12 +92,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Serves an Express app on a free loopback port for the duration of the test file, on the server the apps run on. */
-export function useTestServer(makeApp: () => Express): TestServer {
+/**
+ * Serves an Express app on a free loopback port for the duration of the test file, on the server the apps run on
+ * (with Node's default timeouts unless `timeouts` are given).
+ */
+export function useTestServer(makeApp: () => Express, options: { timeouts?: ServerTimeouts } = {}): TestServer {
   const server = { url: '' } as TestServer;
   let instance: http.Server;
   beforeAll(async () => {
-    instance = createHttpServer(makeApp());
+    instance = createHttpServer(makeApp(), options.timeouts);
     await new Promise<void>((resolve) => instance.listen(0, '127.0.0.1', resolve));
     server.url = `http://127.0.0.1:${(instance.address() as AddressInfo).port}`;
   });
@@ -124,11 +127,11 @@ export async function request<T = any>(
   baseUrl: string,
   method: string,
   path: string,
-  options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  options: { key?: string; body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string> } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) {
     body = JSON.stringify(options.body);
@@ -143,4 +146,51 @@ export async function request<T = any>(
     parsed = undefined;
   }
   return { status: response.status, headers: response.headers, text, body: parsed as T };
+}
+
+// Tests read arbitrary members of answers; `any` keeps their assertions readable.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface RawResponse extends ApiResponse<any> {
+  /** Milliseconds from the last byte sent until the server closed the connection; null if it had not after `timeoutMs`. */
+  closedAfterMs: number | null;
+}
+
+/**
+ * Sends `bytes` exactly as given on a new connection, optionally ends the client's side after them (the server reads
+ * EOF), and reads until the server closes the connection or `timeoutMs` passes: for what fetch cannot send.
+ */
+export async function sendRaw(baseUrl: string, bytes: string | Uint8Array, options: { end?: boolean; timeoutMs?: number } = {}): Promise<RawResponse> {
+  const url = new URL(baseUrl);
+  const socket = net.connect(Number(url.port), url.hostname);
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const sentAt = await new Promise<number>((resolve) => socket.write(bytes, () => resolve(Date.now())));
+  if (options.end) socket.end();
+  const closedAfterMs = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => resolve(null), options.timeoutMs ?? 10_000);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve(Date.now() - sentAt);
+    });
+    // A reset after the answer is still an answer; what arrived is read below.
+    socket.on('error', () => undefined);
+  });
+  socket.destroy();
+  const raw = Buffer.concat(chunks).toString('utf8');
+  const headEnd = raw.indexOf('\r\n\r\n');
+  const [statusLine = '', ...headerLines] = (headEnd === -1 ? raw : raw.slice(0, headEnd)).split('\r\n');
+  const headers = new Headers();
+  for (const line of headerLines) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  const text = headEnd === -1 ? '' : raw.slice(headEnd + 4);
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0), headers, text, body, closedAfterMs };
 }

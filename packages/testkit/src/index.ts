@@ -3,3 +3,4 @@ export * from './infrastructure.js';
 export * from './local-services.js';
 export * from './partner.factories.js';
 export * from './wait-for.js';
+export * from './service-process.js';

@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 
 export interface LocalService {
   url: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export async function canConnectPostgres(url: string): Promise<boolean> {
@@ -158,7 +158,7 @@ export async function embeddedPostgres(options: { dataDir: string; port: number;
 export async function startEmbeddedPostgres(options: { dataDir: string; port: number; persistent: boolean }): Promise<LocalService> {
   const server = await embeddedPostgres(options);
   const run = await server.start();
-  return { url: server.url, stop: run.stop };
+  return { url: server.url, stop: () => run.stop() };
 }
 
 /** A redis-server from PATH on 127.0.0.1:<port>, with AOF persistence in dataDir when one is given. */
@@ -188,5 +188,5 @@ export function redisServer(options: { port: number; dataDir?: string }): Restar
 export async function startRedisServer(options: { port: number; dataDir?: string }): Promise<LocalService> {
   const server = redisServer(options);
   const run = await server.start();
-  return { url: server.url, stop: run.stop };
+  return { url: server.url, stop: () => run.stop() };
 }

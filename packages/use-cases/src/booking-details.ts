@@ -13,7 +13,7 @@ export function toBookingDetails(booking: BookingRecord): BookingDetails {
     Date: booking.date,
     Time: booking.time,
     Participants: booking.participants,
-    Customer: { Phone: null, ...booking.customer } as BookingDetails['Customer'],
+    Customer: { Phone: null, ...booking.customer },
     PaymentReference: booking.paymentReference,
     Channel: booking.channel,
     CreatedAt: booking.createdAt.toISOString(),

@@ -1,13 +1,8 @@
-// API keys made and revoked from the console: a key is created with its secret shown once (an ota key gets a partner
-// of its own in the same statement); revoking another account's or an already revoked key is a 404.
+// API keys made from the console: created with the secret shown once (an ota key gets a partner of its own in the same
+// statement). Revoking is packages/http's revokeKey, which also announces the revocation to every running API.
 import type { Scope } from '@backbone/contracts';
-import { createApiKey, revokeApiKey, type CreatedApiKey, type Pool } from '@backbone/db';
-import { notFound } from '@backbone/domain';
+import { createApiKey, type CreatedApiKey, type Pool } from '@backbone/db';
 
 export function createOperatorKey(uow: { pool: Pool }, request: { accountId: string; name: string; scopes: Scope[] }): Promise<CreatedApiKey> {
   return createApiKey(uow.pool, request.accountId, { name: request.name, scopes: request.scopes });
-}
-
-export async function revokeOperatorKey(uow: { pool: Pool }, request: { accountId: string; keyId: string }): Promise<void> {
-  if (!(await revokeApiKey(uow.pool, request.accountId, request.keyId))) throw notFound('API key');
 }

@@ -1,6 +1,6 @@
 // Publish a platform event for a service that is not written in Node: the account is the caller's, and the event
 // goes through the same typed publisher (and its catalog validation) as events published from Node.
-import type { JobPayloads, PlatformEventAccepted, PlatformEventRequest } from '@backbone/contracts';
+import type { PlatformEventAccepted, PlatformEventRequest } from '@backbone/contracts';
 import { ValidationError } from '@backbone/domain';
 import { EventQueueUnavailableError, type EventPublisher } from '@backbone/publisher';
 import { UnavailableError } from './errors.js';
@@ -12,7 +12,7 @@ export async function publishPlatformEvent(uow: { publisher: EventPublisher }, r
   }
   const payload = { ...(event.Data ?? {}), EventID: event.EventID.toLowerCase(), AccountID: accountId, OccurredAt: event.OccurredAt ?? Math.floor(Date.now() / 1000) };
   try {
-    await uow.publisher.publish(event.Type, payload as JobPayloads[typeof event.Type]);
+    await uow.publisher.publish(event.Type, payload);
   } catch (error) {
     if (error instanceof EventQueueUnavailableError) throw new UnavailableError('The event queue is unreachable; nothing was queued. Retry later.', { cause: error });
     throw error;

@@ -33,8 +33,9 @@ export function operationUrl<Op extends Operation>(op: Op, input: { params?: unk
   const params = (input.params ?? {}) as Record<string, string>;
   const path = op.path.replace(/:([A-Za-z]+)/g, (_m, name: string) => encodeURIComponent(String(params[name])));
   const search = new URLSearchParams();
-  for (const [name, value] of Object.entries((input.query ?? {}) as Record<string, unknown>)) {
-    if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
+  // Query members are strings, numbers and booleans (the contracts' query schemas have no nested members).
+  for (const [name, value] of Object.entries((input.query ?? {}) as Record<string, string | number | boolean | undefined>)) {
+    if (value !== undefined && value !== '') search.set(name, String(value));
   }
   const query = search.toString();
   return query ? `${path}?${query}` : path;

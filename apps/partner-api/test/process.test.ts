@@ -1,0 +1,69 @@
+// The partner API as the process production runs (server.ts, configured by its environment): its log lines reach
+// stdout within about a second, also with no traffic at all; slow clients are cut off after the configured timeouts;
+// a SIGTERM during traffic ends it promptly with every request line and the shutdown lines written.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestAccount, request, sendRaw, sendSlowly, useServiceProcesses, useTestDatabase, useTestRedis, type ServiceProcess } from '@backbone/testkit';
+
+const db = useTestDatabase();
+const redis = useTestRedis();
+const services = useServiceProcesses();
+
+describe('partner API process', () => {
+  let api: ServiceProcess;
+  let url: string;
+  let key: string;
+
+  beforeAll(async () => {
+    key = (await createTestAccount(db.pool)).key;
+    api = services.spawn('apps/partner-api/src/server.ts', {
+      DATABASE_URL: db.databaseUrl,
+      DATABASE_SCHEMA: db.schema,
+      DATABASE_POOL_SIZE: '2',
+      REDIS_URL: redis.redisUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      HEADERS_TIMEOUT_MS: '1000',
+      REQUEST_TIMEOUT_MS: '2000',
+      CONNECTIONS_CHECK_INTERVAL_MS: '100',
+    });
+  });
+
+  it('writes the listening line within 1.5 s, without any traffic', async () => {
+    const listening = await api.waitForLine('"partner API listening"', (line) => line.msg === 'partner API listening');
+    expect(listening.readAt - (listening.line.time as number)).toBeLessThan(1500);
+    url = listening.line.url as string;
+  });
+
+  it('closes a connection whose headers stop coming after HEADERS_TIMEOUT_MS, with a 408 problem, and logs it', async () => {
+    const res = await sendRaw(url, 'GET /api/v2/ota/partner/products HTTP/1.1\r\nHost: test\r\nAuthor', { timeoutMs: 5000 });
+    expect(res.closedAfterMs).not.toBeNull();
+    expect(res.closedAfterMs).toBeLessThan(1800);
+    expect(res.status).toBe(408);
+    expect(res.body).toMatchObject({ type: 'https://problems.activity-backbone.dev/request-timeout', status: 408 });
+    await api.waitForLine('for the 408', (line) => line.reqId === res.body.requestId && (line.res as { statusCode: number }).statusCode === 408, 2000);
+  });
+
+  it('on SIGTERM stops within 3 s, answering a request in flight, with every line written', async () => {
+    const ids = Array.from({ length: 25 }, (_, i) => `partner-process-${i}`);
+    for (const id of ids) expect((await request(url, 'GET', '/healthz', { headers: { 'x-request-id': id } })).status).toBe(200);
+    // A keep-alive request still running when the signal comes: it is answered, and its connection does not hold the stop.
+    const slow = sendSlowly(url, 'POST', '/api/v2/ota/partner/booking', {
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': 'partner-process-slow' },
+      parts: ['{"ActivityID":', '"not-an-activity"}'],
+    });
+    await slow.sentFirstPart;
+    const signalledAt = Date.now();
+    api.child.kill('SIGTERM');
+    await api.waitForLine('"shutting down"', (line) => typeof line.msg === 'string' && line.msg.startsWith('shutting down'), 2000);
+    expect((await slow.finish()).status).toBe(422);
+    expect(await api.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - signalledAt).toBeLessThan(3000);
+    slow.close();
+
+    const lines = api.lines().map((l) => l.line);
+    expect([...ids, 'partner-process-slow'].filter((id) => !lines.some((line) => line.reqId === id && line.msg === 'request completed'))).toEqual([]);
+    expect(lines.map((line) => line.msg)).toContain('shutting down: no new connections, finishing in-flight requests');
+    expect(lines.at(-1)?.msg).toBe('stopped');
+  });
+});

@@ -1,0 +1,116 @@
+// A service run as its own process (`node --import tsx <entry>`), as production runs it: for what only a real process
+// shows, such as what reaches its stdout and when, and what it does on a signal.
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+export interface LogLine {
+  /** The parsed JSON line. */
+  line: Record<string, unknown>;
+  /** When this process read it (ms since the epoch), to compare with the line's own `time`. */
+  readAt: number;
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** Every JSON line read from stdout so far, in order. */
+  lines(): LogLine[];
+  /** stdout and stderr so far (for failure messages). */
+  output(): string;
+  /** The first line matching `predicate`, waiting up to `timeoutMs` for it. */
+  waitForLine(what: string, predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<LogLine>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Spawns services for the calling test file; any still running after the file are killed. */
+export function useServiceProcesses(): { spawn(entry: string, env: Record<string, string>): ServiceProcess } {
+  const spawned = new Set<ChildProcess>();
+  afterAll(() => {
+    for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return {
+    spawn(entry, env) {
+      const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+        cwd: repoRoot,
+        env: { PATH: process.env.PATH ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      spawned.add(child);
+      const lines: LogLine[] = [];
+      let output = '';
+      let partial = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        const readAt = Date.now();
+        output += chunk.toString();
+        const parts = (partial + chunk.toString()).split('\n');
+        partial = parts.pop() ?? '';
+        for (const text of parts) {
+          try {
+            lines.push({ line: JSON.parse(text) as Record<string, unknown>, readAt });
+          } catch {
+            // Not a log line (tsx or Node warnings); kept in output() only.
+          }
+        }
+      });
+      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+      return {
+        child,
+        lines: () => lines,
+        output: () => output,
+        async waitForLine(what, predicate, timeoutMs = 30_000) {
+          const deadline = Date.now() + timeoutMs;
+          for (;;) {
+            const found = lines.find((l) => predicate(l.line));
+            if (found) return found;
+            if (child.exitCode !== null || Date.now() > deadline) {
+              throw new Error(`no log line ${what} (${child.exitCode === null ? 'timed out' : `exited with ${child.exitCode}`}); output:\n${output.slice(-3000)}`);
+            }
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        },
+        exited,
+      };
+    },
+  };
+}
+
+export interface SlowRequest {
+  /** Resolves once the headers and the first part of the body are sent (and the server had a moment to read them). */
+  sentFirstPart: Promise<void>;
+  /** Sends the rest of the body and resolves with the answer. */
+  finish(): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>;
+  /** Closes the client's keep-alive connection (left open until then, as a busy client's would be). */
+  close(): void;
+}
+
+/** A request on a keep-alive connection whose body arrives in parts: the first at once, the rest on finish(). */
+export function sendSlowly(baseUrl: string, method: string, path: string, options: { headers: Record<string, string>; parts: string[] }): SlowRequest {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const url = new URL(baseUrl);
+  const body = options.parts.join('');
+  const req = http.request({ agent, host: url.hostname, port: url.port, method, path, headers: { ...options.headers, 'content-length': String(Buffer.byteLength(body)) } });
+  const answer = new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+  const [first = '', ...rest] = options.parts;
+  const sentFirstPart = new Promise<void>((resolve) => req.write(first, () => setTimeout(resolve, 200)));
+  return {
+    sentFirstPart,
+    async finish() {
+      for (const part of rest) req.write(part);
+      req.end();
+      return answer;
+    },
+    close: () => agent.destroy(),
+  };
+}

@@ -103,3 +103,24 @@ export function keepAliveClient(baseUrl: string, maxSockets = 64) {
     },
   };
 }
+
+/** The stored counter of a timeslot next to what its live bookings (confirmed, and holds not yet released) hold. */
+export async function timeslotLedger(pool: Pool, timeslotId: number) {
+  const { rows } = await pool.query<{ booked: number; capacity: number; live: number; unexpired: number }>(
+    `SELECT t.booked, t.capacity,
+            (SELECT coalesce(sum(participants), 0) FROM bookings b WHERE b.timeslot_id = t.id AND b.status IN ('on_hold', 'confirmed'))::int AS live,
+            (SELECT coalesce(sum(participants), 0) FROM bookings b
+              WHERE b.timeslot_id = t.id AND (b.status = 'confirmed' OR (b.status = 'on_hold' AND b.expires_at > now())))::int AS unexpired
+       FROM timeslots t WHERE t.id = $1`,
+    [timeslotId],
+  );
+  return rows[0]!;
+}
+
+/** How many outbox events of `type` name this booking. */
+export async function eventCount(pool: Pool, reference: string, type: string): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_events WHERE type = $1 AND payload->>'Reference' = $2`, [type, reference]);
+  return rows[0]!.n;
+}
+
+export const bookingPath = (reference: string, action = '') => `/api/v2/ota/partner/booking/${reference}${action ? `/${action}` : ''}`;

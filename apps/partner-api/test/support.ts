@@ -39,7 +39,7 @@ export function bookingBody(activity: Activity, slot: { date: string; time: stri
   };
 }
 
-/** Row counts and capacity totals that no failed request may change. */
+/** Row counts, capacity totals and every booking's row (status, expiry, cancellation) that no failed request may change. */
 export async function databaseFingerprint(pool: Pool) {
   const { rows } = await pool.query<Record<string, number>>(
     `SELECT (SELECT count(*) FROM bookings) AS bookings,
@@ -48,7 +48,9 @@ export async function databaseFingerprint(pool: Pool) {
             (SELECT count(*) FROM timeslots) AS timeslots,
             (SELECT count(*) FROM activities) AS activities,
             (SELECT count(*) FROM waiver_questions) AS questions,
-            (SELECT count(*) FROM idempotency_keys WHERE state = 'done') AS idempotency_answers`,
+            (SELECT count(*) FROM idempotency_keys WHERE state = 'done') AS idempotency_answers,
+            (SELECT count(*) FROM partners) AS partners,
+            (SELECT md5(coalesce(string_agg(b::text, '|' ORDER BY b.id), '')) FROM bookings b) AS booking_rows`,
   );
   return rows[0]!;
 }

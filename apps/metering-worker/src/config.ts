@@ -31,6 +31,8 @@ export const workerEnv = {
     },
     USAGE_WRITER_MAX_BATCH: { type: 'integer', default: 500, minimum: 1, maximum: 5000, description: 'Most entries committed together by one statement.' },
     USAGE_WRITER_CONCURRENCY: { type: 'integer', default: 2, minimum: 1, maximum: 64, description: 'Group commits in flight at once (each holds one pooled connection).' },
+    HOLD_SWEEPER_ENABLED: { type: 'boolean', default: true, description: 'Run the hold sweeper in this process (marks lapsed holds expired, emits booking.expired).' },
+    HOLD_SWEEPER_INTERVAL_MS: { type: 'integer', default: 1000, minimum: 10, description: 'Pause of the hold sweeper when it found less than a batch of lapsed holds.' },
     OUTBOX_RELAY_ENABLED: { type: 'boolean', default: true, description: 'Run the outbox relay in this process (any number of relays may run side by side).' },
     OUTBOX_RELAY_INTERVAL_MS: { type: 'integer', default: 250, minimum: 10, description: 'Pause of the outbox relay when it found nothing (or less than a batch) to send.' },
     OUTBOX_RELAY_BATCH_SIZE: { type: 'integer', default: 500, minimum: 1, maximum: 10000, description: 'Outbox rows moved to the queue per transaction.' },

@@ -1,4 +1,4 @@
-// Composition root of the metering worker: config -> migrations -> pool -> worker (and the outbox relay) ->
+// Composition root of the metering worker: config -> migrations -> pool -> worker (and the outbox relay, the hold sweeper) ->
 // graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the active ones finish (up to
 // SHUTDOWN_TIMEOUT_MS; unfinished ones are redelivered to another worker), then closes its connections.
 import { pino } from 'pino';
@@ -7,6 +7,7 @@ import { closeQueues, createRedisConnection, openQueues } from '@backbone/publis
 import { loadWorkerConfig } from './config.js';
 import { platformEventHandlers } from './handlers/index.js';
 import { startMeteringWorker } from './metering-worker.js';
+import { startHoldSweeper, type HoldSweeper } from './hold-sweeper.js';
 import { startOutboxRelay, type OutboxRelay } from './outbox-relay.js';
 
 const config = loadWorkerConfig();
@@ -43,6 +44,7 @@ try {
         logger,
       })
     : null;
+  const sweeper: HoldSweeper | null = config.HOLD_SWEEPER_ENABLED ? startHoldSweeper({ pool, batchSize: 1000, intervalMs: config.HOLD_SWEEPER_INTERVAL_MS, logger }) : null;
   // A worker waits for Redis as long as it takes, but says so.
   const waiting = setTimeout(() => logger.warn({ redis: redactUrl(config.REDIS_URL) }, 'still waiting for Redis'), 5000);
   await metering.worker.waitUntilReady();
@@ -59,7 +61,7 @@ try {
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS);
     timer.unref();
-    await relay?.stop();
+    await Promise.all([relay?.stop(), sweeper?.stop()]);
     await metering.close();
     await closeQueues(queues);
     await Promise.all([consumer.quit(), producer.quit()]).catch(() => undefined);

@@ -199,6 +199,26 @@ describe('cancel', () => {
   });
 });
 
+describe('Idempotency-Key on confirm and cancel', () => {
+  it('replays the first answer byte for byte, and refuses the key with another body', async () => {
+    const slot = await freshSlot();
+    const held = await hold(slot, { Customer: { FirstName: 'Ada' } });
+    const withKey = (path: string, body: unknown, key: string) => request(server.url, 'POST', path, { key: op.ota, body, headers: { 'idempotency-key': key } });
+    const confirmBody = { Customer: { LastName: 'Lovelace', Email: 'ada@example.com' } };
+    const first = await withKey(bookingPath(held.Reference, 'confirm'), confirmBody, `confirm-${held.Reference}`);
+    const replay = await withKey(bookingPath(held.Reference, 'confirm'), confirmBody, `confirm-${held.Reference}`);
+    expect([first.status, replay.status]).toEqual([200, 200]);
+    expect(replay.text).toBe(first.text);
+    expect((await withKey(bookingPath(held.Reference, 'confirm'), { PaymentReference: 'other' }, `confirm-${held.Reference}`)).status).toBe(422);
+
+    const cancels = await Promise.all(Array.from({ length: 5 }, () => withKey(bookingPath(held.Reference, 'cancel'), { Reason: 'ill' }, `cancel-${held.Reference}`)));
+    for (const c of cancels) expect([200, 409]).toContain(c.status);
+    expect(cancels.filter((c) => c.status === 200).length).toBeGreaterThanOrEqual(1);
+    expect(await eventCount(db.pool, held.Reference, 'booking.cancelled')).toBe(1);
+    expect(await timeslotLedger(db.pool, slot.id)).toMatchObject({ booked: 0, live: 0 });
+  });
+});
+
 describe('hold expiry, with no sweeper', () => {
   it('a hold expiring at T frees its places for a booking at T+1s; it shows expired; confirming it is 409 /hold-expired', async () => {
     const slot = await freshSlot(2);

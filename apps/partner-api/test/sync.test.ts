@@ -3,7 +3,7 @@
 // none. Each test uses a partner of its own, so it reads only its own feed.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '@backbone/db';
-import { createTestTimeslot, futureDate, request, type TestTimeslot } from '@backbone/testkit';
+import { createTestTimeslot, futureDate, request, waitFor, type TestTimeslot } from '@backbone/testkit';
 import { bookingBody, bookingPath, createOperator, usePartnerApi, type Operator } from './support.js';
 
 const { db, server } = usePartnerApi();
@@ -25,22 +25,36 @@ async function book(key: string, hold = false): Promise<string> {
   return res.body.Reference;
 }
 
-async function page(key: string, query: string) {
+/**
+ * Waits until every booking change so far is servable: sync serves only changes older than every transaction still
+ * running on the server, and other test files share it, so a page read at once could lag behind for a moment.
+ */
+async function settled() {
+  await waitFor('booking changes servable by sync', async () => {
+    const { rows } = await db.pool.query<{ ok: boolean }>(`SELECT coalesce(bool_and(change_xid < pg_snapshot_xmin(pg_current_snapshot())), true) AS ok FROM bookings`);
+    return rows[0]!.ok;
+  }, 10_000, 10);
+}
+
+async function page(key: string, query: string, settle = true) {
+  if (settle) await settled();
   const res = await request(server.url, 'GET', `${SYNC}?${query}`, { key });
   expect(res.status).toBe(200);
   return res.body as { Bookings: Array<{ Reference: string; Status: string; UpdatedAt: string }>; Next: string | null; Resume: string };
 }
 
 /** Follows Next from the first query to the end of the pass; answers every reference served and the last page. */
-async function pass(key: string, first: string, between: () => Promise<void> = async () => {}) {
+async function pass(key: string, first: string, between?: () => Promise<void>) {
+  // A pass racing a writer settles only before it starts: its pages must not wait for the writer.
+  const settle = between === undefined;
   const served: string[] = [];
-  let current = await page(key, first);
+  let current = await page(key, first, settle);
   let pages = 1;
   for (;;) {
     served.push(...current.Bookings.map((b) => b.Reference));
     if (current.Next === null) return { served, last: current, pages };
-    await between();
-    current = await page(key, `Limit=${new URLSearchParams(first).get('Limit') ?? 100}&Cursor=${current.Next}`);
+    await between?.();
+    current = await page(key, `Limit=${new URLSearchParams(first).get('Limit') ?? 100}&Cursor=${current.Next}`, settle);
     pages++;
   }
 }
@@ -107,6 +121,7 @@ describe('sync', () => {
     const key = await newPartnerKey();
     const existing: string[] = [];
     for (let i = 0; i < 40; i++) existing.push(await book(key, i % 3 === 0));
+    await settled();
     // A writer books on, and cancels some of the newcomers, while the pass pages with a small Limit.
     let writing = true;
     const written: string[] = [];

@@ -125,10 +125,12 @@ describe('sync', () => {
     // A writer books on, and cancels some of the newcomers, while the pass pages with a small Limit.
     let writing = true;
     const written: string[] = [];
+    const changedTwice = new Set<string>();
     const writer = (async () => {
       while (writing) {
         const batch = await Promise.all(Array.from({ length: 4 }, () => book(key)));
         written.push(...batch);
+        changedTwice.add(batch[0]!);
         await request(server.url, 'POST', bookingPath(batch[0]!, 'cancel'), { key });
       }
     })();
@@ -136,7 +138,11 @@ describe('sync', () => {
     writing = false;
     await writer;
 
-    expect(new Set(served).size).toBe(served.length);
+    // A booking comes once per change the pass reaches: only those created and then cancelled during the pass may
+    // come twice (created, then cancelled further on); nothing else repeats.
+    const counts = new Map<string, number>();
+    for (const reference of served) counts.set(reference, (counts.get(reference) ?? 0) + 1);
+    for (const [reference, count] of counts) expect(count === 1 || (count === 2 && changedTwice.has(reference))).toBe(true);
     for (const reference of existing) expect(served.filter((r) => r === reference)).toHaveLength(1);
     expect(served.slice(0, existing.length)).toEqual(existing);
     expect(written.length).toBeGreaterThan(0);

@@ -44,7 +44,7 @@ try {
         logger,
       })
     : null;
-  const sweeper: HoldSweeper | null = config.HOLD_SWEEPER_ENABLED ? startHoldSweeper({ pool, batchSize: 1000, intervalMs: config.HOLD_SWEEPER_INTERVAL_MS, logger }) : null;
+  const sweeper: HoldSweeper | null = config.HOLD_SWEEPER_ENABLED ? startHoldSweeper({ pool, batchSize: 100, intervalMs: config.HOLD_SWEEPER_INTERVAL_MS, logger }) : null;
   // A worker waits for Redis as long as it takes, but says so.
   const waiting = setTimeout(() => logger.warn({ redis: redactUrl(config.REDIS_URL) }, 'still waiting for Redis'), 5000);
   await metering.worker.waitUntilReady();

@@ -34,12 +34,23 @@ describe('hold sweeper', () => {
     const running = await book(1, true);
     const confirmed = await book(4, false);
     await db.pool.query(`UPDATE bookings SET expires_at = now() - interval '1 second' WHERE reference = ANY($1)`, [lapsed.map((b) => b.Reference)]);
+    // Lapsed holds on other timeslots too: two sweepers working through several timeslots at once.
+    const others = await Promise.all(
+      ['11:00', '12:00', '13:00', '14:00'].map(async (time) => {
+        await createTestTimeslot(db.pool, activity, { date, time, capacity: 10 });
+        return createBooking(createBookingStore(db.pool), {
+          accountId: account.id, apiKeyId: null, partnerId: null, hold: { minutes: 15 }, channel: 'pos', activityId: activity.activityId, date, time,
+          participants: 1, customer: {}, paymentReference: null, answers: undefined,
+        });
+      }),
+    );
+    await db.pool.query(`UPDATE bookings SET expires_at = now() - interval '1 second' WHERE reference = ANY($1)`, [others.map((b) => b.Reference)]);
 
-    const sweepers = [startHoldSweeper({ pool: db.pool, batchSize: 1, intervalMs: 20, logger: silentLogger }), startHoldSweeper({ pool: db.pool, batchSize: 1, intervalMs: 20, logger: silentLogger })];
+    const sweepers = [startHoldSweeper({ pool: db.pool, batchSize: 10, intervalMs: 20, logger: silentLogger }), startHoldSweeper({ pool: db.pool, batchSize: 10, intervalMs: 20, logger: silentLogger })];
     try {
-      await waitFor('both lapsed holds expired', async () => {
+      await waitFor('every lapsed hold expired', async () => {
         const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM bookings WHERE status = 'expired'`);
-        return rows[0]!.n === 2;
+        return rows[0]!.n === 6;
       });
       await new Promise((resolve) => setTimeout(resolve, 100));
     } finally {
@@ -56,7 +67,9 @@ describe('hold sweeper', () => {
       { reference: running.Reference, status: 'on_hold', expired_events: 0 },
       { reference: confirmed.Reference, status: 'confirmed', expired_events: 0 },
     ]);
-    const { rows: slots } = await db.pool.query<{ booked: number }>('SELECT booked FROM timeslots WHERE id = $1', [slot.id]);
-    expect(slots[0]!.booked).toBe(5);
+    const { rows: slots } = await db.pool.query<{ booked: number }>('SELECT booked FROM timeslots WHERE activity_id = $1 ORDER BY local_time', [activity.id]);
+    expect(slots.map((s) => s.booked)).toEqual([5, 0, 0, 0, 0]);
+    const { rows: events } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_events WHERE type = 'booking.expired'`);
+    expect(events[0]!.n).toBe(6);
   });
 });

@@ -1,4 +1,4 @@
-// Admin CLI commands for operators: accounts, API keys, activities, timeslots, waiver questions and bookings.
+// Admin CLI commands for operators: accounts, partners, API keys, activities, timeslots, waiver questions and bookings.
 // Each command checks its input with the same domain rules the API uses and prints JSON with the API's PascalCase
 // members, so a script reads `.ID` whether it got an account from here or an activity from the API.
 import { SCOPES, BOOKING_CHANNELS, type BookingChannel, type Scope } from '@backbone/contracts';
@@ -7,13 +7,16 @@ import {
   createAccount,
   createActivity,
   createApiKey,
+  createPartner,
   findAccount,
   findActivity,
+  findPartner,
   insertTimeslots,
   listAccounts,
   listActivities,
   listApiKeys,
   listBookings,
+  listPartners,
   type Account,
   type Pool,
 } from '@backbone/db';
@@ -27,7 +30,7 @@ import {
   toQuestion,
   type Activity,
 } from '@backbone/domain';
-import { createBooking } from '@backbone/use-cases';
+import { cancelBooking, createBooking } from '@backbone/use-cases';
 import { revokeKey } from '@backbone/http';
 import { requireOption, type AdminCommand } from './command.js';
 
@@ -91,8 +94,18 @@ function describeAccount(account: Account) {
   return { ID: account.id, Name: account.name, TimeZone: account.timeZone, CreatedAt: account.createdAt };
 }
 
-function describeKey(key: { id: string; name: string; prefix: string; scopes: Scope[]; createdAt: string }) {
-  return { ID: key.id, Name: key.name, Prefix: key.prefix, Scopes: key.scopes, CreatedAt: key.createdAt };
+function describeKey(key: { id: string; name: string; prefix: string; scopes: Scope[]; createdAt: string; partnerId?: string | null }) {
+  return { ID: key.id, Name: key.name, Prefix: key.prefix, Scopes: key.scopes, ...(key.partnerId !== undefined ? { PartnerID: key.partnerId } : {}), CreatedAt: key.createdAt };
+}
+
+const BOOKING_REFERENCE = /^[2-9A-HJ-NP-Za-hj-np-z]{4}-[2-9A-HJ-NP-Za-hj-np-z]{4}$/;
+
+/** The partner named by --partner (its id or its name, any case) in the account. */
+async function partnerOf(pool: Pool, accountId: string, options: Options) {
+  const idOrName = requireOption(options, 'partner');
+  const partner = await findPartner(pool, accountId, idOrName);
+  if (!partner) throw new Error(`account ${accountId} has no partner '${idOrName}' (list-partners shows them)`);
+  return partner;
 }
 
 export const partnerCommands: Record<string, AdminCommand> = {
@@ -118,16 +131,41 @@ export const partnerCommands: Record<string, AdminCommand> = {
     },
   },
 
+  'create-partner': {
+    summary: 'Create a partner (an OTA the account sells through); its keys share its bookings.',
+    usage: '--account <uuid> --name <name, unique in the account regardless of case>',
+    options: { account: { type: 'string' }, name: { type: 'string' } },
+    async run(options, { pool }) {
+      const account = await accountOf(pool, options);
+      const name = requireOption(options, 'name').trim();
+      if (name.length === 0 || name.length > 200) throw new Error('--name must be 1 to 200 characters');
+      const partner = await createPartner(pool, account.id, name);
+      return { ID: partner.id, AccountID: account.id, Name: partner.name, CreatedAt: partner.createdAt };
+    },
+  },
+
+  'list-partners': {
+    summary: "List an account's partners with their number of active keys, by name.",
+    usage: '--account <uuid>',
+    options: { account: { type: 'string' } },
+    async run(options, { pool }) {
+      const account = await accountOf(pool, options);
+      return (await listPartners(pool, account.id)).map((p) => ({ ID: p.id, Name: p.name, ActiveKeys: p.keys, CreatedAt: p.createdAt }));
+    },
+  },
+
   'create-key': {
-    summary: 'Create an API key; the secret is printed once and stored only as a hash.',
-    usage: `--account <uuid> --name <label> --scopes <comma list of ${SCOPES.join(', ')}>`,
-    options: { account: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' } },
+    summary: 'Create an API key; the secret is printed once and stored only as a hash. An ota key joins --partner, or else a new partner named after the key.',
+    usage: `--account <uuid> --name <label> --scopes <comma list of ${SCOPES.join(', ')}> [--partner <partner id or name> (ota keys)]`,
+    options: { account: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, partner: { type: 'string' } },
     async run(options, { pool }) {
       const account = await accountOf(pool, options);
       const scopes = [...new Set(listOption(options, 'scopes'))];
       const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
       if (scopes.length === 0 || unknown.length > 0) throw new Error(`--scopes must be a comma list of ${SCOPES.join(', ')}; unknown: ${unknown.join(', ') || '(none given)'}`);
-      const key = await createApiKey(pool, account.id, { name: requireOption(options, 'name'), scopes: scopes as Scope[] });
+      if (optional(options, 'partner') && !scopes.includes('ota')) throw new Error('--partner is only for keys with the ota scope');
+      const partner = optional(options, 'partner') ? await partnerOf(pool, account.id, options) : null;
+      const key = await createApiKey(pool, account.id, { name: requireOption(options, 'name'), scopes: scopes as Scope[], partnerId: partner?.id ?? null });
       return { ...describeKey(key), AccountID: key.accountId, Secret: key.secret, Note: 'Store the secret now: it is not shown again.' };
     },
   },
@@ -319,8 +357,23 @@ export const partnerCommands: Record<string, AdminCommand> = {
     },
   },
 
+  'cancel-booking': {
+    summary: "Cancel a booking as the operator: any channel or partner, at any time (past the activity's cutoff too). Cancelling again changes nothing.",
+    usage: '--account <uuid> --reference <booking reference> [--reason <text, up to 500 characters>]',
+    options: { account: { type: 'string' }, reference: { type: 'string' }, reason: { type: 'string' } },
+    async run(options, { pool }) {
+      const account = await accountOf(pool, options);
+      const reference = requireOption(options, 'reference').trim();
+      if (!BOOKING_REFERENCE.test(reference)) throw new Error(`--reference must be a booking reference such as 7KQ4-X9MB, got '${reference}'`);
+      const reason = optional(options, 'reason')?.trim();
+      if (reason !== undefined && (reason.length === 0 || reason.length > 500)) throw new Error('--reason must be 1 to 500 characters');
+      const { value } = await cancelBooking({ pool }, { owner: { accountId: account.id, partnerId: null }, reference }, { by: 'operator', ...(reason ? { Reason: reason } : {}) });
+      return value;
+    },
+  },
+
   'list-bookings': {
-    summary: "List an account's bookings of every channel (ota, online, pos) with their payment references.",
+    summary: "List an account's bookings of every channel (ota, online, pos) with status, partner and payment references.",
     usage: '--account <uuid> [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] (timeslot dates, local to each activity)',
     options: { account: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } },
     async run(options, { pool }) {

@@ -36,6 +36,7 @@ describe('admin CLI: partner commands', () => {
       Name: 'partner',
       Prefix: key.Secret.slice(0, 10),
       Scopes: ['ota', 'usage:read'],
+      PartnerID: expect.any(String),
       Secret: expect.stringMatching(/^bk_/),
       CreatedAt: expect.any(String),
       Note: 'Store the secret now: it is not shown again.',

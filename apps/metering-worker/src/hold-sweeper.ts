@@ -12,10 +12,10 @@ export type HoldSweeper = PassLoop;
 export function startHoldSweeper(options: { pool: Pool; intervalMs: number; batchSize: number; logger: Logger }): HoldSweeper {
   return startPassLoop(options.intervalMs, async () => {
     try {
-      const released = await expireLapsedHolds(options, options.batchSize);
-      if (released > 0) options.logger.info({ released }, 'expired holds released');
+      const { timeslots, released } = await expireLapsedHolds(options, options.batchSize);
+      if (released > 0) options.logger.info({ released, timeslots }, 'expired holds released');
       // A full batch means more may be due: go on at once.
-      return released < options.batchSize ? 'pause' : 'again';
+      return timeslots < options.batchSize ? 'pause' : 'again';
     } catch (err) {
       options.logger.warn({ err }, 'hold sweep failed');
       return 'pause';

@@ -45,6 +45,15 @@ const notUtf8 = (name: string, bytes: Buffer): Case => ({
   headers: { 'content-type': 'application/json' },
   status: 400,
 });
+// The lifecycle operations act on a hold and a confirmed booking made in beforeAll.
+const refs = { hold: '', confirmed: '' };
+const held = () => `${BOOKING}/${refs.hold}`;
+const lookUp = (reference: string, status = 400): Case => ({ name: `look up: Reference ${JSON.stringify(reference)}`, path: () => `${BOOKING}/${reference}`, status });
+const confirm = (name: string, body: () => unknown, status = 422): Case => ({ name: `confirm: ${name}`, method: 'POST', path: () => `${held()}/confirm`, body, status });
+const cancel = (name: string, body: () => unknown, status = 422, path = () => `${BOOKING}/${refs.confirmed}/cancel`): Case => ({ name: `cancel: ${name}`, method: 'POST', path, body, status });
+const hold = (name: string, value: unknown) => post(`hold: ${name}`, withBody({ Hold: value }));
+const sync = (name: string, query: string): Case => ({ name: `sync: ${name}`, path: () => `/api/v2/ota/partner/bookings${query}`, status: 422 });
+const raw = (name: string, path: () => string, rawBody: string, contentType: string, status: number): Case => ({ name, method: 'POST', path, rawBody, headers: { 'content-type': contentType }, status });
 
 const cases: Case[] = [
   // products
@@ -167,17 +176,108 @@ const cases: Case[] = [
   post('booking: Answers with a NUL byte in a list Value', withBody({ Answers: [{ QuestionID: 1, Value: ['a\u0000'] }] })),
   post('booking: Answers with Participant 0', withBody({ Answers: [{ QuestionID: 1, Participant: 0, Value: 'x' }] })),
   { name: 'booking: Idempotency-Key of 300 characters', method: 'POST', path: () => BOOKING, body: valid, headers: { 'idempotency-key': 'k'.repeat(300) }, status: 400 },
+  // lifecycle: references
+  lookUp(encodeURIComponent("2222-2222' OR '1'='1")),
+  lookUp('2222'),
+  lookUp('22222222'),
+  lookUp('2222-22222'),
+  lookUp('IIII-OOOO'),
+  lookUp('0000-1111'),
+  lookUp('2222-222%00'),
+  lookUp(encodeURIComponent('２２２２-２２２２')),
+  lookUp('2222-2222%20'),
+  lookUp('2222_2222'),
+  { name: 'look up: unknown reference', path: () => `${BOOKING}/2222-2222`, status: 404 },
+  { name: 'confirm: bad reference', method: 'POST', path: () => `${BOOKING}/not-a-ref/confirm`, body: () => ({}), status: 400 },
+  { name: 'cancel: bad reference', method: 'POST', path: () => `${BOOKING}/${encodeURIComponent('<script>')}/cancel`, body: () => ({}), status: 400 },
+  { name: 'cancel: unknown reference', method: 'POST', path: () => `${BOOKING}/2222-2222/cancel`, body: () => ({}), status: 404 },
+  // lifecycle: Hold on the create
+  hold('Minutes 0', { Minutes: 0 }),
+  hold('Minutes 61', { Minutes: 61 }),
+  hold('Minutes negative', { Minutes: -5 }),
+  hold('Minutes fractional', { Minutes: 1.5 }),
+  hold('Minutes as a string', { Minutes: '15' }),
+  hold('Minutes null', { Minutes: null }),
+  hold('Minutes huge', { Minutes: 1e21 }),
+  hold('Minutes missing', {}),
+  hold('a number instead of an object', 15),
+  hold('null', null),
+  hold('an array', [{ Minutes: 15 }]),
+  hold('with an unknown member', { Minutes: 15, Seconds: 30 }),
+  post('hold: Customer with an invalid Email', withBody({ Hold: { Minutes: 15 }, Customer: { Email: 'nobody' } })),
+  post('hold: Customer with an unknown member', withBody({ Hold: { Minutes: 15 }, Customer: { Age: 30 } })),
+  // lifecycle: confirm bodies
+  confirm('an array body', () => []),
+  confirm('a string body', () => 'confirm'),
+  confirm('an unknown member', () => ({ Confirm: true })),
+  confirm('a Hold member', () => ({ Hold: { Minutes: 15 } })),
+  confirm('Customer a string', () => ({ Customer: 'Ada' })),
+  confirm('Customer with an invalid Email', () => ({ Customer: { Email: 'ada(at)example.com' } })),
+  confirm('Customer with an unknown member', () => ({ Customer: { Age: 30 } })),
+  confirm('FirstName blank', () => ({ Customer: { FirstName: '   ' } })),
+  confirm('missing the customer the hold left out', () => ({ PaymentReference: 'PAY-1' })),
+  confirm('PaymentReference of 256 characters', () => ({ PaymentReference: 'p'.repeat(256) })),
+  confirm('Answers an object', () => ({ Answers: { QuestionID: 1, Value: 'x' } })),
+  confirm('Answers to an unknown question', () => ({ Answers: [{ QuestionID: 999_999, Value: 'x' }] })),
+  confirm('Participants other than the hold', () => ({ Participants: 2 })),
+  confirm('Date other than the hold', () => ({ Date: futureDate(10) })),
+  confirm('Time other than the hold', () => ({ Time: '10:00' })),
+  confirm('ActivityID of another activity', () => ({ ActivityID: '00000000-0000-4000-8000-000000000000' })),
+  confirm('Participants zero', () => ({ Participants: 0 })),
+  raw('confirm: text/plain body', () => `${held()}/confirm`, '{}', 'text/plain', 415),
+  raw('confirm: truncated JSON', () => `${held()}/confirm`, '{"Customer": {', 'application/json', 400),
+  { name: 'confirm: Idempotency-Key of 300 characters', method: 'POST', path: () => `${held()}/confirm`, body: () => ({}), headers: { 'idempotency-key': 'k'.repeat(300) }, status: 400 },
+  // lifecycle: cancel bodies
+  cancel('Reason empty', () => ({ Reason: '' })),
+  cancel('Reason blank', () => ({ Reason: '   ' })),
+  cancel('Reason of 501 characters', () => ({ Reason: 'r'.repeat(501) })),
+  cancel('Reason a number', () => ({ Reason: 42 })),
+  cancel('Reason null', () => ({ Reason: null })),
+  cancel('Reason with a NUL byte', () => ({ Reason: 'ill\u0000' })),
+  cancel('Reason with an unpaired surrogate', () => ({ Reason: 'ill\ud800' })),
+  cancel('an unknown member', () => ({ Reason: 'ill', Refund: true })),
+  cancel('an array body', () => ['ill']),
+  cancel('a hold with an unknown member', () => ({ Why: 'x' }), 422, () => `${held()}/cancel`),
+  raw('cancel: text/plain body', () => `${BOOKING}/${refs.confirmed}/cancel`, 'ill', 'text/plain', 415),
+  raw('cancel: JSON in an unsupported charset', () => `${BOOKING}/${refs.confirmed}/cancel`, '{}', 'application/json; charset=latin1', 415),
+  raw('cancel: JSON with a trailing comma', () => `${BOOKING}/${refs.confirmed}/cancel`, '{"Reason": "ill",}', 'application/json', 400),
+  // lifecycle: sync query
+  sync('UpdatedSince not an instant', '?UpdatedSince=yesterday'),
+  sync('UpdatedSince a date', '?UpdatedSince=2026-01-01'),
+  sync('UpdatedSince without offset', '?UpdatedSince=2026-01-01T10:00:00'),
+  sync('UpdatedSince on February 30', '?UpdatedSince=2026-02-30T10:00:00Z'),
+  sync('UpdatedSince given twice', '?UpdatedSince=2026-01-01T10:00:00Z&UpdatedSince=2026-01-02T10:00:00Z'),
+  sync('Limit 0', '?Limit=0'),
+  sync('Limit 501', '?Limit=501'),
+  sync('Limit negative', '?Limit=-1'),
+  sync('Limit fractional', '?Limit=1.5'),
+  sync('Limit a word', '?Limit=ten'),
+  sync('Limit empty', '?Limit='),
+  sync('Cursor garbage', '?Cursor=garbage'),
+  sync('Cursor with characters outside base64url', '?Cursor=a%2Bb%2F'),
+  sync('Cursor of 201 characters', `?Cursor=${'A'.repeat(201)}`),
+  sync('Cursor empty', '?Cursor='),
+  sync('Cursor of JSON in the wrong shape', `?Cursor=${Buffer.from(JSON.stringify({ xid: 1, id: 1 })).toString('base64url')}`),
+  sync('Cursor with a huge id', `?Cursor=${Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', '1', 1e300])).toString('base64url')}`),
+  sync('Cursor with an xid of SQL', `?Cursor=${Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', "1'; DROP TABLE bookings; --", 1])).toString('base64url')}`),
+  sync('Cursor given twice', '?Cursor=abc&Cursor=def'),
 ];
 
 beforeAll(async () => {
   op = await createOperator(db.pool);
   await createTestTimeslot(db.pool, op.activity, { date: day, time: '09:00', capacity: 100 });
   await createTestQuestion(db.pool, op.activity, { question: 'Notes' });
+  const hold = await request(server.url, 'POST', BOOKING, { key: op.ota, body: { ...valid(), Customer: { FirstName: 'Ada' }, Hold: { Minutes: 60 } } });
+  const confirmed = await request(server.url, 'POST', BOOKING, { key: op.ota, body: valid() });
+  expect([hold.status, confirmed.status]).toEqual([201, 201]);
+  refs.hold = hold.body.Reference;
+  refs.confirmed = confirmed.body.Reference;
 });
 
 describe('malformed requests', () => {
-  it('has a table of at least 50 cases', () => {
+  it('has a table of at least 50 cases, 40 of them for the lifecycle operations', () => {
     expect(cases.length).toBeGreaterThanOrEqual(50);
+    expect(cases.filter((c) => /^(look up|confirm|cancel|hold|sync):/.test(c.name)).length).toBeGreaterThanOrEqual(40);
   });
 
   it.each(cases)('$name: $status problem, nothing written', async (c) => {

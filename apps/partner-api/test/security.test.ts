@@ -30,7 +30,16 @@ const routes: Route[] = [
   { name: 'partner questions', method: 'GET', path: () => `/api/v2/ota/partner/questions/${op.activity.activityId}` },
   { name: 'core questions', method: 'GET', path: () => `/api/v2/ota/core/questions/${op.activity.activityId}` },
   { name: 'booking', method: 'POST', path: () => BOOKING, body: () => bookingBody(op.activity, { date: day, time: '09:00' }) },
+  { name: 'sync', method: 'GET', path: () => '/api/v2/ota/partner/bookings?Limit=10' },
 ];
+
+/** The lifecycle routes on one of op's bookings: only op's partner may reach them (see lifecycle.test.ts). */
+const bookingRoutes: Route[] = [
+  { name: 'look up', method: 'GET', path: () => `${BOOKING}/${reference}` },
+  { name: 'confirm', method: 'POST', path: () => `${BOOKING}/${reference}/confirm`, body: () => ({}) },
+  { name: 'cancel', method: 'POST', path: () => `${BOOKING}/${reference}/cancel`, body: () => ({ Reason: 'x' }) },
+];
+let reference = '';
 
 const call = (route: Route, headers: Record<string, string> = {}) =>
   request(server.url, route.method, route.path(), { body: route.body?.(), headers });
@@ -42,6 +51,23 @@ beforeAll(async () => {
   await createTestTimeslot(db.pool, op.activity, { date: day, time: '09:00', capacity: 50 });
   await createTestQuestion(db.pool, op.activity, { question: 'Private question' });
   await createTestTimeslot(db.pool, intruder.activity, { date: day, time: '09:00', capacity: 50 });
+  const held = await request(server.url, 'POST', BOOKING, { key: op.ota, body: bookingBody(op.activity, { date: day, time: '09:00' }, { Hold: { Minutes: 60 } }) });
+  reference = held.body.Reference;
+});
+
+describe.each(bookingRoutes)('$name', (route) => {
+  it.each([
+    ['no key', () => ({})],
+    ['an unknown key', () => ({ authorization: 'Bearer bk_this-key-does-not-exist' })],
+    ['a key without the ota scope', () => ({ authorization: `Bearer ${noOta}` })],
+    ["another account's ota key", () => ({ authorization: `Bearer ${intruder.ota}` })],
+  ])('refuses %s (401, 403, 404) and changes nothing', async (label, headers) => {
+    const before = await databaseFingerprint(db.pool);
+    const res = await call(route, headers());
+    expect(res.status).toBe(label === 'a key without the ota scope' ? 403 : label === "another account's ota key" ? 404 : 401);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await databaseFingerprint(db.pool)).toEqual(before);
+  });
 });
 
 describe.each(routes)('$name', (route) => {
@@ -87,7 +113,7 @@ describe('the tenant wall', () => {
     asIntruder.authorization = `Bearer ${intruder.ota}`;
   });
 
-  it.each(routes.filter((r) => r.method === 'GET' && r.name !== 'products'))(
+  it.each(routes.filter((r) => r.method === 'GET' && r.name !== 'products' && r.name !== 'sync'))(
     "answers 404 on $name for another account's activity, exactly as for one that does not exist",
     async (route) => {
       const before = await databaseFingerprint(db.pool);

@@ -40,7 +40,7 @@ export function bookingBody(activity: Activity, slot: { date: string; time: stri
   };
 }
 
-/** Row counts and capacity totals that no failed request may change. */
+/** Row counts, capacity totals and every booking's row (status, expiry, cancellation) that no failed request may change. */
 export async function databaseFingerprint(pool: Pool) {
   const { rows } = await pool.query<Record<string, number>>(
     `SELECT (SELECT count(*) FROM bookings) AS bookings,
@@ -49,7 +49,9 @@ export async function databaseFingerprint(pool: Pool) {
             (SELECT count(*) FROM timeslots) AS timeslots,
             (SELECT count(*) FROM activities) AS activities,
             (SELECT count(*) FROM waiver_questions) AS questions,
-            (SELECT count(*) FROM idempotency_keys WHERE state = 'done') AS idempotency_answers`,
+            (SELECT count(*) FROM idempotency_keys WHERE state = 'done') AS idempotency_answers,
+            (SELECT count(*) FROM partners) AS partners,
+            (SELECT md5(coalesce(string_agg(b::text, '|' ORDER BY b.id), '')) FROM bookings b) AS booking_rows`,
   );
   return rows[0]!;
 }
@@ -104,3 +106,24 @@ export function keepAliveClient(baseUrl: string, maxSockets = 64) {
     },
   };
 }
+
+/** The stored counter of a timeslot next to what its live bookings (confirmed, and holds not yet released) hold. */
+export async function timeslotLedger(pool: Pool, timeslotId: number) {
+  const { rows } = await pool.query<{ booked: number; capacity: number; live: number; unexpired: number }>(
+    `SELECT t.booked, t.capacity,
+            (SELECT coalesce(sum(participants), 0) FROM bookings b WHERE b.timeslot_id = t.id AND b.status IN ('on_hold', 'confirmed'))::int AS live,
+            (SELECT coalesce(sum(participants), 0) FROM bookings b
+              WHERE b.timeslot_id = t.id AND (b.status = 'confirmed' OR (b.status = 'on_hold' AND b.expires_at > now())))::int AS unexpired
+       FROM timeslots t WHERE t.id = $1`,
+    [timeslotId],
+  );
+  return rows[0]!;
+}
+
+/** How many outbox events of `type` name this booking. */
+export async function eventCount(pool: Pool, reference: string, type: string): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_events WHERE type = $1 AND payload->>'Reference' = $2`, [type, reference]);
+  return rows[0]!.n;
+}
+
+export const bookingPath = (reference: string, action = '') => `/api/v2/ota/partner/booking/${reference}${action ? `/${action}` : ''}`;

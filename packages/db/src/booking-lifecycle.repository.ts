@@ -198,6 +198,21 @@ export async function releaseLapsedHolds(db: Db, options: { timeslotId?: number;
   return rows[0]!.released;
 }
 
+/**
+ * Timeslots with holds whose expiry has passed, those expired longest first. The sweeper releases them one timeslot
+ * per statement: a statement that updated several timeslot rows could take their locks in another order than a
+ * second sweeper's and deadlock with it.
+ */
+export async function listTimeslotsWithLapsedHolds(db: Db, limit: number): Promise<number[]> {
+  const { rows } = await db.query<{ timeslot_id: number }>({
+    name: 'timeslots-with-lapsed-holds',
+    text: `SELECT timeslot_id FROM bookings WHERE status = 'on_hold' AND expires_at <= now()
+            GROUP BY timeslot_id ORDER BY min(expires_at) LIMIT $1`,
+    values: [limit],
+  });
+  return rows.map((r) => Number(r.timeslot_id));
+}
+
 /** A position in the sync feed: the change's transaction and the booking's id. */
 export interface SyncPosition {
   xid: string;

@@ -120,8 +120,12 @@ async function timeslotState(db: Db, r: Reservation): Promise<TimeslotState | nu
 
 export interface BookingListItem {
   Reference: string;
+  /** As partners see it: a hold whose expiry has passed is expired, whether or not the sweeper has marked it. */
   Status: string;
   Channel: BookingChannel;
+  /** The partner that made it (ota bookings); null for the operator's channels. */
+  PartnerID: string | null;
+  PartnerName: string | null;
   ActivityID: string;
   ActivityName: string;
   Date: string;
@@ -133,6 +137,9 @@ export interface BookingListItem {
   PaymentReference: string | null;
   Answers: unknown[];
   CreatedAt: string;
+  ExpiresAt: string | null;
+  CancelledAt: string | null;
+  CancellationReason: string | null;
 }
 
 /** The account's bookings of every channel, by timeslot; `from`/`to` bound the timeslots' local dates. */
@@ -152,13 +159,20 @@ export async function listBookings(db: Db, accountId: string, range: { from?: st
     payment_reference: string | null;
     answers: unknown[];
     created_at: Date;
+    partner_id: string | null;
+    partner_name: string | null;
+    expires_at: Date | null;
+    cancelled_at: Date | null;
+    cancellation_reason: string | null;
   }>(
-    `SELECT b.reference, b.status, b.channel, a.activity_id, a.name, to_char(t.local_date, 'YYYY-MM-DD') AS local_date,
+    `SELECT b.reference, CASE WHEN b.status = 'on_hold' AND b.expires_at <= now() THEN 'expired' ELSE b.status END AS status,
+            b.channel, a.activity_id, a.name, to_char(t.local_date, 'YYYY-MM-DD') AS local_date,
             to_char(t.local_time, 'HH24:MI') AS local_time, t.starts_at, a.time_zone, b.participants, b.customer, b.payment_reference,
-            b.answers, b.created_at
+            b.answers, b.created_at, b.partner_id, p.name AS partner_name, b.expires_at, b.cancelled_at, b.cancellation_reason
        FROM bookings b
        JOIN timeslots t ON t.id = b.timeslot_id
        JOIN activities a ON a.account_id = b.account_id AND a.id = b.activity_id
+       LEFT JOIN partners p ON p.account_id = b.account_id AND p.id = b.partner_id
       WHERE b.account_id = $1 AND ($2::date IS NULL OR t.local_date >= $2::date) AND ($3::date IS NULL OR t.local_date <= $3::date)
       ORDER BY t.starts_at, b.created_at, b.id`,
     [accountId, range.from ?? null, range.to ?? null],
@@ -167,6 +181,8 @@ export async function listBookings(db: Db, accountId: string, range: { from?: st
     Reference: r.reference,
     Status: r.status,
     Channel: r.channel,
+    PartnerID: r.partner_id,
+    PartnerName: r.partner_name,
     ActivityID: r.activity_id,
     ActivityName: r.name,
     Date: r.local_date,
@@ -177,5 +193,8 @@ export async function listBookings(db: Db, accountId: string, range: { from?: st
     PaymentReference: r.payment_reference,
     Answers: r.answers,
     CreatedAt: r.created_at.toISOString(),
+    ExpiresAt: r.expires_at?.toISOString() ?? null,
+    CancelledAt: r.cancelled_at?.toISOString() ?? null,
+    CancellationReason: r.cancellation_reason,
   }));
 }

@@ -95,8 +95,10 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
     }
     if (validateBody) {
       const kind = req.is(JSON_TYPES);
-      // req.is answers null when the request has no body at all: an optional body left out reads as {}.
-      if (kind === null && op.bodyOptional) req.body = {};
+      // req.is answers null when the request has no body at all; most clients (fetch, axios) send an empty POST with
+      // Content-Length: 0 and no Content-Type, which is no body either. An optional body left out reads as {}.
+      const noBody = kind === null || (req.headers['content-length'] === '0' && req.headers['content-type'] === undefined && req.headers['transfer-encoding'] === undefined);
+      if (noBody && op.bodyOptional) req.body = {};
       else if (!kind) throw new HttpProblem('unsupported-media-type', 'The request body must be JSON, sent with Content-Type: application/json.');
       else await readJsonBody(req, res);
       const errors = validateBody(req.body);

@@ -8,6 +8,7 @@ import {
   findBooking,
   inTransaction,
   listBookingChanges,
+  listTimeslotsWithLapsedHolds,
   listOfferedActivityQuestions,
   markBookingCancelled,
   markBookingConfirmed,
@@ -129,7 +130,14 @@ export async function syncBookings(
   return { Bookings: rows.map((row) => toBookingDetails(row.record)), Next: rows.length === limit ? resume : null, Resume: resume };
 }
 
-/** The sweeper's pass: marks up to `limit` holds whose expiry passed as expired, frees their places, emits booking.expired. */
-export function expireLapsedHolds(uow: { pool: Pool }, limit: number): Promise<number> {
-  return releaseLapsedHolds(uow.pool, { limit });
+/**
+ * The sweeper's pass over up to `timeslotLimit` timeslots with lapsed holds: marks them expired, frees their places,
+ * emits booking.expired. One statement per timeslot: a statement that updated several timeslot rows could take their
+ * locks in another order than a second sweeper's and deadlock with it.
+ */
+export async function expireLapsedHolds(uow: { pool: Pool }, timeslotLimit: number): Promise<{ timeslots: number; released: number }> {
+  const due = await listTimeslotsWithLapsedHolds(uow.pool, timeslotLimit);
+  let released = 0;
+  for (const timeslotId of due) released += await releaseLapsedHolds(uow.pool, { timeslotId, limit: 1000 });
+  return { timeslots: due.length, released };
 }

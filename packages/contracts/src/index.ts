@@ -5,6 +5,7 @@ export * from './operation.js';
 export * from './operations.js';
 export * from './schema-validation.js';
 export * from './events.catalog.js';
+export * from './webhooks.catalog.js';
 export { productSchema, questionSchema, QUESTION_TYPES, type Product, type Question, type QuestionType } from './partner/shared.schemas.js';
 export * from './partner/list-products.js';
 export * from './partner/resolve-product.js';

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyVerifier, createLogger } from '@backbone/http';
 import { createPartnerApp } from '@backbone/partner-api';
+import { WITHOUT_WEBHOOKS } from '@backbone/test-apps/partner-api';
 import { createTestAccount, freePort, request, sendRaw, useTestDatabase, useTestServer } from '@backbone/testkit';
 import { createGateway, routeFor } from '../gateway.js';
 
@@ -19,6 +20,7 @@ const partner = useTestServer(() =>
     problemBase: PROBLEM_BASE,
     bodyLimit: '64kb',
     keyVerifier: createKeyVerifier(db.pool, 0),
+    ...WITHOUT_WEBHOOKS,
   }),
 );
 let gateway: ReturnType<typeof createGateway>;

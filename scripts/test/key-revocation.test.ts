@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { createApiKey, createUsageWriter, revokeApiKey, type Pool } from '@backbone/db';
 import { createKeyVerifier, createLogger, listenForKeyRevocations, type KeyRevocationListener, type Logger } from '@backbone/http';
 import { createPartnerApp } from '@backbone/partner-api';
+import { WITHOUT_WEBHOOKS } from '@backbone/test-apps/partner-api';
 import { createEventPublisher } from '@backbone/publisher';
 import { createTestAccount, request, useTestDatabase, useTestRedis, useTestServer, type TestAccount } from '@backbone/testkit';
 import { createUsageApp } from '@backbone/usage-api';
@@ -34,7 +35,7 @@ function listeningVerifier(pool: Pool, clientName: string, options: { redisUrl?:
 }
 
 const partner = useTestServer(() =>
-  createPartnerApp({ pool: db.pool, logger: silent, problemBase: PROBLEM_BASE, bodyLimit: '64kb', keyVerifier: listeningVerifier(db.pool, `test-${run}-partner`) }),
+  createPartnerApp({ pool: db.pool, logger: silent, problemBase: PROBLEM_BASE, bodyLimit: '64kb', keyVerifier: listeningVerifier(db.pool, `test-${run}-partner`), ...WITHOUT_WEBHOOKS }),
 );
 const usage = useTestServer(() =>
   createUsageApp({
@@ -61,7 +62,7 @@ const capture = new Writable({
 const withoutRedis = useTestServer(() => {
   const logger = pino({ level: 'info' }, capture);
   const keyVerifier = listeningVerifier(db.pool, `test-${run}-no-redis`, { redisUrl: 'redis://127.0.0.1:1', logger });
-  return createPartnerApp({ pool: db.pool, logger, problemBase: PROBLEM_BASE, bodyLimit: '64kb', keyVerifier });
+  return createPartnerApp({ pool: db.pool, logger, problemBase: PROBLEM_BASE, bodyLimit: '64kb', keyVerifier, ...WITHOUT_WEBHOOKS });
 });
 
 let operator: TestAccount;

@@ -1,5 +1,5 @@
 // The partner (OTA) API as an Express app without listen(): products, availability, waiver questions, bookings and
-// their lifecycle (look up, confirm, cancel, sync).
+// their lifecycle (look up, confirm, cancel, sync), and the partner's webhook endpoints.
 // server.ts wires the real dependencies; tests drive it in-process against real PostgreSQL.
 import type { Express } from 'express';
 import { PARTNER_OPERATIONS } from '@backbone/contracts';
@@ -17,6 +17,12 @@ import { mountListPartnerQuestions } from './routes/list-partner-questions.js';
 import { mountListProducts } from './routes/list-products.js';
 import { mountResolveProduct } from './routes/resolve-product.js';
 import { mountSyncBookings } from './routes/sync-bookings.js';
+import { mountCreateWebhookEndpoint } from './routes/create-webhook-endpoint.js';
+import { mountDeleteWebhookEndpoint } from './routes/delete-webhook-endpoint.js';
+import { mountListWebhookDeliveries } from './routes/list-webhook-deliveries.js';
+import { mountListWebhookEndpoints } from './routes/list-webhook-endpoints.js';
+import { mountReplayWebhookDeliveries } from './routes/replay-webhook-deliveries.js';
+import { mountReplayWebhookDelivery } from './routes/replay-webhook-delivery.js';
 
 export function createPartnerApp(deps: PartnerAppDeps): Express {
   return createHttpApp({
@@ -40,6 +46,12 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
           confirmBooking: mountConfirmBooking,
           cancelBooking: mountCancelBooking,
           syncBookings: mountSyncBookings,
+          createWebhookEndpoint: mountCreateWebhookEndpoint,
+          listWebhookEndpoints: mountListWebhookEndpoints,
+          deleteWebhookEndpoint: mountDeleteWebhookEndpoint,
+          listWebhookDeliveries: mountListWebhookDeliveries,
+          replayWebhookDelivery: mountReplayWebhookDelivery,
+          replayWebhookDeliveries: mountReplayWebhookDeliveries,
         },
         deps,
       );

@@ -7,8 +7,15 @@ export const partnerApiEnv = {
   properties: {
     ...commonEnv,
     ...httpEnv,
-    // Only for hearing API key revocations: without Redis the API still serves (the key cache's TTL bounds staleness).
+    // Key revocations are heard here (without Redis the API still serves; the key cache's TTL bounds staleness) and
+    // webhook replays are queued here (without Redis a replay answers 503).
     REDIS_URL: redisEnv.REDIS_URL,
+    QUEUE_PREFIX: redisEnv.QUEUE_PREFIX,
+    WEBHOOK_ALLOWED_HOSTS: {
+      type: 'string',
+      default: '',
+      description: 'Comma-separated host names or IP literals a webhook URL may name over plain http or although not public (local use and tests). Empty: https to public addresses only.',
+    },
   },
 } as const;
 

@@ -1,8 +1,14 @@
 // What the partner app takes from whoever composes it (server.ts, a test); app.ts and every route read it from here.
 import type { Logger, RouteDeps } from '@backbone/http';
+import type { WebhookDeliveryQueue } from '@backbone/publisher';
+import type { DestinationPolicy } from '@backbone/webhooks';
 
 export interface PartnerAppDeps extends RouteDeps {
   logger: Logger;
   /** Base URI of the problem `type`s. */
   problemBase: string;
+  /** Hosts a webhook URL may name although plain http or not public (WEBHOOK_ALLOWED_HOSTS). */
+  destinationPolicy: DestinationPolicy;
+  /** The webhook delivery queue, where replays add their jobs. */
+  webhookDeliveries: WebhookDeliveryQueue;
 }

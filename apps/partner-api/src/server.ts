@@ -1,6 +1,8 @@
-// Entry point: config -> migrations -> pool -> key verifier (and its revocation listener) -> app -> listen, with
-// graceful shutdown on SIGTERM/SIGINT.
+// Entry point: config -> migrations -> pool, Redis and the webhook delivery queue -> key verifier (and its revocation
+// listener) -> app -> listen, with graceful shutdown on SIGTERM/SIGINT.
 import { createPool, migrate } from '@backbone/db';
+import { createRedisConnection, openWebhookDeliveryQueue } from '@backbone/publisher';
+import { destinationPolicyFrom } from '@backbone/webhooks';
 import { createKeyVerifier, createLogger, listen, listenForKeyRevocations, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
 import { createPartnerApp } from './app.js';
 import { loadPartnerApiConfig } from './config.js';
@@ -15,7 +17,17 @@ try {
   const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'partner-api', ...(schema ? { schema } : {}) });
   const keyVerifier = createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS);
   const revocations = listenForKeyRevocations({ redisUrl: config.REDIS_URL, verifier: keyVerifier, logger, clientName: 'partner-api:key-revocations' });
-  const app = createPartnerApp({ pool, logger, problemBase: config.PROBLEM_BASE, bodyLimit: config.BODY_LIMIT, keyVerifier });
+  const redis = createRedisConnection(config.REDIS_URL, 'producer');
+  const webhookDeliveries = openWebhookDeliveryQueue(redis, { prefix: config.QUEUE_PREFIX, onError: (error) => logger.warn({ err: error }, 'webhook queue connection error') });
+  const app = createPartnerApp({
+    pool,
+    logger,
+    problemBase: config.PROBLEM_BASE,
+    bodyLimit: config.BODY_LIMIT,
+    keyVerifier,
+    destinationPolicy: destinationPolicyFrom(config.WEBHOOK_ALLOWED_HOSTS),
+    webhookDeliveries,
+  });
   const running = await listen(app, {
     port: config.PORT,
     host: config.HOST,
@@ -27,6 +39,8 @@ try {
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     cleanup: async () => {
       revocations.close();
+      await webhookDeliveries.close();
+      redis.disconnect();
       await pool.end();
     },
   });

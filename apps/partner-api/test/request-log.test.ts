@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { createKeyVerifier } from '@backbone/http';
 import { createTestTimeslot, futureDate, request, useTestDatabase, useTestServer } from '@backbone/testkit';
+import { WITHOUT_WEBHOOKS } from '@backbone/test-apps/partner-api';
 import { createPartnerApp } from '../src/app.js';
 import { createOperator, PROBLEM_BASE } from './support.js';
 
@@ -24,6 +25,7 @@ const server = useTestServer(() =>
     problemBase: PROBLEM_BASE,
     bodyLimit: '64kb',
     keyVerifier: createKeyVerifier(db.pool, 0),
+    ...WITHOUT_WEBHOOKS,
   }),
 );
 

@@ -2,16 +2,16 @@
 // an activity in Europe/Berlin and a few future timeslots.
 import http from 'node:http';
 import type { ServerTimeouts } from '@backbone/http';
-import { createTestPartnerApp } from '@backbone/test-apps/partner-api';
+import { createTestPartnerApp, type TestPartnerAppOptions } from '@backbone/test-apps/partner-api';
 import { createTestAccount, createTestActivity, useTestDatabase, useTestServer, type TestAccount } from '@backbone/testkit';
 import type { Pool } from '@backbone/db';
 import type { Activity } from '@backbone/domain';
 
 export { createTestPartnerApp, PROBLEM_BASE } from '@backbone/test-apps/partner-api';
 
-export function usePartnerApi(options: { poolSize?: number; bodyLimit?: string; timeouts?: ServerTimeouts } = {}) {
+export function usePartnerApi(options: { poolSize?: number; bodyLimit?: string; timeouts?: ServerTimeouts; webhooks?: () => TestPartnerAppOptions['webhooks'] } = {}) {
   const db = useTestDatabase({ poolSize: options.poolSize ?? 20 });
-  const server = useTestServer(() => createTestPartnerApp(db.pool, options), options);
+  const server = useTestServer(() => createTestPartnerApp(db.pool, { ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}), webhooks: options.webhooks?.() }), options);
   return { db, server };
 }
 

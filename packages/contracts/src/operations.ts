@@ -26,6 +26,12 @@ import { listOperatorBookingsOperation } from './operator/list-bookings.js';
 import { signInOperation } from './operator/sign-in.js';
 import { signOutOperation } from './operator/sign-out.js';
 import { syncBookingsOperation } from './partner/sync-bookings.js';
+import { createWebhookEndpointOperation } from './partner/create-webhook-endpoint.js';
+import { deleteWebhookEndpointOperation } from './partner/delete-webhook-endpoint.js';
+import { listWebhookDeliveriesOperation } from './partner/list-webhook-deliveries.js';
+import { listWebhookEndpointsOperation } from './partner/list-webhook-endpoints.js';
+import { replayWebhookDeliveriesOperation } from './partner/replay-webhook-deliveries.js';
+import { replayWebhookDeliveryOperation } from './partner/replay-webhook-delivery.js';
 import { publishPlatformEventOperation } from './platform/publish-platform-event.js';
 import { getUsageSummary } from './usage/get-usage-summary.js';
 import { recordUsageEntries } from './usage/record-usage-entries.js';
@@ -43,6 +49,12 @@ export const PARTNER_OPERATIONS = [
   confirmBookingOperation,
   cancelBookingOperation,
   syncBookingsOperation,
+  createWebhookEndpointOperation,
+  listWebhookEndpointsOperation,
+  deleteWebhookEndpointOperation,
+  listWebhookDeliveriesOperation,
+  replayWebhookDeliveryOperation,
+  replayWebhookDeliveriesOperation,
 ] as const;
 
 export const USAGE_OPERATIONS = [recordUsageEntry, recordUsageEntries, getUsageSummary] as const;

@@ -36,6 +36,8 @@ CREATE TABLE webhook_deliveries (
   updated_at       timestamptz NOT NULL DEFAULT now(),
   delivered_at     timestamptz,
   failed_at        timestamptz,
+  -- How many times a partner or operator replayed it: a replay's BullMQ job id is `<id>.r<replay_count>`, fresh each time.
+  replay_count     integer NOT NULL DEFAULT 0,
   UNIQUE (endpoint_id, event_id)
 );
 CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries (endpoint_id, created_at DESC, id DESC);

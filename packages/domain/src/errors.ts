@@ -12,7 +12,8 @@ export type DomainErrorCode =
   | 'invalid-transition'
   | 'hold-expired'
   | 'cancellation-window-closed'
-  | 'capacity-below-booked';
+  | 'capacity-below-booked'
+  | 'webhook-endpoint-limit';
 
 
 export class DomainError extends Error {

@@ -2,3 +2,4 @@ export * from './publisher.js';
 export * from './queues.js';
 export * from './event-validation.js';
 export * from './failed-jobs.js';
+export * from './webhook-deliveries.js';

@@ -2,13 +2,31 @@
 // through the real API (the worker's outbox relay).
 import { createKeyVerifier, createLogger } from '@backbone/http';
 import type { Pool } from '@backbone/db';
-import { createPartnerApp } from '@backbone/partner-api';
+import { createPartnerApp, type PartnerAppDeps } from '@backbone/partner-api';
+import { EventQueueUnavailableError } from '@backbone/publisher';
 import { PROBLEM_BASE } from './problem-base.js';
 
 export { PROBLEM_BASE };
 
+/**
+ * The webhook members of the app's deps for tests that do not exercise webhooks: no host allowed, and a delivery
+ * queue that takes nothing (a replay answers 503). Webhook tests pass a real queue on their Redis prefix.
+ */
+export const WITHOUT_WEBHOOKS: Pick<PartnerAppDeps, 'destinationPolicy' | 'webhookDeliveries'> = {
+  destinationPolicy: { allowedHosts: [] },
+  webhookDeliveries: {
+    enqueue: () => Promise.reject(new EventQueueUnavailableError('this test app has no webhook delivery queue')),
+    close: () => Promise.resolve(),
+  },
+};
+
+export interface TestPartnerAppOptions {
+  bodyLimit?: string;
+  webhooks?: Partial<Pick<PartnerAppDeps, 'destinationPolicy' | 'webhookDeliveries'>>;
+}
+
 /** The real partner app over `pool`, as the tests run it: silent logs and no key cache. */
-export function createTestPartnerApp(pool: Pool, options: { bodyLimit?: string } = {}) {
+export function createTestPartnerApp(pool: Pool, options: TestPartnerAppOptions = {}) {
   return createPartnerApp({
     pool,
     logger: createLogger({ level: 'silent', name: 'partner-api-test' }),
@@ -16,5 +34,7 @@ export function createTestPartnerApp(pool: Pool, options: { bodyLimit?: string }
     bodyLimit: options.bodyLimit ?? '64kb',
     // No key cache: a revoked key must fail on the very next request.
     keyVerifier: createKeyVerifier(pool, 0),
+    ...WITHOUT_WEBHOOKS,
+    ...options.webhooks,
   });
 }

@@ -13,3 +13,4 @@ export * from './operator-timeslots.js';
 export * from './operator-keys.js';
 export * from './failed-events.js';
 export * from './operator-activities.js';
+export * from './webhook-endpoints.js';

@@ -112,3 +112,12 @@ export function guardedLookup(policy: DestinationPolicy): LookupFunction {
     });
   };
 }
+
+/** The policy a comma-separated host list (WEBHOOK_ALLOWED_HOSTS) names: trimmed, lowercase, IPv6 without brackets. */
+export function destinationPolicyFrom(allowedHosts: string): DestinationPolicy {
+  const hosts = allowedHosts
+    .split(',')
+    .map((host) => host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'))
+    .filter((host) => host !== '');
+  return { allowedHosts: hosts };
+}

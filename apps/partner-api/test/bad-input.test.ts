@@ -13,7 +13,7 @@ let op: Operator;
 
 interface Case {
   name: string;
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   path: () => string;
   body?: () => unknown;
   rawBody?: string | (() => Uint8Array);
@@ -45,6 +45,17 @@ const notUtf8 = (name: string, bytes: Buffer): Case => ({
   headers: { 'content-type': 'application/json' },
   status: 400,
 });
+// The webhook operations act on an endpoint registered in beforeAll, with one failed delivery.
+const WEBHOOKS = '/api/v2/ota/partner/webhooks';
+const hook = { endpoint: '', delivery: '' };
+const register = (name: string, body: unknown, status = 422): Case => ({ name: `webhooks: register with ${name}`, method: 'POST', path: () => WEBHOOKS, body: () => body, status });
+const deliveries = (name: string, query: string | (() => string)): Case => ({
+  name: `webhooks: deliveries with ${name}`,
+  path: () => `${WEBHOOKS}/${hook.endpoint}/deliveries${typeof query === 'function' ? query() : query}`,
+  status: 422,
+});
+const replaySince = (name: string, body: unknown): Case => ({ name: `webhooks: replay with ${name}`, method: 'POST', path: () => `${WEBHOOKS}/${hook.endpoint}/replay`, body: () => body, status: 422 });
+const position = (createdAt: string, id: string) => Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
 // The lifecycle operations act on a hold and a confirmed booking made in beforeAll.
 const refs = { hold: '', confirmed: '' };
 const held = () => `${BOOKING}/${refs.hold}`;
@@ -261,6 +272,49 @@ const cases: Case[] = [
   sync('Cursor with a huge id', `?Cursor=${Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', '1', 1e300])).toString('base64url')}`),
   sync('Cursor with an xid of SQL', `?Cursor=${Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', "1'; DROP TABLE bookings; --", 1])).toString('base64url')}`),
   sync('Cursor given twice', '?Cursor=abc&Cursor=def'),
+  // webhooks: registering
+  register('no Url', { EventTypes: ['booking.created'] }),
+  register('an empty Url', { Url: '' }),
+  register('a Url that is a number', { Url: 42 }),
+  register('a Url of 2001 characters', { Url: `https://93.184.216.34/${'a'.repeat(1979)}` }),
+  register('a Url that is not absolute', { Url: 'hooks/booking' }),
+  register('a Url over plain http', { Url: 'http://93.184.216.34/hook' }),
+  register('an ftp Url', { Url: 'ftp://93.184.216.34/hook' }),
+  register('a javascript: Url', { Url: 'javascript:alert(1)' }),
+  register('credentials in the Url', { Url: 'https://user:secret@93.184.216.34/hook' }),
+  register('a loopback Url', { Url: 'https://127.0.0.1/hook' }),
+  register('a decimal-encoded loopback Url', { Url: 'https://2130706433/hook' }),
+  register('a cloud metadata Url', { Url: 'https://169.254.169.254/latest/meta-data/' }),
+  register('a NUL byte in the host', { Url: 'https://93.184.216.34\u0000.example/hook' }),
+  register('a host that does not resolve', { Url: 'https://no-such-host.invalid/hook' }),
+  register('an unknown event type', { Url: 'https://93.184.216.34/hook', EventTypes: ['booking.exploded'] }),
+  register('a platform event type', { Url: 'https://93.184.216.34/hook', EventTypes: ['order.completed'] }),
+  register('no event types', { Url: 'https://93.184.216.34/hook', EventTypes: [] }),
+  register('an event type twice', { Url: 'https://93.184.216.34/hook', EventTypes: ['booking.created', 'booking.created'] }),
+  register('EventTypes a string', { Url: 'https://93.184.216.34/hook', EventTypes: 'booking.created' }),
+  register('an unknown member', { Url: 'https://93.184.216.34/hook', Secret: 'whsec_mine' }),
+  register('an array body', ['https://93.184.216.34/hook']),
+  raw('webhooks: register with a text/plain body', () => WEBHOOKS, 'https://93.184.216.34/hook', 'text/plain', 415),
+  raw('webhooks: register with truncated JSON', () => WEBHOOKS, '{"Url": "https://', 'application/json', 400),
+  // webhooks: deliveries, delete, replay
+  { name: 'webhooks: deliveries of an ID that is not a UUID', path: () => `${WEBHOOKS}/not-a-uuid/deliveries`, status: 400 },
+  deliveries('an unknown Status', '?Status=lost'),
+  deliveries('Limit 0', '?Limit=0'),
+  deliveries('Limit 201', '?Limit=201'),
+  deliveries('Cursor garbage', '?Cursor=garbage'),
+  deliveries('a Cursor of SQL', () => `?Cursor=${position("2026-01-01T00:00:00.000000Z'; DROP TABLE webhook_deliveries; --", hook.delivery)}`),
+  deliveries('a Cursor on February 30', () => `?Cursor=${position('2026-02-30T10:00:00.000000Z', hook.delivery)}`),
+  deliveries('a Cursor in year 0000', () => `?Cursor=${position('0000-01-01T00:00:00.000000Z', hook.delivery)}`),
+  deliveries('a Cursor whose id is not a UUID', () => `?Cursor=${position('2026-01-01T00:00:00.000000Z', '1 OR 1=1')}`),
+  { name: 'webhooks: delete an ID that is not a UUID', method: 'DELETE', path: () => `${WEBHOOKS}/42`, status: 400 },
+  { name: 'webhooks: delete an unknown ID', method: 'DELETE', path: () => `${WEBHOOKS}/00000000-0000-4000-8000-000000000000`, status: 404 },
+  { name: 'webhooks: replay a DeliveryID that is not a UUID', method: 'POST', path: () => `${WEBHOOKS}/${hook.endpoint}/deliveries/x/replay`, status: 400 },
+  { name: 'webhooks: replay an unknown DeliveryID', method: 'POST', path: () => `${WEBHOOKS}/${hook.endpoint}/deliveries/00000000-0000-4000-8000-000000000000/replay`, status: 404 },
+  replaySince('no Since', {}),
+  replaySince('Since not an instant', { Since: 'last week' }),
+  replaySince('Since without offset', { Since: '2026-01-01T10:00:00' }),
+  replaySince('Since on a leap second', { Since: '2026-06-30T23:59:60Z' }),
+  replaySince('an unknown member', { Since: '2026-01-01T10:00:00Z', Until: '2026-01-02T10:00:00Z' }),
 ];
 
 beforeAll(async () => {
@@ -272,6 +326,15 @@ beforeAll(async () => {
   expect([hold.status, confirmed.status]).toEqual([201, 201]);
   refs.hold = hold.body.Reference;
   refs.confirmed = confirmed.body.Reference;
+  const endpoint = await request(server.url, 'POST', WEBHOOKS, { key: op.ota, body: { Url: 'https://93.184.216.34/hook' } });
+  expect(endpoint.status).toBe(201);
+  hook.endpoint = endpoint.body.ID;
+  const { rows } = await db.pool.query<{ id: string }>(
+    `INSERT INTO webhook_deliveries (endpoint_id, account_id, event_id, event_type, payload, status, attempt_count, failed_at)
+     VALUES ($1, $2, gen_random_uuid(), 'booking.created', '{}', 'failed', 3, now()) RETURNING id`,
+    [hook.endpoint, op.account.id],
+  );
+  hook.delivery = rows[0]!.id;
 });
 
 describe('malformed requests', () => {

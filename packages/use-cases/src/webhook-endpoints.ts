@@ -176,6 +176,7 @@ async function replay(
     // A partner replaying deliveries asks for the endpoint to be tried again: a disabled one is enabled.
     return { replayed: marked, cleared: marked.length > 0 ? await enableWebhookEndpoint(tx, owner, endpointId) : null };
   });
+  if (replayed.length === 0) return replayed;
   try {
     await uow.webhookDeliveries.enqueue(replayed.map((d) => ({ data: { DeliveryID: d.id, AccountID: owner.accountId }, jobId: `${d.id}.r${d.replayCount}` })));
   } catch (error) {
@@ -200,10 +201,11 @@ export async function replayWebhookDelivery(
 ): Promise<WebhookDelivery> {
   const endpoint = await ownedEndpoint(uow.pool, owner, request.endpointId);
   const deliveryId = request.deliveryId.toLowerCase();
+  if (!(await findWebhookDelivery(uow.pool, owner, endpoint.id, deliveryId))) throw notFound('Webhook delivery');
   const replayed = await replay(uow, owner, endpoint.id, (tx) => markDeliveryForReplay(tx, owner, endpoint.id, deliveryId));
+  if (replayed.length === 0) throw new DomainError('invalid-transition', `Delivery ${deliveryId} is still pending: it is replayed once it has failed or been delivered.`);
   const delivery = await findWebhookDelivery(uow.pool, owner, endpoint.id, deliveryId);
   if (!delivery) throw notFound('Webhook delivery');
-  if (replayed.length === 0) throw new DomainError('invalid-transition', `Delivery ${delivery.id} is still pending: it is replayed once it has failed or been delivered.`);
   return toWebhookDelivery(delivery);
 }
 

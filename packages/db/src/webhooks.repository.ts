@@ -47,18 +47,21 @@ export interface DeliveryPosition {
   id: string;
 }
 
-/** A delivery put back to pending by a replay: its job id is `<id>.r<replayCount>`; priorStatus undoes it. */
+/**
+ * A delivery put back to pending by a replay: its job id is `<id>.r<replayCount>`. The prior values (as PostgreSQL
+ * text, exact to the microsecond) undo the replay when the queue does not take the job.
+ */
 export interface ReplayedDelivery {
   id: string;
   replayCount: number;
-  priorStatus: 'delivered' | 'failed';
+  prior: { status: 'delivered' | 'failed'; nextAttemptAt: string | null; updatedAt: string };
 }
 
-/** What a replay cleared on a disabled endpoint, to put back when the replay is undone. */
+/** What a replay cleared on a disabled endpoint (as PostgreSQL text), to put back when the replay is undone. */
 export interface DisabledState {
-  disabledAt: Date;
+  disabledAt: string;
   disabledReason: string | null;
-  failingSince: Date | null;
+  failingSince: string | null;
 }
 
 interface EndpointRow {
@@ -92,12 +95,15 @@ const toEndpoint = (r: EndpointRow): WebhookEndpointRecord => ({
  * endpoints it has; null when the account has no such partner.
  */
 export async function lockPartnerEndpointCount(db: Db, owner: WebhookOwner): Promise<number | null> {
-  const { rows } = await db.query<{ endpoints: number }>(
-    `SELECT (SELECT count(*) FROM webhook_endpoints e WHERE e.account_id = p.account_id AND e.partner_id = p.id)::int AS endpoints
-       FROM partners p WHERE p.account_id = $1 AND p.id = $2 FOR UPDATE`,
-    [owner.accountId, owner.partnerId],
-  );
-  return rows[0]?.endpoints ?? null;
+  const locked = await db.query(`SELECT 1 FROM partners WHERE account_id = $1 AND id = $2 FOR UPDATE`, [owner.accountId, owner.partnerId]);
+  if (locked.rowCount !== 1) return null;
+  // Counted in a statement of its own, after the lock: a statement that waited for the lock still reads with the
+  // snapshot it started with, and would miss the endpoint the registration it waited for has just added.
+  const { rows } = await db.query<{ endpoints: number }>(`SELECT count(*)::int AS endpoints FROM webhook_endpoints WHERE account_id = $1 AND partner_id = $2`, [
+    owner.accountId,
+    owner.partnerId,
+  ]);
+  return rows[0]!.endpoints;
 }
 
 export async function insertWebhookEndpoint(db: Db, owner: WebhookOwner, endpoint: { url: string; eventTypes: readonly string[]; secret: string }): Promise<WebhookEndpointRecord> {
@@ -149,6 +155,10 @@ export async function deleteWebhookEndpoint(db: Db, owner: WebhookOwner, endpoin
   return rowCount === 1;
 }
 
+// JavaScript dates keep milliseconds; the position keeps PostgreSQL's microseconds, so that deliveries made within one
+// millisecond are neither skipped nor served twice across pages.
+const EXACT_CREATED_AT = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_exact`;
+
 interface DeliveryRow {
   id: string;
   event_id: string;
@@ -173,7 +183,7 @@ export async function listWebhookDeliveries(
   query: { status?: WebhookDeliveryRecord['status'] | undefined; after: DeliveryPosition | null; limit: number },
 ): Promise<{ deliveries: WebhookDeliveryRecord[]; last: DeliveryPosition | null }> {
   const { rows } = await db.query<DeliveryRow>(
-    `SELECT id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, created_at::text AS created_at_exact, delivered_at, failed_at
+    `SELECT id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, ${EXACT_CREATED_AT}, delivered_at, failed_at
        FROM webhook_deliveries
       WHERE endpoint_id = $1 AND account_id = $2
         AND ($3::text IS NULL OR status = $3)
@@ -217,7 +227,7 @@ async function listAttempts(db: Db, deliveryIds: string[]): Promise<Map<string, 
 /** One delivery of the owner's endpoint, with its attempts; null when there is none. */
 export async function findWebhookDelivery(db: Db, owner: WebhookOwner, endpointId: string, deliveryId: string): Promise<WebhookDeliveryRecord | null> {
   const { rows } = await db.query<DeliveryRow>(
-    `SELECT id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, created_at::text AS created_at_exact, delivered_at, failed_at
+    `SELECT id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, ${EXACT_CREATED_AT}, delivered_at, failed_at
        FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2 AND account_id = $3`,
     [deliveryId, endpointId, owner.accountId],
   );
@@ -238,40 +248,64 @@ export async function findWebhookDelivery(db: Db, owner: WebhookOwner, endpointI
   };
 }
 
-// A replay puts deliveries back to pending, due now, and remembers the status each had so that a replay the queue
+// A replay puts deliveries back to pending, due now, and answers each one's prior values so that a replay the queue
 // did not take can be undone. The two statements differ only in which deliveries they take.
 const REPLAY_SET = `status = 'pending', next_attempt_at = now(), replay_count = d.replay_count + 1, updated_at = now()`;
+const REPLAY_RETURNING = `d.id, d.replay_count, prior.status AS prior_status, prior.next_attempt_at::text AS prior_next_attempt_at, prior.updated_at::text AS prior_updated_at`;
+
+interface ReplayRow {
+  id: string;
+  replay_count: number;
+  prior_status: ReplayedDelivery['prior']['status'];
+  prior_next_attempt_at: string | null;
+  prior_updated_at: string;
+}
+
+const toReplayed = (r: ReplayRow): ReplayedDelivery => ({
+  id: r.id,
+  replayCount: r.replay_count,
+  prior: { status: r.prior_status, nextAttemptAt: r.prior_next_attempt_at, updatedAt: r.prior_updated_at },
+});
 
 /** Puts one failed or delivered delivery of the endpoint back to pending; empty when it is not (pending, or not there). */
 export async function markDeliveryForReplay(db: Db, owner: WebhookOwner, endpointId: string, deliveryId: string): Promise<ReplayedDelivery[]> {
-  const { rows } = await db.query<{ id: string; replay_count: number; prior_status: ReplayedDelivery['priorStatus'] }>(
+  const { rows } = await db.query<ReplayRow>(
     `UPDATE webhook_deliveries d SET ${REPLAY_SET}
        FROM webhook_deliveries prior
       WHERE prior.id = d.id AND d.id = $3 AND d.endpoint_id = $1 AND d.account_id = $2 AND d.status IN ('failed', 'delivered')
-      RETURNING d.id, d.replay_count, prior.status AS prior_status`,
+      RETURNING ${REPLAY_RETURNING}`,
     [endpointId, owner.accountId, deliveryId],
   );
-  return rows.map((r) => ({ id: r.id, replayCount: r.replay_count, priorStatus: r.prior_status }));
+  return rows.map(toReplayed);
 }
 
 /** Puts every failed delivery of the endpoint created at or after `since` back to pending. */
 export async function markFailedDeliveriesForReplay(db: Db, owner: WebhookOwner, endpointId: string, since: Date): Promise<ReplayedDelivery[]> {
-  const { rows } = await db.query<{ id: string; replay_count: number }>(
+  const { rows } = await db.query<ReplayRow>(
     `UPDATE webhook_deliveries d SET ${REPLAY_SET}
-      WHERE d.endpoint_id = $1 AND d.account_id = $2 AND d.status = 'failed' AND d.created_at >= $3
-      RETURNING d.id, d.replay_count`,
+       FROM webhook_deliveries prior
+      WHERE prior.id = d.id AND d.endpoint_id = $1 AND d.account_id = $2 AND d.status = 'failed' AND d.created_at >= $3
+      RETURNING ${REPLAY_RETURNING}`,
     [endpointId, owner.accountId, since],
   );
-  return rows.map((r) => ({ id: r.id, replayCount: r.replay_count, priorStatus: 'failed' }));
+  return rows.map(toReplayed);
 }
 
-/** Undoes a replay the queue did not take: each delivery still pending from that replay gets its prior status back. */
+/** Undoes a replay the queue did not take: each delivery still as that replay left it gets its prior values back. */
 export async function revertReplay(db: Db, accountId: string, replayed: readonly ReplayedDelivery[]): Promise<void> {
   await db.query(
-    `UPDATE webhook_deliveries d SET status = r.prior_status, next_attempt_at = NULL, updated_at = now()
-       FROM unnest($2::uuid[], $3::int[], $4::text[]) AS r(id, replay_count, prior_status)
+    `UPDATE webhook_deliveries d
+        SET status = r.status, next_attempt_at = r.next_attempt_at::timestamptz, updated_at = r.updated_at::timestamptz, replay_count = d.replay_count - 1
+       FROM unnest($2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[]) AS r(id, replay_count, status, next_attempt_at, updated_at)
       WHERE d.id = r.id AND d.account_id = $1 AND d.replay_count = r.replay_count AND d.status = 'pending'`,
-    [accountId, replayed.map((r) => r.id), replayed.map((r) => r.replayCount), replayed.map((r) => r.priorStatus)],
+    [
+      accountId,
+      replayed.map((r) => r.id),
+      replayed.map((r) => r.replayCount),
+      replayed.map((r) => r.prior.status),
+      replayed.map((r) => r.prior.nextAttemptAt),
+      replayed.map((r) => r.prior.updatedAt),
+    ],
   );
 }
 
@@ -280,11 +314,11 @@ export async function revertReplay(db: Db, accountId: string, replayed: readonly
  * cleared; null when the endpoint was enabled (nothing changes).
  */
 export async function enableWebhookEndpoint(db: Db, owner: WebhookOwner, endpointId: string): Promise<DisabledState | null> {
-  const { rows } = await db.query<{ disabled_at: Date; disabled_reason: string | null; failing_since: Date | null }>(
+  const { rows } = await db.query<{ disabled_at: string; disabled_reason: string | null; failing_since: string | null }>(
     `UPDATE webhook_endpoints e SET disabled_at = NULL, disabled_reason = NULL, failing_since = NULL
        FROM webhook_endpoints prior
       WHERE prior.id = e.id AND e.id = $1 AND e.account_id = $2 AND e.partner_id = $3 AND e.disabled_at IS NOT NULL
-      RETURNING prior.disabled_at, prior.disabled_reason, prior.failing_since`,
+      RETURNING prior.disabled_at::text AS disabled_at, prior.disabled_reason, prior.failing_since::text AS failing_since`,
     [endpointId, owner.accountId, owner.partnerId],
   );
   const row = rows[0];
@@ -294,7 +328,7 @@ export async function enableWebhookEndpoint(db: Db, owner: WebhookOwner, endpoin
 /** Puts back what enableWebhookEndpoint cleared, unless the endpoint changed since (a success, a new failure run). */
 export async function restoreDisabledState(db: Db, owner: WebhookOwner, endpointId: string, state: DisabledState): Promise<void> {
   await db.query(
-    `UPDATE webhook_endpoints SET disabled_at = $4, disabled_reason = $5, failing_since = $6
+    `UPDATE webhook_endpoints SET disabled_at = $4::timestamptz, disabled_reason = $5, failing_since = $6::timestamptz
       WHERE id = $1 AND account_id = $2 AND partner_id = $3 AND disabled_at IS NULL AND failing_since IS NULL`,
     [endpointId, owner.accountId, owner.partnerId, state.disabledAt, state.disabledReason, state.failingSince],
   );

@@ -7,8 +7,9 @@ import type { AdminCommand } from './admin/command.js';
 import { operatorCommands } from './admin/operator.commands.js';
 import { partnerCommands } from './admin/partner.commands.js';
 import { queueCommands } from './admin/queue.commands.js';
+import { webhookCommands } from './admin/webhook.commands.js';
 
-const commands: Record<string, AdminCommand> = { ...partnerCommands, ...operatorCommands, ...queueCommands };
+const commands: Record<string, AdminCommand> = { ...partnerCommands, ...operatorCommands, ...queueCommands, ...webhookCommands };
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(22)} ${c.summary}\n${' '.repeat(25)}${c.usage}`);

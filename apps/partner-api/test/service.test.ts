@@ -28,6 +28,11 @@ describe('partner API service', () => {
     expect(bookingBody.then.required).toEqual(['Customer']);
     expect(booking.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header' })]);
     expect(Object.keys(booking.responses)).toEqual(expect.arrayContaining(['201', '401', '403', '409', '422']));
+    expect(res.body.paths['/api/v2/ota/partner/webhooks/{ID}/deliveries/{DeliveryID}/replay'].post).toMatchObject({
+      operationId: 'replayWebhookDelivery',
+      security: [{ bearerAuth: ['ota'] }],
+      parameters: [expect.objectContaining({ name: 'ID', in: 'path', required: true }), expect.objectContaining({ name: 'DeliveryID', in: 'path', required: true })],
+    });
   });
 
   it('serves human-readable docs without a CDN', async () => {

@@ -1,0 +1,87 @@
+// Admin commands for partners' webhook endpoints: list them across accounts, read an endpoint's deliveries, and replay
+// them once a receiver is back (`npm run admin -- replay-webhook-deliveries --endpoint <id> --since <instant>`). They
+// call the partner API's own use cases, for the endpoint's owner, so both see and change the same rows.
+import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '@backbone/contracts';
+import { findWebhookEndpointOwner, listAllWebhookEndpoints, type Pool, type WebhookOwner } from '@backbone/db';
+import { createRedisConnection, DEFAULT_QUEUE_PREFIX, openWebhookDeliveryQueue, type WebhookDeliveryQueue } from '@backbone/publisher';
+import { listWebhookDeliveries, replayWebhookDeliveries, replayWebhookDelivery, toWebhookEndpoint } from '@backbone/use-cases';
+import { requireOption, type AdminCommand, type AdminContext } from './command.js';
+
+type Options = Record<string, string | boolean | string[] | undefined>;
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+function optionalUuid(options: Options, name: string): string | undefined {
+  const value = options[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !UUID.test(value)) throw new Error(`--${name} must be a UUID, got '${String(value)}'`);
+  return value.toLowerCase();
+}
+
+async function endpointOwner(pool: Pool, options: Options): Promise<{ owner: WebhookOwner; endpointId: string }> {
+  const endpointId = optionalUuid(options, 'endpoint');
+  if (endpointId === undefined) throw new Error('--endpoint is required');
+  const owner = await findWebhookEndpointOwner(pool, endpointId);
+  if (!owner) throw new Error(`no webhook endpoint ${endpointId}`);
+  return { owner, endpointId };
+}
+
+async function withDeliveryQueue<T>(options: Options, ctx: AdminContext, work: (queue: WebhookDeliveryQueue) => Promise<T>): Promise<T> {
+  const prefix = typeof options.prefix === 'string' && options.prefix !== '' ? options.prefix : DEFAULT_QUEUE_PREFIX;
+  const redis = createRedisConnection(ctx.redisUrl, 'producer');
+  const queue = openWebhookDeliveryQueue(redis, { prefix });
+  try {
+    return await work(queue);
+  } finally {
+    await queue.close();
+    redis.disconnect();
+  }
+}
+
+export const webhookCommands: Record<string, AdminCommand> = {
+  'list-webhooks': {
+    summary: 'List partners\' webhook endpoints (every account\'s, or one account\'s or partner\'s), disabled ones marked.',
+    usage: '[--account <id>] [--partner <id>]',
+    options: { account: { type: 'string' }, partner: { type: 'string' } },
+    async run(options, ctx) {
+      const endpoints = await listAllWebhookEndpoints(ctx.pool, { accountId: optionalUuid(options, 'account'), partnerId: optionalUuid(options, 'partner') });
+      return endpoints.map((endpoint) => ({ AccountID: endpoint.accountId, PartnerID: endpoint.partnerId, ...toWebhookEndpoint(endpoint) }));
+    },
+  },
+  'webhook-deliveries': {
+    summary: 'An endpoint\'s deliveries with their attempts, newest first (as GET .../webhooks/{ID}/deliveries).',
+    usage: '--endpoint <id> [--status pending|delivered|failed] [--limit 1-200] [--cursor <Next>]',
+    options: { endpoint: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
+    async run(options, ctx) {
+      const { owner, endpointId } = await endpointOwner(ctx.pool, options);
+      const status = options.status;
+      if (status !== undefined && !(WEBHOOK_DELIVERY_STATUSES as readonly unknown[]).includes(status)) throw new Error(`--status must be one of: ${WEBHOOK_DELIVERY_STATUSES.join(', ')}`);
+      let limit: number | undefined;
+      if (options.limit !== undefined) {
+        limit = Number(options.limit);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new Error('--limit must be a whole number from 1 to 200');
+      }
+      const cursor = typeof options.cursor === 'string' ? options.cursor : undefined;
+      return listWebhookDeliveries(ctx, owner, { endpointId, status: status as WebhookDeliveryStatus | undefined, limit, cursor });
+    },
+  },
+  'replay-webhook-deliveries': {
+    summary: 'Queue an endpoint\'s deliveries again: one (--delivery) or every failed one created since an instant (--since). Enables a disabled endpoint.',
+    usage: '--endpoint <id> (--delivery <id> | --since <ISO 8601 instant>) [--prefix bull]',
+    options: { endpoint: { type: 'string' }, delivery: { type: 'string' }, since: { type: 'string' }, prefix: { type: 'string' } },
+    async run(options, ctx) {
+      const { owner, endpointId } = await endpointOwner(ctx.pool, options);
+      const deliveryId = optionalUuid(options, 'delivery');
+      const since = options.since === undefined ? undefined : requireOption(options, 'since');
+      if ((deliveryId === undefined) === (since === undefined)) throw new Error('give exactly one of --delivery <id> or --since <instant>');
+      if (since !== undefined && (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(since) || Number.isNaN(Date.parse(since)))) {
+        throw new Error(`--since must be an ISO 8601 instant with its offset, such as 2027-05-01T09:00:00Z, got '${since}'`);
+      }
+      return withDeliveryQueue(options, ctx, async (webhookDeliveries) => {
+        const uow = { pool: ctx.pool, webhookDeliveries };
+        if (deliveryId !== undefined) return { Replayed: 1, Delivery: await replayWebhookDelivery(uow, owner, { endpointId, deliveryId }) };
+        return replayWebhookDeliveries(uow, owner, { endpointId, since: since! });
+      });
+    },
+  },
+};

@@ -9,6 +9,7 @@ import { bookingBody, createOperator, databaseFingerprint, PROBLEM_BASE, usePart
 const { db, server } = usePartnerApi();
 const day = futureDate(7);
 const BOOKING = '/api/v2/ota/partner/booking';
+const WEBHOOKS = '/api/v2/ota/partner/webhooks';
 
 let op: Operator;
 let intruder: Operator;
@@ -16,7 +17,7 @@ let noOta: string;
 
 interface Route {
   name: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: () => string;
   body?: () => unknown;
 }
@@ -31,15 +32,25 @@ const routes: Route[] = [
   { name: 'core questions', method: 'GET', path: () => `/api/v2/ota/core/questions/${op.activity.activityId}` },
   { name: 'booking', method: 'POST', path: () => BOOKING, body: () => bookingBody(op.activity, { date: day, time: '09:00' }) },
   { name: 'sync', method: 'GET', path: () => '/api/v2/ota/partner/bookings?Limit=10' },
+  { name: 'webhooks', method: 'GET', path: () => WEBHOOKS },
+  { name: 'register webhook', method: 'POST', path: () => WEBHOOKS, body: () => ({ Url: 'https://93.184.216.34/hook' }) },
 ];
 
-/** The lifecycle routes on one of op's bookings: only op's partner may reach them (see lifecycle.test.ts). */
+/**
+ * The lifecycle routes on one of op's bookings, and the webhook routes on one of op's endpoints: only op's partner
+ * may reach them (see lifecycle.test.ts and webhooks.test.ts).
+ */
 const bookingRoutes: Route[] = [
   { name: 'look up', method: 'GET', path: () => `${BOOKING}/${reference}` },
   { name: 'confirm', method: 'POST', path: () => `${BOOKING}/${reference}/confirm`, body: () => ({}) },
   { name: 'cancel', method: 'POST', path: () => `${BOOKING}/${reference}/cancel`, body: () => ({ Reason: 'x' }) },
+  { name: 'webhook deliveries', method: 'GET', path: () => `${WEBHOOKS}/${hook.endpoint}/deliveries` },
+  { name: 'replay a webhook delivery', method: 'POST', path: () => `${WEBHOOKS}/${hook.endpoint}/deliveries/${hook.delivery}/replay` },
+  { name: 'replay webhook deliveries', method: 'POST', path: () => `${WEBHOOKS}/${hook.endpoint}/replay`, body: () => ({ Since: '2000-01-01T00:00:00Z' }) },
+  { name: 'delete webhook', method: 'DELETE', path: () => `${WEBHOOKS}/${hook.endpoint}` },
 ];
 let reference = '';
+const hook = { endpoint: '', delivery: '' };
 
 const call = (route: Route, headers: Record<string, string> = {}) =>
   request(server.url, route.method, route.path(), { body: route.body?.(), headers });
@@ -53,6 +64,13 @@ beforeAll(async () => {
   await createTestTimeslot(db.pool, intruder.activity, { date: day, time: '09:00', capacity: 50 });
   const held = await request(server.url, 'POST', BOOKING, { key: op.ota, body: bookingBody(op.activity, { date: day, time: '09:00' }, { Hold: { Minutes: 60 } }) });
   reference = held.body.Reference;
+  hook.endpoint = (await request(server.url, 'POST', WEBHOOKS, { key: op.ota, body: { Url: 'https://93.184.216.34/hook' } })).body.ID;
+  const { rows } = await db.pool.query<{ id: string }>(
+    `INSERT INTO webhook_deliveries (endpoint_id, account_id, event_id, event_type, payload, status, failed_at)
+     VALUES ($1, $2, gen_random_uuid(), 'booking.created', '{}', 'failed', now()) RETURNING id`,
+    [hook.endpoint, op.account.id],
+  );
+  hook.delivery = rows[0]!.id;
 });
 
 describe.each(bookingRoutes)('$name', (route) => {
@@ -113,7 +131,7 @@ describe('the tenant wall', () => {
     asIntruder.authorization = `Bearer ${intruder.ota}`;
   });
 
-  it.each(routes.filter((r) => r.method === 'GET' && r.name !== 'products' && r.name !== 'sync'))(
+  it.each(routes.filter((r) => r.method === 'GET' && !['products', 'sync', 'webhooks'].includes(r.name)))(
     "answers 404 on $name for another account's activity, exactly as for one that does not exist",
     async (route) => {
       const before = await databaseFingerprint(db.pool);

@@ -253,6 +253,7 @@ describe('replay', () => {
     const job = await jobs.getJob(`${id}.r1`);
     expect(job?.name).toBe('deliver');
     expect(job?.data).toEqual({ DeliveryID: id, AccountID: op.account.id });
+    expect(job?.opts).toMatchObject({ attempts: 10, backoff: { type: 'exponential', delay: 1000 } });
     const listed = (await request(server.url, 'GET', WEBHOOKS, { key })).body[0];
     expect(listed).toMatchObject({ ID: endpoint, Disabled: false, DisabledAt: null, DisabledReason: null, FailingSince: null });
 

@@ -1,6 +1,6 @@
 // The producer side of the webhook delivery queue: the partner API and the admin CLI add a job when a delivery is
 // replayed; the webhook worker alone consumes them. A job names its delivery; the delivery's state is in PostgreSQL.
-import { Queue } from 'bullmq';
+import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { WEBHOOK_DELIVERIES_QUEUE, WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from '@backbone/contracts';
 import { EventQueueUnavailableError } from './publisher.js';
@@ -13,6 +13,15 @@ export interface WebhookDeliveryQueue {
    */
   enqueue(jobs: ReadonlyArray<{ data: WebhookDeliveryJob; jobId: string }>): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Options of a delivery job, fan-out's or replay's alike. The attempts and backoff cover failures that are not the
+ * endpoint's (PostgreSQL or Redis unreachable); the worker retries the endpoint's own failures by rescheduling the job,
+ * which BullMQ does not count as an attempt.
+ */
+export function webhookDeliveryJobOptions(jobId: string): JobsOptions {
+  return { jobId, attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: KEEP_COMPLETED, removeOnFail: false };
 }
 
 export interface WebhookDeliveryQueueOptions {
@@ -31,7 +40,7 @@ export function openWebhookDeliveryQueue(connection: Redis, options: WebhookDeli
   return {
     async enqueue(jobs) {
       if (jobs.length === 0) return;
-      const bulk = jobs.map(({ data, jobId }) => ({ name: WEBHOOK_DELIVERY_JOB, data, opts: { jobId, removeOnComplete: KEEP_COMPLETED, removeOnFail: false } }));
+      const bulk = jobs.map(({ data, jobId }) => ({ name: WEBHOOK_DELIVERY_JOB, data, opts: webhookDeliveryJobOptions(jobId) }));
       try {
         await withDeadline(queue.addBulk(bulk), timeoutMs);
       } catch (error) {

@@ -15,6 +15,7 @@ COPY packages/domain/package.json packages/domain/
 COPY packages/http/package.json packages/http/
 COPY packages/publisher/package.json packages/publisher/
 COPY packages/use-cases/package.json packages/use-cases/
+COPY packages/webhooks/package.json packages/webhooks/
 COPY packages/test-apps/package.json packages/test-apps/
 COPY packages/testkit/package.json packages/testkit/
 RUN npm ci --no-audit --no-fund

@@ -24,6 +24,8 @@ const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
 
 /** What kind of non-public address this is ("a loopback address"), or null when it is public unicast. */
 function nonPublicKind(address: string): string | null {
+  // What cannot be classified is refused rather than thrown: this runs inside a socket's lookup callback too.
+  if (!ipaddr.isValid(address)) return 'an address that cannot be classified';
   // process() turns IPv4-mapped IPv6 (::ffff:127.0.0.1) into the IPv4 address it stands for.
   const parsed = ipaddr.process(address);
   if (CLOUD_METADATA_ADDRESSES.has(parsed.toString())) return 'a cloud metadata address';

@@ -114,6 +114,14 @@ describe('guardedLookup', () => {
     expect(await fetchThrough(['localhost'])).toBe('reached');
   });
 
+  it('refuses a link-local address with a zone, as the resolver may answer it', async () => {
+    const lookup = guardedLookup({ allowedHosts: [] });
+    // An IP literal goes through dns.lookup unchanged, which stands in for a resolver answering this address.
+    const [error] = await new Promise<unknown[]>((resolve) => lookup('fe80::1%lo', { family: 6 }, (...args) => resolve(args)));
+    expect(error).toBeInstanceOf(DestinationRefusedError);
+    expect((error as DestinationRefusedError).reason).toContain('linkLocal');
+  });
+
   it('answers both the single-address and the all-addresses forms of dns.lookup', async () => {
     const lookup = guardedLookup({ allowedHosts: ['localhost'] });
     const single = await new Promise<unknown[]>((resolve) => lookup('localhost', { family: 4 }, (...args) => resolve(args)));

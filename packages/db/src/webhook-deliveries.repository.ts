@@ -1,0 +1,190 @@
+// The webhook worker's side of the webhook tables: fanning an event out into one delivery per matching endpoint,
+// reading what one attempt needs, and recording each attempt with the delivery's state and the endpoint's health.
+// (Registering, listing and replaying belong to the partner API's webhooks.repository.ts.)
+import { inTransaction, type Db } from './pool.js';
+
+export interface WebhookEventToFanOut {
+  accountId: string;
+  /** The partner whose endpoints hear of the event. */
+  partnerId: string;
+  eventId: string;
+  /** The event's job name, e.g. 'booking.created'. */
+  type: string;
+  /** The body every endpoint receives: { type, timestamp, data }. */
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Inserts one pending delivery per endpoint of the partner that is enabled and subscribed to the type (an event fans
+ * out to an endpoint once: the unique (endpoint, event) key drops a redelivered event), and returns the ids of every
+ * delivery of the event still pending, the new ones and those an earlier run inserted but may not have queued.
+ */
+export async function fanOutWebhookEvent(db: Db, event: WebhookEventToFanOut): Promise<string[]> {
+  // One statement: the outer SELECT does not see the CTE's rows (same snapshot), so the two halves never overlap.
+  const { rows } = await db.query<{ id: string }>(
+    `WITH inserted AS (
+       INSERT INTO webhook_deliveries (endpoint_id, account_id, event_id, event_type, payload)
+       SELECT e.id, e.account_id, $3, $4, $5
+         FROM webhook_endpoints e
+        WHERE e.account_id = $1 AND e.partner_id = $2 AND e.disabled_at IS NULL AND $4 = ANY (e.event_types)
+       ON CONFLICT (endpoint_id, event_id) DO NOTHING
+       RETURNING id
+     )
+     SELECT id FROM inserted
+     UNION
+     SELECT id FROM webhook_deliveries WHERE account_id = $1 AND event_id = $3 AND status = 'pending'`,
+    [event.accountId, event.partnerId, event.eventId, event.type, JSON.stringify(event.payload)],
+  );
+  return rows.map((row) => row.id);
+}
+
+export interface WebhookDeliveryTarget {
+  deliveryId: string;
+  accountId: string;
+  endpointId: string;
+  status: 'pending' | 'delivered' | 'failed';
+  eventId: string;
+  payload: unknown;
+  url: string;
+  secret: string;
+  endpointDisabled: boolean;
+  nextAttemptAt: Date | null;
+  /** Attempts made since `runStartedAt`: the position in the retry schedule of the run that started then. */
+  runAttempts: number;
+}
+
+/** The delivery with its endpoint; null when either is gone (a deleted endpoint takes its deliveries with it). */
+export async function findWebhookDeliveryTarget(db: Db, accountId: string, deliveryId: string, runStartedAt: Date): Promise<WebhookDeliveryTarget | null> {
+  const { rows } = await db.query<{
+    id: string;
+    endpoint_id: string;
+    status: WebhookDeliveryTarget['status'];
+    event_id: string;
+    payload: unknown;
+    url: string;
+    secret: string;
+    disabled: boolean;
+    next_attempt_at: Date | null;
+    run_attempts: number;
+  }>(
+    `SELECT d.id, d.endpoint_id, d.status, d.event_id, d.payload, e.url, e.secret, e.disabled_at IS NOT NULL AS disabled, d.next_attempt_at,
+            (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id AND a.attempted_at >= $3) AS run_attempts
+       FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.account_id = d.account_id
+      WHERE d.account_id = $1 AND d.id = $2`,
+    [accountId, deliveryId, runStartedAt],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    deliveryId: row.id,
+    accountId,
+    endpointId: row.endpoint_id,
+    status: row.status,
+    eventId: row.event_id,
+    payload: row.payload,
+    url: row.url,
+    secret: row.secret,
+    endpointDisabled: row.disabled,
+    nextAttemptAt: row.next_attempt_at,
+    runAttempts: row.run_attempts,
+  };
+}
+
+export interface WebhookAttemptRecord {
+  accountId: string;
+  deliveryId: string;
+  endpointId: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+  succeeded: boolean;
+  /** When the attempt failed: the next attempt's time, or null when this was the run's last. */
+  nextAttemptAt: Date | null;
+  /** An endpoint whose unbroken run of failures started longer ago than this is disabled by this failure. */
+  disableAfterMs: number;
+}
+
+export interface WebhookAttemptOutcome {
+  status: WebhookDeliveryTarget['status'];
+  /** The endpoint is disabled (by this attempt or before). */
+  endpointDisabled: boolean;
+}
+
+/**
+ * Records one attempt in one transaction: the attempt row, the endpoint's health (a success ends a run of failures;
+ * a failure starts one, or disables the endpoint when the run is older than `disableAfterMs`) and the delivery's
+ * state (delivered; pending until `nextAttemptAt`; failed when there is no next attempt or the endpoint is disabled).
+ * A delivery no longer pending (another run finished it) keeps its state; the attempt is still recorded.
+ */
+export async function recordWebhookAttempt(db: Db, attempt: WebhookAttemptRecord): Promise<WebhookAttemptOutcome> {
+  return inTransaction(db, async (client) => {
+    await client.query(`INSERT INTO webhook_attempts (delivery_id, duration_ms, status_code, error, response_excerpt) VALUES ($1, $2, $3, $4, $5)`, [
+      attempt.deliveryId,
+      attempt.durationMs,
+      attempt.statusCode,
+      attempt.error,
+      attempt.responseExcerpt,
+    ]);
+    const endpoint = attempt.succeeded
+      ? await client.query<{ disabled: boolean }>(
+          `UPDATE webhook_endpoints SET failing_since = NULL WHERE account_id = $1 AND id = $2 RETURNING disabled_at IS NOT NULL AS disabled`,
+          [attempt.accountId, attempt.endpointId],
+        )
+      : await client.query<{ disabled: boolean }>(
+          `UPDATE webhook_endpoints
+              SET failing_since = COALESCE(failing_since, now()),
+                  disabled_at = CASE WHEN failing_since < now() - $3 * interval '1 millisecond' THEN COALESCE(disabled_at, now()) ELSE disabled_at END,
+                  disabled_reason = CASE WHEN failing_since < now() - $3 * interval '1 millisecond'
+                                         THEN COALESCE(disabled_reason, 'Every delivery attempt failed since ' || to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '.')
+                                         ELSE disabled_reason END
+            WHERE account_id = $1 AND id = $2
+            RETURNING disabled_at IS NOT NULL AS disabled`,
+          [attempt.accountId, attempt.endpointId, attempt.disableAfterMs],
+        );
+    const endpointDisabled = endpoint.rows[0]?.disabled ?? true;
+    const status: WebhookAttemptOutcome['status'] = attempt.succeeded ? 'delivered' : attempt.nextAttemptAt && !endpointDisabled ? 'pending' : 'failed';
+    await client.query(
+      `UPDATE webhook_deliveries
+          SET status = $3,
+              attempt_count = attempt_count + 1,
+              next_attempt_at = $4,
+              last_status_code = $5,
+              last_error = $6,
+              updated_at = now(),
+              delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END,
+              failed_at = CASE WHEN $3 = 'failed' THEN now() ELSE failed_at END
+        WHERE account_id = $1 AND id = $2 AND status = 'pending'`,
+      [attempt.accountId, attempt.deliveryId, status, status === 'pending' ? attempt.nextAttemptAt : null, attempt.statusCode, attempt.error],
+    );
+    return { status, endpointDisabled };
+  });
+}
+
+/** Ends a pending delivery without an attempt (its endpoint was disabled): failed, kept, and replayable. */
+export async function failWebhookDelivery(db: Db, accountId: string, deliveryId: string, reason: string): Promise<void> {
+  await db.query(
+    `UPDATE webhook_deliveries SET status = 'failed', failed_at = now(), next_attempt_at = NULL, last_error = $3, updated_at = now()
+      WHERE account_id = $1 AND id = $2 AND status = 'pending'`,
+    [accountId, deliveryId, reason],
+  );
+}
+
+export interface NewWebhookEndpointRow {
+  partnerId: string;
+  url: string;
+  eventTypes: readonly string[];
+  secret: string;
+}
+
+/**
+ * Inserts an endpoint as it is, without the checks registration makes (URL scheme, destination, limits): for tests
+ * and benchmarks of the worker, which need endpoints the API would refuse (a loopback receiver).
+ */
+export async function insertWebhookEndpointRow(db: Db, accountId: string, endpoint: NewWebhookEndpointRow): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO webhook_endpoints (account_id, partner_id, url, event_types, secret) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [accountId, endpoint.partnerId, endpoint.url, endpoint.eventTypes, endpoint.secret],
+  );
+  return rows[0]!.id;
+}

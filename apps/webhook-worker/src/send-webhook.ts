@@ -4,7 +4,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import { guardedLookup, vetDestination, type DestinationPolicy } from '@backbone/webhooks';
+import { DestinationRefusedError, guardedLookup, vetDestination, type DestinationPolicy } from '@backbone/webhooks';
 
 export const USER_AGENT = 'activity-backbone-webhooks/1 (+https://standardwebhooks.com)';
 /** The answer is read up to this many bytes, then the connection is dropped: a receiver cannot make us read more. */
@@ -44,7 +44,7 @@ export function createWebhookSender(options: { policy: DestinationPolicy; timeou
     try {
       url = await vetDestination(message.url, options.policy);
     } catch (error) {
-      return { succeeded: false, statusCode: null, error: `destination refused: ${(error as Error).message}`, responseExcerpt: null, durationMs: elapsed() };
+      return { succeeded: false, statusCode: null, error: (error as Error).message, responseExcerpt: null, durationMs: elapsed() };
     }
     const timestamp = new Date();
     const headers = {
@@ -117,6 +117,6 @@ function post(url: URL, headers: Record<string, string>, body: string, agent: ht
 
 function describe(error: Error): string {
   const code = (error as NodeJS.ErrnoException).code;
-  if (error.name === 'DestinationRefusedError') return `destination refused: ${error.message}`;
+  if (error instanceof DestinationRefusedError) return error.message;
   return code && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
 }

@@ -1,0 +1,2 @@
+export * from './destination-guard.js';
+export * from './secret.js';

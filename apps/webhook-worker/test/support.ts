@@ -21,7 +21,7 @@ export const silentLogger = pino({ level: 'silent' });
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** What a receiver does with a request: answer with a status (and headers), or never answer. */
-export type Behaviour = { status: number; headers?: Record<string, string> } | 'hang';
+export type Behaviour = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
 
 export interface Received {
   path: string;
@@ -78,8 +78,12 @@ export async function startReceiver(): Promise<Receiver> {
         res.on('close', () => hangingResponses.delete(res));
         return;
       }
-      if (behaviour.status >= 200 && behaviour.status < 300) received.push(message);
-      res.writeHead(behaviour.status, behaviour.headers).end(`answer ${behaviour.status}`);
+      const answer = () => {
+        if (behaviour.status >= 200 && behaviour.status < 300) received.push(message);
+        res.writeHead(behaviour.status, behaviour.headers).end(`answer ${behaviour.status}`);
+      };
+      if (behaviour.delayMs) setTimeout(answer, behaviour.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -6,6 +6,7 @@ COPY package.json package-lock.json ./
 COPY apps/partner-api/package.json apps/partner-api/
 COPY apps/usage-api/package.json apps/usage-api/
 COPY apps/metering-worker/package.json apps/metering-worker/
+COPY apps/webhook-worker/package.json apps/webhook-worker/
 COPY apps/operator-api/package.json apps/operator-api/
 COPY apps/console/package.json apps/console/
 COPY packages/config/package.json packages/config/
@@ -15,6 +16,7 @@ COPY packages/domain/package.json packages/domain/
 COPY packages/http/package.json packages/http/
 COPY packages/publisher/package.json packages/publisher/
 COPY packages/use-cases/package.json packages/use-cases/
+COPY packages/webhooks/package.json packages/webhooks/
 COPY packages/test-apps/package.json packages/test-apps/
 COPY packages/testkit/package.json packages/testkit/
 RUN npm ci --no-audit --no-fund

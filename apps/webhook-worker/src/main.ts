@@ -30,6 +30,7 @@ try {
     deliveryConcurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
     fanOutConcurrency: config.WEBHOOK_FANOUT_CONCURRENCY,
     endpointMaxInFlight: config.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT,
+    attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
     retryDelaysMs: retryDelaysOf(config),
     disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
     lockDurationMs: config.WORKER_LOCK_DURATION_MS,

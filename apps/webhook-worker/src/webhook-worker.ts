@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { QUEUES, WEBHOOK_DELIVERIES_QUEUE, WEBHOOK_DELIVERY_JOB, WEBHOOK_EVENT_TYPES, type JobPayloads, type WebhookDeliveryJob, type WebhookEventType } from '@backbone/contracts';
 import { failWebhookDelivery, fanOutWebhookEvent, findWebhookDeliveryTarget, recordWebhookAttempt, type Pool } from '@backbone/db';
 import { KEEP_COMPLETED, validateEvent } from '@backbone/publisher';
+import { createEndpointSlots } from './endpoint-slots.js';
 import type { WebhookSender } from './send-webhook.js';
 
 export interface WebhookWorkerOptions {
@@ -22,6 +23,8 @@ export interface WebhookWorkerOptions {
   deliveryConcurrency: number;
   fanOutConcurrency: number;
   endpointMaxInFlight: number;
+  /** Total time of one attempt; a job over its endpoint's cap waits at most this long. */
+  attemptTimeoutMs: number;
   /** Delay before each retry; a run makes one attempt more than there are delays. */
   retryDelaysMs: readonly number[];
   disableAfterMs: number;
@@ -37,8 +40,8 @@ export interface WebhookWorker {
   close(): Promise<void>;
 }
 
-/** A job over its endpoint's in-flight cap waits about this long before it looks again. */
-const BUSY_ENDPOINT_DELAY_MS = 1000;
+/** A job over its endpoint's in-flight cap waits at least this long before it looks again. */
+const BUSY_ENDPOINT_MIN_DELAY_MS = 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -82,7 +85,14 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     }
   };
 
-  const inFlight = new Map<string, number>();
+  const slots = createEndpointSlots({ max: options.endpointMaxInFlight, minBackOffMs: BUSY_ENDPOINT_MIN_DELAY_MS, maxBackOffMs: options.attemptTimeoutMs });
+  // The endpoint of each delivery sent back for its endpoint's cap: when it comes back while the endpoint is still
+  // full, it goes back again without a database read.
+  const waitingForSlot = new Map<string, string>();
+  const waitForSlot = (job: Job, token: string | undefined, deliveryId: string, endpointId: string) => {
+    waitingForSlot.set(deliveryId, endpointId);
+    return postpone(job, token, Date.now() + withJitter(slots.backOff(endpointId)));
+  };
   const postpone = async (job: Job, token: string | undefined, until: number): Promise<never> => {
     await job.moveToDelayed(until, token);
     throw new DelayedError();
@@ -93,6 +103,9 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     if (typeof DeliveryID !== 'string' || !UUID.test(DeliveryID) || typeof AccountID !== 'string' || !UUID.test(AccountID)) {
       throw new UnrecoverableError(`Invalid ${WEBHOOK_DELIVERY_JOB} job data: DeliveryID and AccountID must be UUIDs.`);
     }
+    const parkedAt = waitingForSlot.get(DeliveryID);
+    if (parkedAt !== undefined && slots.isFull(parkedAt)) await waitForSlot(job, token, DeliveryID, parkedAt);
+    waitingForSlot.delete(DeliveryID);
     // The run started when its job was added: the fan-out's job, or a replay's fresh one.
     const target = await findWebhookDeliveryTarget(pool, AccountID, DeliveryID, new Date(job.timestamp));
     // Gone with its endpoint, or finished by another run: nothing to do.
@@ -103,17 +116,13 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     }
     // A job that ran again after a crash keeps to the schedule its attempt had set.
     if (target.nextAttemptAt && target.nextAttemptAt.getTime() > Date.now() + 1000) await postpone(job, token, target.nextAttemptAt.getTime());
-    const busy = inFlight.get(target.endpointId) ?? 0;
-    if (busy >= options.endpointMaxInFlight) await postpone(job, token, Date.now() + withJitter(BUSY_ENDPOINT_DELAY_MS));
-
-    inFlight.set(target.endpointId, busy + 1);
+    const release = slots.take(target.endpointId);
+    if (!release) return waitForSlot(job, token, DeliveryID, target.endpointId);
     let result;
     try {
       result = await sender.send({ url: target.url, secret: target.secret, messageId: target.eventId, body: JSON.stringify(target.payload) });
     } finally {
-      const left = (inFlight.get(target.endpointId) ?? 1) - 1;
-      if (left > 0) inFlight.set(target.endpointId, left);
-      else inFlight.delete(target.endpointId);
+      release();
     }
     const delay = result.succeeded ? undefined : options.retryDelaysMs[target.runAttempts];
     const nextAttemptAt = delay === undefined ? null : new Date(Date.now() + withJitter(delay));

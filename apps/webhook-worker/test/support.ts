@@ -215,6 +215,7 @@ export function useWebhookWorkers(db: TestDatabase, redis: TestRedis) {
         deliveryConcurrency: options.deliveryConcurrency ?? 50,
         fanOutConcurrency: 10,
         endpointMaxInFlight: options.endpointMaxInFlight ?? 10,
+        attemptTimeoutMs: options.timeoutMs ?? 10_000,
         retryDelaysMs: options.retryDelaysMs ?? [100, 200, 300],
         disableAfterMs: options.disableAfterMs ?? 5 * 24 * 3600 * 1000,
       });

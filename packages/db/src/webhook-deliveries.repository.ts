@@ -32,7 +32,10 @@ export async function fanOutWebhookEvent(db: Db, event: WebhookEventToFanOut): P
      )
      SELECT id FROM inserted
      UNION
-     SELECT id FROM webhook_deliveries WHERE account_id = $1 AND event_id = $3 AND status = 'pending'`,
+     -- Through the partner's endpoints: (endpoint_id, event_id) is indexed, event_id alone is not.
+     SELECT d.id
+       FROM webhook_endpoints e JOIN webhook_deliveries d ON d.endpoint_id = e.id AND d.event_id = $3
+      WHERE e.account_id = $1 AND e.partner_id = $2 AND d.status = 'pending'`,
     [event.accountId, event.partnerId, event.eventId, event.type, JSON.stringify(event.payload)],
   );
   return rows.map((row) => row.id);

@@ -30,7 +30,13 @@ export const webhookWorkerEnv = {
       description:
         'Attempts in flight at once to one endpoint per process; further deliveries to it wait (without counting an attempt), so a slow or dead endpoint holds at most this many of the process\'s slots.',
     },
-    WEBHOOK_FANOUT_CONCURRENCY: { type: 'integer', default: 20, minimum: 1, maximum: 1000, description: 'Booking events fanned out into deliveries at once per process.' },
+    WEBHOOK_FANOUT_CONCURRENCY: {
+      type: 'integer',
+      default: 100,
+      minimum: 1,
+      maximum: 1000,
+      description: 'Booking events fanned out into deliveries at once per process. Each waits on one statement and one Redis call, so this is high too.',
+    },
     WEBHOOK_ATTEMPT_TIMEOUT_MS: { type: 'integer', default: 10_000, minimum: 100, description: 'Total time of one delivery attempt (connection, request, answer); a failure after it.' },
     WEBHOOK_RETRY_DELAYS_MS: {
       type: 'string',

@@ -138,6 +138,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       nextAttemptAt,
       disableAfterMs: options.disableAfterMs,
     });
+    // Deleted with its endpoint during the attempt: nothing left to record or retry.
+    if (!outcome) return;
     if (outcome.status === 'failed') {
       logger.info({ deliveryId: DeliveryID, endpointId: target.endpointId, attempts: target.runAttempts + 1, endpointDisabled: outcome.endpointDisabled, error: result.error }, 'webhook delivery failed');
     }

@@ -1,8 +1,10 @@
 // Delivery to a real receiver: every matching endpoint gets each event once, signed per Standard Webhooks (verified by
 // the standardwebhooks verifier), with the event as the body's data and its EventID as webhook-id; endpoints of other
-// types, partners or accounts do not. Redirects are not followed, a destination the guard refuses is not called, and
-// a job whose endpoint was deleted ends quietly.
+// types, partners or accounts do not. Redirects are not followed, a destination the guard refuses is not called, a
+// job whose endpoint was deleted ends quietly, and one whose data is not a delivery fails without retries.
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_DELIVERY_JOB } from '@backbone/contracts';
 import { createTestAccount, useTestDatabase, useTestRedis } from '@backbone/testkit';
 import {
   attemptsOf,
@@ -121,22 +123,41 @@ describe('what a delivery does not do', () => {
     expect(receiver.hits(endpoint.path)).toBe(0);
   });
 
-  it('ends quietly when the endpoint was deleted while its delivery waited for a retry', async () => {
+  it('ends quietly when the endpoint is deleted during an attempt', async () => {
     const { account } = await createTestAccount(db.pool);
     const partner = await createTestPartner(db.pool, account.id);
-    let calls = 0;
-    const endpoint = await createTestEndpoint(db.pool, receiver, account.id, partner, ['booking.confirmed'], () => (++calls === 1 ? { status: 503 } : { status: 204 }));
-    const deliveries = queues.deliveries();
+    // The receiver answers (503, which would be retried) only after the test has deleted the endpoint.
+    const endpoint = await createTestEndpoint(db.pool, receiver, account.id, partner, ['booking.confirmed'], () => ({ status: 503, delayMs: 500 }));
     await queues.publish('booking.confirmed', bookingConfirmed(account.id, partner));
-    let deliveryId = '';
-    await waitFor('the first failed attempt', async () => {
-      const [row] = await deliveriesOf(db.pool, endpoint.id);
-      deliveryId = row?.id ?? '';
-      return row?.attempt_count === 1;
-    });
+    const [delivery] = await untilDeliveries(db.pool, endpoint.id, 1, 'pending');
+    await waitFor('the attempt to reach the receiver', async () => receiver.hits(endpoint.path) === 1);
     await db.pool.query(`DELETE FROM webhook_endpoints WHERE id = $1`, [endpoint.id]);
+
+    const deliveries = queues.deliveries();
+    await waitFor('the delivery job to finish', async () => (await deliveries.getJob(delivery!.id))?.finishedOn !== undefined);
+    const job = (await deliveries.getJob(delivery!.id))!;
+    expect(await job.getState()).toBe('completed');
+    // Neither retried by the schedule nor failed and retried by BullMQ.
+    expect(job.attemptsMade).toBe(1);
+    expect(receiver.hits(endpoint.path)).toBe(1);
+  });
+
+  it('ends quietly when the delivery is gone before its job runs (its endpoint deleted while it waited)', async () => {
+    const { account } = await createTestAccount(db.pool);
+    const deliveries = queues.deliveries();
+    const deliveryId = randomUUID();
+    await deliveries.add(WEBHOOK_DELIVERY_JOB, { DeliveryID: deliveryId, AccountID: account.id }, { jobId: deliveryId });
     await waitFor('the delivery job to finish', async () => (await deliveries.getJob(deliveryId))?.finishedOn !== undefined);
     expect(await (await deliveries.getJob(deliveryId))!.getState()).toBe('completed');
-    expect(calls).toBe(1);
+  });
+
+  it('fails a job whose data is not a delivery, without retrying it', async () => {
+    const deliveries = queues.deliveries();
+    const job = await deliveries.add(WEBHOOK_DELIVERY_JOB, { DeliveryID: 'not-a-uuid', AccountID: 'nor-this' }, { attempts: 5 });
+    await waitFor('the job to fail', async () => (await deliveries.getJob(job.id!))?.finishedOn !== undefined);
+    const failed = (await deliveries.getJob(job.id!))!;
+    expect(await failed.getState()).toBe('failed');
+    expect(failed.attemptsMade).toBe(1);
+    expect(failed.failedReason).toMatch(/DeliveryID and AccountID must be UUIDs/);
   });
 });

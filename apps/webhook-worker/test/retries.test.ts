@@ -37,8 +37,8 @@ async function endpointHealth(endpointId: string) {
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  // The disable window is 2 s here: an endpoint failing every attempt for longer is disabled at its next failure.
-  workers.start(redis.prefix, { retryDelaysMs: RETRY_DELAYS_MS, disableAfterMs: 2000 });
+  // The disable window is a minute here (five days in production): long enough that no other test's endpoint reaches it.
+  workers.start(redis.prefix, { retryDelaysMs: RETRY_DELAYS_MS, disableAfterMs: 60_000 });
 });
 
 describe('retries', () => {
@@ -113,8 +113,8 @@ describe('endpoint health', () => {
     const { account } = await createTestAccount(db.pool);
     const partner = await createTestPartner(db.pool, account.id);
     const endpoint = await createTestEndpoint(db.pool, receiver, account.id, partner, ['booking.confirmed'], () => ({ status: 500 }));
-    // Its unbroken run of failures started three seconds ago: past the 2 s window, so its next failure disables it.
-    await db.pool.query(`UPDATE webhook_endpoints SET failing_since = now() - interval '3 seconds' WHERE id = $1`, [endpoint.id]);
+    // Its unbroken run of failures started two minutes ago: past the window, so its next failure disables it.
+    await db.pool.query(`UPDATE webhook_endpoints SET failing_since = now() - interval '2 minutes' WHERE id = $1`, [endpoint.id]);
     await queues.publish('booking.confirmed', bookingConfirmed(account.id, partner));
 
     const [delivery] = await untilDeliveries(db.pool, endpoint.id, 1, 'failed');

@@ -1,7 +1,9 @@
 // The webhook worker's side of the webhook tables: fanning an event out into one delivery per matching endpoint,
 // reading what one attempt needs, and recording each attempt with the delivery's state and the endpoint's health.
 // (Registering, listing and replaying belong to the partner API's webhooks.repository.ts.)
-import { inTransaction, type Db } from './pool.js';
+import type { Db } from './pool.js';
+
+const FOREIGN_KEY_VIOLATION = '23503';
 
 export interface WebhookEventToFanOut {
   accountId: string;
@@ -115,53 +117,76 @@ export interface WebhookAttemptOutcome {
 }
 
 /**
- * Records one attempt in one transaction: the attempt row, the endpoint's health (a success ends a run of failures;
- * a failure starts one, or disables the endpoint when the run is older than `disableAfterMs`) and the delivery's
- * state (delivered; pending until `nextAttemptAt`; failed when there is no next attempt or the endpoint is disabled).
- * A delivery no longer pending (another run finished it) keeps its state; the attempt is still recorded.
+ * Records one attempt in one statement (one round trip, atomic): the attempt row, the endpoint's health (a success
+ * ends a run of failures; a failure starts one, or disables the endpoint when the run is older than `disableAfterMs`)
+ * and the delivery's state (delivered; pending until `nextAttemptAt`; failed when there is no next attempt or the
+ * endpoint is disabled). A delivery no longer pending (another run finished it) keeps its state; the attempt is still
+ * recorded. The parts are CTEs of one statement: they see the same snapshot, and the delivery's new state comes from
+ * the endpoint's updated row. Null when the delivery is gone (its endpoint was deleted during the attempt).
  */
-export async function recordWebhookAttempt(db: Db, attempt: WebhookAttemptRecord): Promise<WebhookAttemptOutcome> {
-  return inTransaction(db, async (client) => {
-    await client.query(`INSERT INTO webhook_attempts (delivery_id, duration_ms, status_code, error, response_excerpt) VALUES ($1, $2, $3, $4, $5)`, [
+export async function recordWebhookAttempt(db: Db, attempt: WebhookAttemptRecord): Promise<WebhookAttemptOutcome | null> {
+  const { rows } = await db
+    .query<{ status: WebhookDeliveryTarget['status']; disabled: boolean }>(
+    `WITH attempt AS (
+       INSERT INTO webhook_attempts (delivery_id, duration_ms, status_code, error, response_excerpt) VALUES ($2, $4, $5, $6, $7)
+     ),
+     -- Only a change of health touches the endpoint's row: every delivery to the endpoint would otherwise queue on its
+     -- row lock, one commit after another.
+     health AS (
+       UPDATE webhook_endpoints
+          SET failing_since = CASE WHEN $8 THEN NULL ELSE COALESCE(failing_since, now()) END,
+              disabled_at = CASE WHEN NOT $8 AND failing_since < now() - $10 * interval '1 millisecond' THEN now() ELSE disabled_at END,
+              disabled_reason = CASE WHEN NOT $8 AND failing_since < now() - $10 * interval '1 millisecond'
+                                     THEN 'Every delivery attempt failed since ' || to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '.'
+                                     ELSE disabled_reason END
+        WHERE account_id = $1 AND id = $3
+          AND CASE WHEN $8 THEN failing_since IS NOT NULL
+                   ELSE failing_since IS NULL OR (disabled_at IS NULL AND failing_since < now() - $10 * interval '1 millisecond') END
+        RETURNING disabled_at IS NOT NULL AS disabled
+     ),
+     endpoint AS (
+       SELECT COALESCE((SELECT disabled FROM health), (SELECT disabled_at IS NOT NULL FROM webhook_endpoints WHERE account_id = $1 AND id = $3)) AS disabled
+     ),
+     outcome AS (
+       SELECT CASE WHEN $8 THEN 'delivered'
+                   WHEN $9::timestamptz IS NOT NULL AND NOT COALESCE((SELECT disabled FROM endpoint), true) THEN 'pending'
+                   ELSE 'failed' END AS status,
+              COALESCE((SELECT disabled FROM endpoint), true) AS disabled
+     ),
+     delivery AS (
+       UPDATE webhook_deliveries d
+          SET status = o.status,
+              attempt_count = attempt_count + 1,
+              next_attempt_at = CASE WHEN o.status = 'pending' THEN $9::timestamptz END,
+              last_status_code = $5,
+              last_error = $6,
+              updated_at = now(),
+              delivered_at = CASE WHEN o.status = 'delivered' THEN now() ELSE delivered_at END,
+              failed_at = CASE WHEN o.status = 'failed' THEN now() ELSE failed_at END
+         FROM outcome o
+        WHERE d.account_id = $1 AND d.id = $2 AND d.status = 'pending'
+     )
+     SELECT status, disabled FROM outcome`,
+    [
+      attempt.accountId,
       attempt.deliveryId,
+      attempt.endpointId,
       attempt.durationMs,
       attempt.statusCode,
       attempt.error,
       attempt.responseExcerpt,
-    ]);
-    const endpoint = attempt.succeeded
-      ? await client.query<{ disabled: boolean }>(
-          `UPDATE webhook_endpoints SET failing_since = NULL WHERE account_id = $1 AND id = $2 RETURNING disabled_at IS NOT NULL AS disabled`,
-          [attempt.accountId, attempt.endpointId],
-        )
-      : await client.query<{ disabled: boolean }>(
-          `UPDATE webhook_endpoints
-              SET failing_since = COALESCE(failing_since, now()),
-                  disabled_at = CASE WHEN failing_since < now() - $3 * interval '1 millisecond' THEN COALESCE(disabled_at, now()) ELSE disabled_at END,
-                  disabled_reason = CASE WHEN failing_since < now() - $3 * interval '1 millisecond'
-                                         THEN COALESCE(disabled_reason, 'Every delivery attempt failed since ' || to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '.')
-                                         ELSE disabled_reason END
-            WHERE account_id = $1 AND id = $2
-            RETURNING disabled_at IS NOT NULL AS disabled`,
-          [attempt.accountId, attempt.endpointId, attempt.disableAfterMs],
-        );
-    const endpointDisabled = endpoint.rows[0]?.disabled ?? true;
-    const status: WebhookAttemptOutcome['status'] = attempt.succeeded ? 'delivered' : attempt.nextAttemptAt && !endpointDisabled ? 'pending' : 'failed';
-    await client.query(
-      `UPDATE webhook_deliveries
-          SET status = $3,
-              attempt_count = attempt_count + 1,
-              next_attempt_at = $4,
-              last_status_code = $5,
-              last_error = $6,
-              updated_at = now(),
-              delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END,
-              failed_at = CASE WHEN $3 = 'failed' THEN now() ELSE failed_at END
-        WHERE account_id = $1 AND id = $2 AND status = 'pending'`,
-      [attempt.accountId, attempt.deliveryId, status, status === 'pending' ? attempt.nextAttemptAt : null, attempt.statusCode, attempt.error],
-    );
-    return { status, endpointDisabled };
-  });
+      attempt.succeeded,
+      attempt.nextAttemptAt,
+      attempt.disableAfterMs,
+    ],
+    )
+    .catch((error: unknown) => {
+      // The attempt row's delivery no longer exists: deleted with its endpoint while the attempt was made.
+      if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) return { rows: [] };
+      throw error;
+    });
+  const row = rows[0];
+  return row ? { status: row.status, endpointDisabled: row.disabled } : null;
 }
 
 /** Ends a pending delivery without an attempt (its endpoint was disabled): failed, kept, and replayable. */

@@ -6,6 +6,7 @@ COPY package.json package-lock.json ./
 COPY apps/partner-api/package.json apps/partner-api/
 COPY apps/usage-api/package.json apps/usage-api/
 COPY apps/metering-worker/package.json apps/metering-worker/
+COPY apps/webhook-worker/package.json apps/webhook-worker/
 COPY apps/operator-api/package.json apps/operator-api/
 COPY apps/console/package.json apps/console/
 COPY packages/config/package.json packages/config/

@@ -4,7 +4,7 @@
 //
 // Knobs (environment): BENCH_DURATION (s per run, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32),
 // BENCH_WORKER_JOBS (100000), BENCH_WORKER_CONCURRENCY (the worker's default WORKER_CONCURRENCY), BENCH_USAGE_ENTRIES (10000000), BENCH_LOG_LEVEL
-// (info), BENCH_ONLY (comma list of partner, usage, worker: a partial run, written to bench/.tmp/ instead),
+// (info), BENCH_ONLY (comma list of partner, usage, worker, webhooks: a partial run, written to bench/.tmp/ instead),
 // DATABASE_URL / REDIS_URL / BENCH_DATABASE_URL, PGOPTIONS (passed to every process, e.g. '-c jit=off') and
 // BENCH_NODE_OPTIONS (NODE_OPTIONS of every process under test, e.g. '--max-old-space-size=128'), both recorded
 // in the results.
@@ -24,6 +24,7 @@ import { describeMachine, fmt, renderMarkdown, renderText, type Row, type Sectio
 import type { BenchContext } from './lib/context.js';
 import { partnerSection } from './sections/partner.js';
 import { usageSection } from './sections/usage.js';
+import { webhooksSection } from './sections/webhooks.js';
 import { workerSection } from './sections/worker.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -112,6 +113,7 @@ async function main(): Promise<void> {
     ['partner', partnerSection],
     ['usage', usageSection],
     ['worker', workerSection],
+    ['webhooks', webhooksSection],
   ];
   for (const [name, run] of plan) {
     if (only && !only.has(name)) continue;

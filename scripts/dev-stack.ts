@@ -1,6 +1,6 @@
 // The local stack behind `npm start`: PostgreSQL (DATABASE_URL, else the embedded server with data in .data/),
 // Redis (REDIS_URL, else the local one, else a redis-server from PATH), migrations, the demo operator (seeded
-// once), both APIs, the metering worker and a gateway giving them one base URL. Prints the URL and demo keys.
+// once), the APIs, the metering worker, the webhook worker and a gateway giving them one base URL. Prints the URL and demo keys.
 // Every process it starts is supervised (scripts/supervisor.ts): restarted when it dies, and the stack stops when
 // one keeps failing right after its start, or on Ctrl+C / SIGTERM.
 import { spawnSync } from 'node:child_process';
@@ -157,6 +157,8 @@ async function main(): Promise<void> {
     runApp('usage-api', 'apps/usage-api/dist/server.js', { ...api, PORT: String(port + 2) }),
     runApp('operator-api', 'apps/operator-api/dist/server.js', { ...api, PORT: String(port + 3) }),
     runApp('metering-worker', 'apps/metering-worker/dist/main.js', shared),
+    // Locally, webhooks may go to a receiver on this machine; production allows no private destination.
+    runApp('webhook-worker', 'apps/webhook-worker/dist/main.js', { ...shared, WEBHOOK_ALLOWED_HOSTS: env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost' }),
   ]);
   await Promise.all([waitUntilReady(partnerUrl, 'partner-api'), waitUntilReady(usageUrl, 'usage-api'), waitUntilReady(operatorUrl, 'operator-api')]);
 

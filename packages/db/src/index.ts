@@ -17,3 +17,4 @@ export * from './booking-lifecycle.repository.js';
 export * from './partners.repository.js';
 export * from './operator-timeslots.repository.js';
 export * from './webhooks.repository.js';
+export * from './webhook-deliveries.repository.js';

@@ -1,0 +1,77 @@
+// Composition root of the webhook worker: config -> migrations -> pool -> the fan-out and delivery workers ->
+// graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the attempts in flight finish (up to
+// SHUTDOWN_TIMEOUT_MS; unfinished jobs are redelivered to another worker), then closes its connections.
+import { createPool, migrate } from '@backbone/db';
+import { createLogger, writeLogsBeforeExit } from '@backbone/http/logger';
+import { createRedisConnection } from '@backbone/publisher';
+import { allowedHostsOf, loadWebhookWorkerConfig, retryDelaysOf } from './config.js';
+import { createWebhookSender } from './send-webhook.js';
+import { startWebhookWorker } from './webhook-worker.js';
+
+const config = loadWebhookWorkerConfig();
+const logger = createLogger({ level: config.LOG_LEVEL, name: 'webhook-worker' });
+writeLogsBeforeExit(logger);
+const schema = config.DATABASE_SCHEMA === 'public' ? undefined : config.DATABASE_SCHEMA;
+
+try {
+  await migrate({ databaseUrl: config.DATABASE_URL, ...(schema ? { schema } : {}), log: (message) => logger.debug(message) });
+  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'webhook-worker', ...(schema ? { schema } : {}) });
+  const consumer = createRedisConnection(config.REDIS_URL, 'consumer');
+  const producer = createRedisConnection(config.REDIS_URL, 'producer');
+  const sender = createWebhookSender({ policy: { allowedHosts: allowedHostsOf(config) }, timeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS });
+
+  const webhooks = startWebhookWorker({
+    connection: consumer,
+    producer,
+    prefix: config.QUEUE_PREFIX,
+    pool,
+    sender,
+    logger,
+    deliveryConcurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
+    fanOutConcurrency: config.WEBHOOK_FANOUT_CONCURRENCY,
+    endpointMaxInFlight: config.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT,
+    attemptTimeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
+    retryDelaysMs: retryDelaysOf(config),
+    disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
+    lockDurationMs: config.WORKER_LOCK_DURATION_MS,
+    stalledIntervalMs: config.WORKER_STALLED_INTERVAL_MS,
+    maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
+  });
+  // A worker waits for Redis as long as it takes, but says so.
+  const waiting = setTimeout(() => logger.warn({ redis: redactUrl(config.REDIS_URL) }, 'still waiting for Redis'), 5000);
+  await Promise.all([webhooks.fanOut.waitUntilReady(), webhooks.delivery.waitUntilReady()]);
+  clearTimeout(waiting);
+  logger.info(
+    { concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY, endpointMaxInFlight: config.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT, allowedHosts: allowedHostsOf(config), prefix: config.QUEUE_PREFIX },
+    'webhook worker running',
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new jobs, finishing attempts in flight');
+    logger.flush();
+    const timer = setTimeout(() => {
+      logger.warn('grace period over: exiting with jobs still active (they will be redelivered)');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS);
+    timer.unref();
+    await webhooks.close();
+    sender.close();
+    await Promise.all([consumer.quit(), producer.quit()]).catch(() => undefined);
+    await pool.end();
+    clearTimeout(timer);
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+} catch (error) {
+  logger.fatal({ err: error }, 'webhook worker failed to start');
+  process.exit(1);
+}
+
+function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}

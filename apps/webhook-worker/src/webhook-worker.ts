@@ -1,0 +1,168 @@
+// The two BullMQ workers of webhook delivery. The fan-out worker consumes booking events and turns each into one
+// delivery row per matching endpoint, then one `deliver` job per pending delivery. The delivery worker makes one
+// attempt per run of a job and reschedules the same job for the next one: the retry schedule lives here and in
+// PostgreSQL, not in the job's options, so a replayed delivery (a fresh job added by the partner API) retries alike.
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { QUEUES, WEBHOOK_DELIVERIES_QUEUE, WEBHOOK_DELIVERY_JOB, WEBHOOK_EVENT_TYPES, type JobPayloads, type WebhookDeliveryJob, type WebhookEventType } from '@backbone/contracts';
+import { failWebhookDelivery, fanOutWebhookEvent, findWebhookDeliveryTarget, recordWebhookAttempt, type Pool } from '@backbone/db';
+import { KEEP_COMPLETED, validateEvent } from '@backbone/publisher';
+import { createEndpointSlots } from './endpoint-slots.js';
+import type { WebhookSender } from './send-webhook.js';
+
+export interface WebhookWorkerOptions {
+  /** A consumer connection (maxRetriesPerRequest: null); BullMQ duplicates it for its blocking reads. */
+  connection: Redis;
+  /** A producer connection for adding delivery jobs. */
+  producer: Redis;
+  prefix: string;
+  pool: Pool;
+  sender: WebhookSender;
+  logger: Logger;
+  deliveryConcurrency: number;
+  fanOutConcurrency: number;
+  endpointMaxInFlight: number;
+  /** Total time of one attempt; a job over its endpoint's cap waits at most this long. */
+  attemptTimeoutMs: number;
+  /** Delay before each retry; a run makes one attempt more than there are delays. */
+  retryDelaysMs: readonly number[];
+  disableAfterMs: number;
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  maxStalledCount?: number;
+}
+
+export interface WebhookWorker {
+  fanOut: Worker;
+  delivery: Worker;
+  /** Stops taking jobs and waits for the active ones to finish. */
+  close(): Promise<void>;
+}
+
+/** A job over its endpoint's in-flight cap waits at least this long before it looks again. */
+const BUSY_ENDPOINT_MIN_DELAY_MS = 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Options of a delivery job. Its attempts and backoff cover only what is not the endpoint's doing (PostgreSQL or Redis
+ * unreachable); the endpoint's failures are retried by rescheduling, which BullMQ does not count as an attempt.
+ */
+export function deliveryJobOptions(deliveryId: string): JobsOptions {
+  return { jobId: deliveryId, attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: KEEP_COMPLETED, removeOnFail: false };
+}
+
+/** `delay` varied by up to 20% either way, so deliveries that failed together do not all come back together. */
+export function withJitter(delay: number): number {
+  return Math.round(delay * (0.8 + Math.random() * 0.4));
+}
+
+export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
+  const { pool, sender, logger } = options;
+  const deliveries = new Queue<WebhookDeliveryJob>(WEBHOOK_DELIVERIES_QUEUE, { connection: options.producer, prefix: options.prefix });
+  deliveries.on('error', (err) => logger.warn({ err }, 'delivery queue connection error'));
+  const workerOptions = {
+    connection: options.connection,
+    prefix: options.prefix,
+    ...(options.lockDurationMs ? { lockDuration: options.lockDurationMs } : {}),
+    ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
+    ...(options.maxStalledCount !== undefined ? { maxStalledCount: options.maxStalledCount } : {}),
+  };
+
+  const fanOutEvent = async (job: Job): Promise<void> => {
+    if (!isWebhookEventType(job.name)) throw new UnrecoverableError(`No webhook event '${job.name}' on ${QUEUES.bookingEvents}.`);
+    const errors = validateEvent(job.name, job.data);
+    if (errors.length > 0) throw new UnrecoverableError(`Invalid ${job.name} payload: ${errors.map((e) => e.message).join(' ')}`);
+    const event = job.data as JobPayloads[WebhookEventType];
+    // Bookings of the operator's own channels have no partner, so no endpoint to hear of them.
+    if (!event.PartnerID) return;
+    const payload = { type: job.name, timestamp: new Date(event.OccurredAt * 1000).toISOString(), data: event };
+    const pending = await fanOutWebhookEvent(pool, { accountId: event.AccountID, partnerId: event.PartnerID, eventId: event.EventID, type: job.name, payload });
+    // Every pending delivery, not only the new ones: a run that died after its commit left some without a job. A job
+    // whose id (the delivery's) already exists is not added again.
+    if (pending.length > 0) {
+      await deliveries.addBulk(pending.map((id) => ({ name: WEBHOOK_DELIVERY_JOB, data: { DeliveryID: id, AccountID: event.AccountID }, opts: deliveryJobOptions(id) })));
+    }
+  };
+
+  const slots = createEndpointSlots({ max: options.endpointMaxInFlight, minBackOffMs: BUSY_ENDPOINT_MIN_DELAY_MS, maxBackOffMs: options.attemptTimeoutMs });
+  // The endpoint of each delivery sent back for its endpoint's cap: when it comes back while the endpoint is still
+  // full, it goes back again without a database read.
+  const waitingForSlot = new Map<string, string>();
+  const waitForSlot = (job: Job, token: string | undefined, deliveryId: string, endpointId: string) => {
+    waitingForSlot.set(deliveryId, endpointId);
+    return postpone(job, token, Date.now() + withJitter(slots.backOff(endpointId)));
+  };
+  const postpone = async (job: Job, token: string | undefined, until: number): Promise<never> => {
+    await job.moveToDelayed(until, token);
+    throw new DelayedError();
+  };
+
+  const deliver = async (job: Job<WebhookDeliveryJob>, token?: string): Promise<void> => {
+    const { DeliveryID, AccountID } = (job.data ?? {}) as Partial<WebhookDeliveryJob>;
+    if (typeof DeliveryID !== 'string' || !UUID.test(DeliveryID) || typeof AccountID !== 'string' || !UUID.test(AccountID)) {
+      throw new UnrecoverableError(`Invalid ${WEBHOOK_DELIVERY_JOB} job data: DeliveryID and AccountID must be UUIDs.`);
+    }
+    const parkedAt = waitingForSlot.get(DeliveryID);
+    if (parkedAt !== undefined && slots.isFull(parkedAt)) await waitForSlot(job, token, DeliveryID, parkedAt);
+    waitingForSlot.delete(DeliveryID);
+    // The run started when its job was added: the fan-out's job, or a replay's fresh one.
+    const target = await findWebhookDeliveryTarget(pool, AccountID, DeliveryID, new Date(job.timestamp));
+    // Gone with its endpoint, or finished by another run: nothing to do.
+    if (!target || target.status !== 'pending') return;
+    if (target.endpointDisabled) {
+      await failWebhookDelivery(pool, AccountID, DeliveryID, 'endpoint disabled: not attempted');
+      return;
+    }
+    // A job that ran again after a crash keeps to the schedule its attempt had set.
+    if (target.nextAttemptAt && target.nextAttemptAt.getTime() > Date.now() + 1000) await postpone(job, token, target.nextAttemptAt.getTime());
+    const release = slots.take(target.endpointId);
+    if (!release) return waitForSlot(job, token, DeliveryID, target.endpointId);
+    let result;
+    try {
+      result = await sender.send({ url: target.url, secret: target.secret, messageId: target.eventId, body: JSON.stringify(target.payload) });
+    } finally {
+      release();
+    }
+    const delay = result.succeeded ? undefined : options.retryDelaysMs[target.runAttempts];
+    const nextAttemptAt = delay === undefined ? null : new Date(Date.now() + withJitter(delay));
+    const outcome = await recordWebhookAttempt(pool, {
+      accountId: AccountID,
+      deliveryId: DeliveryID,
+      endpointId: target.endpointId,
+      durationMs: result.durationMs,
+      statusCode: result.statusCode,
+      error: result.error,
+      responseExcerpt: result.responseExcerpt,
+      succeeded: result.succeeded,
+      nextAttemptAt,
+      disableAfterMs: options.disableAfterMs,
+    });
+    // Deleted with its endpoint during the attempt: nothing left to record or retry.
+    if (!outcome) return;
+    if (outcome.status === 'failed') {
+      logger.info({ deliveryId: DeliveryID, endpointId: target.endpointId, attempts: target.runAttempts + 1, endpointDisabled: outcome.endpointDisabled, error: result.error }, 'webhook delivery failed');
+    }
+    if (outcome.status === 'pending' && nextAttemptAt) await postpone(job, token, nextAttemptAt.getTime());
+  };
+
+  const fanOut = new Worker(QUEUES.bookingEvents, fanOutEvent, { ...workerOptions, concurrency: options.fanOutConcurrency });
+  const delivery = new Worker<WebhookDeliveryJob>(WEBHOOK_DELIVERIES_QUEUE, deliver, { ...workerOptions, concurrency: options.deliveryConcurrency });
+  for (const worker of [fanOut, delivery]) {
+    worker.on('failed', (job, err) => logger.warn({ queue: worker.name, jobId: job?.id, job: job?.name, attemptsMade: job?.attemptsMade, err }, 'job failed'));
+    worker.on('error', (err) => logger.error({ queue: worker.name, err }, 'worker error'));
+  }
+
+  return {
+    fanOut,
+    delivery,
+    async close() {
+      await Promise.all([fanOut.close(), delivery.close()]);
+      await deliveries.close();
+    },
+  };
+}
+
+function isWebhookEventType(name: string): name is WebhookEventType {
+  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(name);
+}

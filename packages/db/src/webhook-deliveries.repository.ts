@@ -95,7 +95,7 @@ export async function findWebhookDeliveryTarget(db: Db, accountId: string, deliv
   };
 }
 
-export interface WebhookAttemptRecord {
+export interface WebhookAttemptToRecord {
   accountId: string;
   deliveryId: string;
   endpointId: string;
@@ -124,7 +124,7 @@ export interface WebhookAttemptOutcome {
  * recorded. The parts are CTEs of one statement: they see the same snapshot, and the delivery's new state comes from
  * the endpoint's updated row. Null when the delivery is gone (its endpoint was deleted during the attempt).
  */
-export async function recordWebhookAttempt(db: Db, attempt: WebhookAttemptRecord): Promise<WebhookAttemptOutcome | null> {
+export async function recordWebhookAttempt(db: Db, attempt: WebhookAttemptToRecord): Promise<WebhookAttemptOutcome | null> {
   const { rows } = await db
     .query<{ status: WebhookDeliveryTarget['status']; disabled: boolean }>(
     `WITH attempt AS (

@@ -42,6 +42,7 @@ export interface WebhookWorker {
 
 /** A job over its endpoint's in-flight cap waits at least this long before it looks again. */
 const BUSY_ENDPOINT_MIN_DELAY_MS = 1000;
+const MAX_WAITING_FOR_SLOT = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -87,9 +88,11 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
 
   const slots = createEndpointSlots({ max: options.endpointMaxInFlight, minBackOffMs: BUSY_ENDPOINT_MIN_DELAY_MS, maxBackOffMs: options.attemptTimeoutMs });
   // The endpoint of each delivery sent back for its endpoint's cap: when it comes back while the endpoint is still
-  // full, it goes back again without a database read.
+  // full, it goes back again without a database read. Only a shortcut: a job another process takes leaves its entry
+  // here, so the map is emptied when it grows large, which costs at most one read per job.
   const waitingForSlot = new Map<string, string>();
   const waitForSlot = (job: Job, token: string | undefined, deliveryId: string, endpointId: string) => {
+    if (waitingForSlot.size >= MAX_WAITING_FOR_SLOT) waitingForSlot.clear();
     waitingForSlot.set(deliveryId, endpointId);
     return postpone(job, token, Date.now() + withJitter(slots.backOff(endpointId)));
   };

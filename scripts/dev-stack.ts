@@ -152,13 +152,15 @@ async function main(): Promise<void> {
   const built = spawnSync(process.execPath, ['scripts/build-apps.mjs'], { cwd: repoRoot, stdio: 'inherit' });
   if (built.status !== 0) throw new Error('building the apps failed');
   const api = { ...shared, NODE_OPTIONS: [env.NODE_OPTIONS, API_NODE_OPTIONS].filter(Boolean).join(' ') };
+  // Locally, webhooks may go to a receiver on this machine; production allows no private destination. The partner API
+  // (registration) and the webhook worker (every delivery) must agree, or one accepts what the other refuses.
+  const webhookHosts = { WEBHOOK_ALLOWED_HOSTS: env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost' };
   await Promise.all([
-    runApp('partner-api', 'apps/partner-api/dist/server.js', { ...api, PORT: String(port + 1) }),
+    runApp('partner-api', 'apps/partner-api/dist/server.js', { ...api, ...webhookHosts, PORT: String(port + 1) }),
     runApp('usage-api', 'apps/usage-api/dist/server.js', { ...api, PORT: String(port + 2) }),
     runApp('operator-api', 'apps/operator-api/dist/server.js', { ...api, PORT: String(port + 3) }),
     runApp('metering-worker', 'apps/metering-worker/dist/main.js', shared),
-    // Locally, webhooks may go to a receiver on this machine; production allows no private destination.
-    runApp('webhook-worker', 'apps/webhook-worker/dist/main.js', { ...shared, WEBHOOK_ALLOWED_HOSTS: env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost' }),
+    runApp('webhook-worker', 'apps/webhook-worker/dist/main.js', { ...shared, ...webhookHosts }),
   ]);
   await Promise.all([waitUntilReady(partnerUrl, 'partner-api'), waitUntilReady(usageUrl, 'usage-api'), waitUntilReady(operatorUrl, 'operator-api')]);
 

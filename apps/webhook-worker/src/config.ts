@@ -85,9 +85,3 @@ export function retryDelaysOf(config: Pick<WebhookWorkerConfig, 'WEBHOOK_RETRY_D
   return config.WEBHOOK_RETRY_DELAYS_MS.split(',').map((delay) => Number(delay.trim()));
 }
 
-/** The parsed allowance list. */
-export function allowedHostsOf(config: Pick<WebhookWorkerConfig, 'WEBHOOK_ALLOWED_HOSTS'>): string[] {
-  return config.WEBHOOK_ALLOWED_HOSTS.split(',')
-    .map((host) => host.trim())
-    .filter((host) => host.length > 0);
-}

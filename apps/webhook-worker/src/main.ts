@@ -4,11 +4,13 @@
 import { createPool, migrate } from '@backbone/db';
 import { createLogger, writeLogsBeforeExit } from '@backbone/http/logger';
 import { createRedisConnection } from '@backbone/publisher';
-import { allowedHostsOf, loadWebhookWorkerConfig, retryDelaysOf } from './config.js';
+import { destinationPolicyFrom } from '@backbone/webhooks';
+import { loadWebhookWorkerConfig, retryDelaysOf } from './config.js';
 import { createWebhookSender } from './send-webhook.js';
 import { startWebhookWorker } from './webhook-worker.js';
 
 const config = loadWebhookWorkerConfig();
+const policy = destinationPolicyFrom(config.WEBHOOK_ALLOWED_HOSTS);
 const logger = createLogger({ level: config.LOG_LEVEL, name: 'webhook-worker' });
 writeLogsBeforeExit(logger);
 const schema = config.DATABASE_SCHEMA === 'public' ? undefined : config.DATABASE_SCHEMA;
@@ -18,7 +20,7 @@ try {
   const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'webhook-worker', ...(schema ? { schema } : {}) });
   const consumer = createRedisConnection(config.REDIS_URL, 'consumer');
   const producer = createRedisConnection(config.REDIS_URL, 'producer');
-  const sender = createWebhookSender({ policy: { allowedHosts: allowedHostsOf(config) }, timeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS });
+  const sender = createWebhookSender({ policy, timeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS });
 
   const webhooks = startWebhookWorker({
     connection: consumer,
@@ -42,7 +44,7 @@ try {
   await Promise.all([webhooks.fanOut.waitUntilReady(), webhooks.delivery.waitUntilReady()]);
   clearTimeout(waiting);
   logger.info(
-    { concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY, endpointMaxInFlight: config.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT, allowedHosts: allowedHostsOf(config), prefix: config.QUEUE_PREFIX },
+    { concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY, endpointMaxInFlight: config.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT, allowedHosts: policy.allowedHosts, prefix: config.QUEUE_PREFIX },
     'webhook worker running',
   );
 

@@ -2,12 +2,12 @@
 // delivery row per matching endpoint, then one `deliver` job per pending delivery. The delivery worker makes one
 // attempt per run of a job and reschedules the same job for the next one: the retry schedule lives here and in
 // PostgreSQL, not in the job's options, so a replayed delivery (a fresh job added by the partner API) retries alike.
-import { DelayedError, Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { QUEUES, WEBHOOK_DELIVERIES_QUEUE, WEBHOOK_DELIVERY_JOB, WEBHOOK_EVENT_TYPES, type JobPayloads, type WebhookDeliveryJob, type WebhookEventType } from '@backbone/contracts';
 import { failWebhookDelivery, fanOutWebhookEvent, findWebhookDeliveryTarget, recordWebhookAttempt, type Pool } from '@backbone/db';
-import { KEEP_COMPLETED, validateEvent } from '@backbone/publisher';
+import { validateEvent, webhookDeliveryJobOptions } from '@backbone/publisher';
 import { createEndpointSlots } from './endpoint-slots.js';
 import type { WebhookSender } from './send-webhook.js';
 
@@ -45,14 +45,6 @@ const BUSY_ENDPOINT_MIN_DELAY_MS = 1000;
 const MAX_WAITING_FOR_SLOT = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * Options of a delivery job. Its attempts and backoff cover only what is not the endpoint's doing (PostgreSQL or Redis
- * unreachable); the endpoint's failures are retried by rescheduling, which BullMQ does not count as an attempt.
- */
-export function deliveryJobOptions(deliveryId: string): JobsOptions {
-  return { jobId: deliveryId, attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: KEEP_COMPLETED, removeOnFail: false };
-}
-
 /** `delay` varied by up to 20% either way, so deliveries that failed together do not all come back together. */
 export function withJitter(delay: number): number {
   return Math.round(delay * (0.8 + Math.random() * 0.4));
@@ -82,7 +74,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     // Every pending delivery, not only the new ones: a run that died after its commit left some without a job. A job
     // whose id (the delivery's) already exists is not added again.
     if (pending.length > 0) {
-      await deliveries.addBulk(pending.map((id) => ({ name: WEBHOOK_DELIVERY_JOB, data: { DeliveryID: id, AccountID: event.AccountID }, opts: deliveryJobOptions(id) })));
+      await deliveries.addBulk(pending.map((id) => ({ name: WEBHOOK_DELIVERY_JOB, data: { DeliveryID: id, AccountID: event.AccountID }, opts: webhookDeliveryJobOptions(id) })));
     }
   };
 

@@ -1,5 +1,5 @@
 // The partner API's configuration, parsed once at boot from the environment.
-import { commonEnv, httpEnv, loadConfig, redisEnv, type ConfigOf } from '@backbone/config';
+import { commonEnv, httpEnv, loadConfig, rateLimitEnv, redisEnv, type ConfigOf } from '@backbone/config';
 
 export const partnerApiEnv = {
   type: 'object',
@@ -7,7 +7,9 @@ export const partnerApiEnv = {
   properties: {
     ...commonEnv,
     ...httpEnv,
-    // Only for hearing API key revocations: without Redis the API still serves (the key cache's TTL bounds staleness).
+    ...rateLimitEnv,
+    // For hearing API key revocations and for the rate limits: without Redis the API still serves (the key cache's TTL
+    // bounds staleness; requests go unlimited).
     REDIS_URL: redisEnv.REDIS_URL,
   },
 } as const;

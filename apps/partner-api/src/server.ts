@@ -1,7 +1,8 @@
 // Entry point: config -> migrations -> pool -> key verifier (and its revocation listener) -> app -> listen, with
 // graceful shutdown on SIGTERM/SIGINT.
 import { createPool, migrate } from '@backbone/db';
-import { createKeyVerifier, createLogger, listen, listenForKeyRevocations, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
+import { rateLimitSettings } from '@backbone/config';
+import { createKeyVerifier, createLogger, listen, listenForKeyRevocations, openKeyRateLimiter, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
 import { createPartnerApp } from './app.js';
 import { loadPartnerApiConfig } from './config.js';
 
@@ -15,7 +16,8 @@ try {
   const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'partner-api', ...(schema ? { schema } : {}) });
   const keyVerifier = createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS);
   const revocations = listenForKeyRevocations({ redisUrl: config.REDIS_URL, verifier: keyVerifier, logger, clientName: 'partner-api:key-revocations' });
-  const app = createPartnerApp({ pool, logger, problemBase: config.PROBLEM_BASE, bodyLimit: config.BODY_LIMIT, keyVerifier });
+  const rateLimits = openKeyRateLimiter({ settings: rateLimitSettings(config), redisUrl: config.REDIS_URL, logger, clientName: 'partner-api:rate-limits' });
+  const app = createPartnerApp({ pool, logger, problemBase: config.PROBLEM_BASE, bodyLimit: config.BODY_LIMIT, keyVerifier, rateLimiter: rateLimits.rateLimiter });
   const running = await listen(app, {
     port: config.PORT,
     host: config.HOST,
@@ -27,6 +29,7 @@ try {
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     cleanup: async () => {
       revocations.close();
+      rateLimits.close();
       await pool.end();
     },
   });

@@ -83,7 +83,7 @@ interface Limiter {
 }
 
 export function createKeyRateLimiter(options: { redis: Redis; defaults: RateLimitDefaults; logger: Logger; keyPrefix?: string }): KeyRateLimiter {
-  for (const [name, budget] of Object.entries(options.defaults)) assertBudget(name, budget);
+  for (const kind of ['ota', 'usage', 'admin'] as const) assertBudget(kind, options.defaults[kind]);
   const keyPrefix = options.keyPrefix ?? RATE_LIMIT_KEY_PREFIX;
   // One RateLimiterRedis per distinct window (the defaults and the overrides in use), all on the same Redis keys: a
   // key whose limit changes keeps what it spent in the current window.

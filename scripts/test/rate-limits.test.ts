@@ -19,7 +19,9 @@ import {
   type RateLimitDefaults,
 } from '@backbone/http';
 import { createPartnerApp } from '@backbone/partner-api';
-import { createEventPublisher } from '@backbone/publisher';
+import { closeQueues, createEventPublisher, openQueues, type EventQueues } from '@backbone/publisher';
+import { createTestOperatorApp } from '@backbone/test-apps/operator-api';
+import { createOperatorUser } from '@backbone/use-cases';
 import { createTestAccount, request, useTestDatabase, useTestRedis, useTestServer, type TestAccount } from '@backbone/testkit';
 import { createUsageApp } from '@backbone/usage-api';
 import { partnerCommands } from '../admin/partner.commands.js';
@@ -68,6 +70,17 @@ const usage = useTestServer(() =>
     redisReady: async () => true,
   }),
 );
+
+let queues: EventQueues | undefined;
+const operatorApi = useTestServer(() => {
+  const connection = redis.connection();
+  queues = openQueues(connection, redis.prefix);
+  const rateLimiter = limiterOn(createRateLimitRedis(redis.redisUrl, { clientName: 'rate-limits-test', timeoutMs: 1000 }));
+  return createTestOperatorApp({ pool: db.pool, redis: connection, redisUrl: redis.redisUrl, prefix: redis.prefix, queues, rateLimiter });
+});
+afterAll(async () => {
+  if (queues) await closeQueues(queues);
+});
 
 // Two partner APIs whose limiter's Redis fails: nothing listens on the port; a server accepts and never answers.
 const logged: Array<Record<string, unknown>> = [];
@@ -225,6 +238,26 @@ describe('per-key rate limits', () => {
     await expect(setKeyLimit({ key: key.id, 'per-second': '1', burst: '1' })).rejects.toThrow(/has no single active key/);
     const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM api_keys WHERE rate_limit_per_second IS NOT NULL AND id = ANY($1)`, [[key.id, foreign.id]]);
     expect(rows[0]).toEqual({ n: 0 });
+  });
+});
+
+describe('per-key rate limits on the operator API', () => {
+  const ACTIVITIES = '/api/v2/operator/activities';
+
+  it('limits an admin key with the admin default, and never a signed-in console session', async () => {
+    const adminKey = await newKey(['admin']);
+    const statuses = (await burst(operatorApi.url, ACTIVITIES, adminKey.secret, 4)).map((a) => a.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(1);
+
+    const email = `owner-${operator.account.id.slice(0, 8)}@example.com`;
+    const { password } = await createOperatorUser({ pool: db.pool }, { accountId: operator.account.id, email, role: 'owner' });
+    const signIn = await request(operatorApi.url, 'POST', '/api/v2/operator/session', { body: { Email: email, Password: password }, headers: { origin: operatorApi.url } });
+    expect(signIn.status).toBe(204);
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => request(operatorApi.url, 'GET', ACTIVITIES, { headers: { cookie } })));
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 10 }, () => 200));
+    expect(answers.every((a) => a.headers.get('ratelimit') === null)).toBe(true);
   });
 });
 

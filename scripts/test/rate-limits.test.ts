@@ -241,6 +241,20 @@ describe('per-key rate limits', () => {
   });
 });
 
+describe('per-key rate limits in the OpenAPI document', () => {
+  it('gives every keyed operation the 429 answer and the RateLimit fields on its answers, and the sign-in neither', async () => {
+    const { body: document } = await request(partner.url, 'GET', '/openapi.json');
+    const products = document.paths[PRODUCTS].get;
+    expect(products.responses['429']).toEqual({ $ref: '#/components/responses/RateLimited' });
+    expect(products.responses['200'].headers).toMatchObject({ 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' }, RateLimit: { $ref: '#/components/headers/RateLimit' } });
+    expect(document.components.responses.RateLimited.headers['Retry-After'].schema).toEqual({ type: 'integer', minimum: 1 });
+    expect(document.components.headers.RateLimit.description).toMatch(/"default";r=/);
+    const signIn = document.paths['/api/v2/operator/session'].post;
+    expect(signIn.responses['429'].description).toMatch(/failed sign-ins/);
+    expect(Object.values(signIn.responses).some((response) => Object.hasOwn((response as { headers?: object }).headers ?? {}, 'RateLimit'))).toBe(false);
+  });
+});
+
 describe('per-key rate limits on the operator API', () => {
   const ACTIVITIES = '/api/v2/operator/activities';
 

@@ -175,6 +175,34 @@ describe('per-key rate limits', () => {
     expect(remainingAndReset(again.headers.get('ratelimit')).r).toBe(0);
   });
 
+  it('reserves a large quota in chunks of 1% and still lets exactly the quota through', async () => {
+    const key = await newKey(['ota']);
+    // 400 requests per 400 s: the window cannot end during the test; a chunk is 4 requests.
+    await setKeyLimit({ key: key.id, 'per-second': '1', burst: '400' });
+    const redisKey = `${redis.prefix}:rate-limit:${key.id}`;
+    const monitor = await new Redis(redis.redisUrl).monitor();
+    let checks = 0;
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      // The script's own commands are shown too; the round trips are the scripts run.
+      if (/^eval/i.test(args[0] ?? '') && args.includes(redisKey)) checks++;
+    });
+    const statuses: number[] = [];
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (statuses.length < 420) statuses.push((await get(partner.url, PRODUCTS, key.secret)).status);
+      }),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(400);
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    monitor.disconnect();
+    // One round trip per chunk, and once the quota was spent the refusals did not ask Redis again.
+    const counted = Number(await redis.connection().get(redisKey));
+    expect(counted % 4).toBe(0);
+    expect(counted).toBeGreaterThanOrEqual(400);
+    expect(counted).toBeLessThan(400 + 16 * 4);
+    expect(checks).toBe(counted / 4);
+  });
+
   it('keeps the budgets of two keys apart, within one account', async () => {
     const [first, second] = [await newKey(['ota']), await newKey(['ota'])];
     await burst(partner.url, PRODUCTS, first.secret, 5);
@@ -218,11 +246,11 @@ describe('per-key rate limits', () => {
     expect(listed.find((k) => k.ID !== key.id)).toMatchObject({ RateLimit: null });
 
     expect(await setKeyLimit({ key: key.id, clear: true })).toMatchObject({ ID: key.id, RateLimit: null });
-    // Back to 5 per 5 s: three requests (one refused) counted so far.
+    // Back to 5 per 5 s: the two requests served so far count (the refused one was refused without counting).
     const cleared = await get(partner.url, PRODUCTS, key.secret);
     expect(cleared.status).toBe(200);
     expect(cleared.headers.get('ratelimit-policy')).toBe('"default";q=5;w=5');
-    expect(remainingAndReset(cleared.headers.get('ratelimit')).r).toBe(1);
+    expect(remainingAndReset(cleared.headers.get('ratelimit')).r).toBe(2);
   });
 
   it('set-key-limit refuses a bad limit, another account\'s key and a revoked key, and changes nothing', async () => {

@@ -1,9 +1,10 @@
 // Per-key rate limits, shared on Redis by every process of every API (rate-limiter-flexible's RateLimiterRedis: one
-// atomic script, so one round trip, per check; large quotas are reserved in chunks, see Reserve). A key's budget is a quota of `burst` requests per window of
-// ceil(burst / perSecond) seconds: it may spend its burst at once, and over time gets perSecond a second. A fixed
-// window was chosen over a token bucket because it is exactly what the IETF draft's quota policy describes
-// (`q` requests per `w` seconds), so the RateLimit headers tell a client the truth: `r` more now, all back in `t`.
-// When Redis does not answer, requests are served (availability first), counted and logged, at most every 10 s.
+// atomic script, so one round trip, per check; large quotas are reserved in chunks, see Reserve). A key's budget is a
+// quota of `burst` requests per window of ceil(burst / perSecond) seconds: it may spend its burst at once, and over
+// time gets about perSecond a second. A fixed window was chosen over a token bucket because it is exactly what the
+// IETF draft's quota policy describes (`q` requests per `w` seconds), so the RateLimit headers tell a client the
+// truth: `r` more now, all back in `t`. When Redis does not answer, requests are served (availability first), counted
+// and logged, at most every 10 s.
 import type { Response } from 'express';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -70,8 +71,9 @@ export function assertBudget(name: string, budget: RateLimitBudget): void {
 
 export interface KeyRateLimiter {
   /**
-   * Spends one request of the key's budget (keyed by its id) and sets the RateLimit-Policy and RateLimit headers on `res`; throws the
-   * 429 problem when the budget is spent. Sets nothing and lets the request through when Redis does not answer.
+   * Spends one request of the key's budget (keyed by its id) and sets the RateLimit-Policy and RateLimit headers on
+   * `res`; throws the 429 problem when the budget is spent. Sets nothing and lets the request through when Redis does
+   * not answer.
    */
   admit(keyId: string, auth: Pick<AuthContext, 'scopes' | 'rateLimit'>, res: Response): Promise<void>;
 }

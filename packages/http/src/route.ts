@@ -1,7 +1,8 @@
-// Mounts one Operation as one handler in the app's operation table: authentication and scope (401/403), the key's rate
-// limit (429), path (400), query and body (422) validation and, for operations that accept Idempotency-Key, reading the key; then the
-// handler, a thin call into one use case, which owns the key's replay protocol. One handler rather than a middleware chain: every layer costs each
-// request a dispatch, a closure and a promise, which showed in the partner API's latency under load.
+// Mounts one Operation as one handler in the app's operation table: authentication and scope (401/403), the key's
+// rate limit (429), path (400), query and body (422) validation and, for operations that accept Idempotency-Key,
+// reading the key; then the handler, a thin call into one use case, which owns the key's replay protocol. One handler
+// rather than a middleware chain: every layer costs each request a dispatch, a closure and a promise, which showed in
+// the partner API's latency under load.
 import { isUtf8 } from 'node:buffer';
 import { hash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';

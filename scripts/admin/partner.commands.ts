@@ -31,7 +31,7 @@ import {
   type Activity,
 } from '@backbone/domain';
 import { cancelBooking, createBooking } from '@backbone/use-cases';
-import { revokeKey } from '@backbone/http';
+import { revokeKey, setKeyRateLimit } from '@backbone/http';
 import { requireOption, type AdminCommand } from './command.js';
 
 type Options = Record<string, string | boolean | string[] | undefined>;
@@ -193,7 +193,32 @@ export const partnerCommands: Record<string, AdminCommand> = {
     options: { account: { type: 'string' } },
     async run(options, { pool }) {
       const account = await accountOf(pool, options);
-      return (await listApiKeys(pool, account.id)).map((key) => ({ ...describeKey(key), RevokedAt: key.revokedAt }));
+      return (await listApiKeys(pool, account.id)).map((key) => ({
+        ...describeKey(key),
+        RevokedAt: key.revokedAt,
+        RateLimit: key.rateLimit ? { PerSecond: key.rateLimit.perSecond, Burst: key.rateLimit.burst } : null,
+      }));
+    },
+  },
+
+  'set-key-limit': {
+    summary: "Give an API key its own rate limit (a burst of --burst requests at once, --per-second over time), or --clear it back to its scopes' defaults; running APIs apply it at once.",
+    usage: '--account <uuid> --key <key id or prefix> (--per-second <n> --burst <n, at least --per-second> | --clear)',
+    options: { account: { type: 'string' }, key: { type: 'string' }, 'per-second': { type: 'string' }, burst: { type: 'string' }, clear: { type: 'boolean' } },
+    async run(options, { pool, redisUrl }) {
+      const account = await accountOf(pool, options);
+      const key = requireOption(options, 'key');
+      const clear = options.clear === true;
+      if (clear && (optional(options, 'per-second') !== undefined || optional(options, 'burst') !== undefined)) throw new Error('--clear takes neither --per-second nor --burst');
+      const limit = clear ? null : { perSecond: integerOption(options, 'per-second'), burst: integerOption(options, 'burst') };
+      if (limit && (limit.perSecond < 1 || limit.burst < limit.perSecond)) throw new Error('--per-second must be at least 1 and --burst at least --per-second');
+      const { keyId, heardBy } = await setKeyRateLimit(pool, redisUrl, account.id, key, limit);
+      if (!keyId) throw new Error(`account ${account.id} has no single active key with id or prefix '${key}'`);
+      const note =
+        heardBy === null
+          ? 'Redis did not answer: running servers apply the limit within AUTH_CACHE_TTL_MS (5 s by default).'
+          : `${heardBy} running API process(es) heard the change and apply it from the key's next request.`;
+      return { ID: keyId, RateLimit: limit ? { PerSecond: limit.perSecond, Burst: limit.burst } : null, RunningProcessesNotified: heardBy, Note: note };
     },
   },
 

@@ -43,7 +43,7 @@ describe('admin CLI: partner commands', () => {
     });
     expect(await findActiveApiKey(db.pool, key.Secret)).toMatchObject({ accountId: account.ID });
     const keys = await run('list-keys', { account: account.ID });
-    expect(keys).toEqual([{ ID: key.ID, Name: 'partner', Prefix: key.Prefix, Scopes: ['ota', 'usage:read'], CreatedAt: key.CreatedAt, RevokedAt: null }]);
+    expect(keys).toEqual([{ ID: key.ID, Name: 'partner', Prefix: key.Prefix, Scopes: ['ota', 'usage:read'], CreatedAt: key.CreatedAt, RevokedAt: null, RateLimit: null }]);
     expect(JSON.stringify(keys)).not.toContain(key.Secret);
     expect(await run('revoke-key', { account: account.ID, key: key.ID })).toEqual({
       Revoked: true,

@@ -1,5 +1,5 @@
 // The operator API's configuration, parsed once at boot from the environment.
-import { commonEnv, httpEnv, loadConfig, redisEnv, type ConfigOf } from '@backbone/config';
+import { commonEnv, httpEnv, loadConfig, rateLimitEnv, redisEnv, type ConfigOf } from '@backbone/config';
 
 export const operatorApiEnv = {
   type: 'object',
@@ -8,6 +8,7 @@ export const operatorApiEnv = {
     ...commonEnv,
     ...redisEnv,
     ...httpEnv,
+    ...rateLimitEnv,
     PORT: { ...httpEnv.PORT, default: 3003 },
     SESSION_IDLE_TIMEOUT_MS: { type: 'integer', default: 1_800_000, minimum: 1000, description: 'A console session unused for this long ends (default 30 minutes).' },
     SESSION_ABSOLUTE_LIFETIME_MS: { type: 'integer', default: 43_200_000, minimum: 1000, description: 'A console session ends this long after sign-in, used or not (default 12 hours).' },

@@ -1,7 +1,8 @@
 // Entry point: config -> migrations -> pool, Redis, queues -> key verifier (and its revocation listener) and sessions
 // -> app -> listen, with graceful shutdown on SIGTERM/SIGINT.
 import { createPool, migrate } from '@backbone/db';
-import { createKeyVerifier, createLogger, createSessionVerifier, listen, listenForKeyRevocations, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
+import { rateLimitSettings } from '@backbone/config';
+import { createKeyVerifier, createLogger, createSessionVerifier, listen, listenForKeyRevocations, openKeyRateLimiter, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
 import { closeQueues, createRedisConnection, openQueues } from '@backbone/publisher';
 import { createOperatorApp } from './app.js';
 import { loadOperatorApiConfig } from './config.js';
@@ -19,6 +20,7 @@ try {
   const queues = openQueues(redis, config.QUEUE_PREFIX, (error) => logger.warn({ err: error }, 'queue connection error'));
   const keyVerifier = createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS);
   const revocations = listenForKeyRevocations({ redisUrl: config.REDIS_URL, verifier: keyVerifier, logger, clientName: 'operator-api:key-revocations' });
+  const rateLimits = openKeyRateLimiter({ settings: rateLimitSettings(config), redisUrl: config.REDIS_URL, logger, clientName: 'operator-api:rate-limits' });
   const sessions = { idleTimeoutMs: config.SESSION_IDLE_TIMEOUT_MS, absoluteLifetimeMs: config.SESSION_ABSOLUTE_LIFETIME_MS };
   const app = createOperatorApp({
     pool,
@@ -26,6 +28,7 @@ try {
     problemBase: config.PROBLEM_BASE,
     bodyLimit: config.BODY_LIMIT,
     keyVerifier,
+    rateLimiter: rateLimits.rateLimiter,
     redisUrl: config.REDIS_URL,
     sessionVerifier: createSessionVerifier(pool, sessions),
     sessions,
@@ -45,6 +48,7 @@ try {
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     cleanup: async () => {
       revocations.close();
+      rateLimits.close();
       await closeQueues(queues);
       redis.disconnect();
       await pool.end();

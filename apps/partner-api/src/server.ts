@@ -1,9 +1,10 @@
 // Entry point: config -> migrations -> pool, Redis and the webhook delivery queue -> key verifier (and its revocation
 // listener) -> app -> listen, with graceful shutdown on SIGTERM/SIGINT.
 import { createPool, migrate } from '@backbone/db';
+import { rateLimitSettings } from '@backbone/config';
 import { createRedisConnection, openWebhookDeliveryQueue } from '@backbone/publisher';
 import { destinationPolicyFrom } from '@backbone/webhooks';
-import { createKeyVerifier, createLogger, listen, listenForKeyRevocations, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
+import { createKeyVerifier, createLogger, listen, listenForKeyRevocations, openKeyRateLimiter, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
 import { createPartnerApp } from './app.js';
 import { loadPartnerApiConfig } from './config.js';
 
@@ -19,6 +20,7 @@ try {
   const revocations = listenForKeyRevocations({ redisUrl: config.REDIS_URL, verifier: keyVerifier, logger, clientName: 'partner-api:key-revocations' });
   const redis = createRedisConnection(config.REDIS_URL, 'producer');
   const webhookDeliveries = openWebhookDeliveryQueue(redis, { prefix: config.QUEUE_PREFIX, onError: (error) => logger.warn({ err: error }, 'webhook queue connection error') });
+  const rateLimits = openKeyRateLimiter({ settings: rateLimitSettings(config), redisUrl: config.REDIS_URL, logger, clientName: 'partner-api:rate-limits' });
   const app = createPartnerApp({
     pool,
     logger,
@@ -27,6 +29,7 @@ try {
     keyVerifier,
     destinationPolicy: destinationPolicyFrom(config.WEBHOOK_ALLOWED_HOSTS),
     webhookDeliveries,
+    rateLimiter: rateLimits.rateLimiter,
   });
   const running = await listen(app, {
     port: config.PORT,
@@ -41,6 +44,7 @@ try {
       revocations.close();
       await webhookDeliveries.close();
       redis.disconnect();
+      rateLimits.close();
       await pool.end();
     },
   });

@@ -1,5 +1,5 @@
 // The usage API's configuration, parsed once at boot from the environment.
-import { commonEnv, httpEnv, loadConfig, redisEnv, type ConfigOf } from '@backbone/config';
+import { commonEnv, httpEnv, loadConfig, rateLimitEnv, redisEnv, type ConfigOf } from '@backbone/config';
 
 export const usageApiEnv = {
   type: 'object',
@@ -8,6 +8,7 @@ export const usageApiEnv = {
     ...commonEnv,
     ...redisEnv,
     ...httpEnv,
+    ...rateLimitEnv,
     PORT: { ...httpEnv.PORT, default: 3001 },
     USAGE_BATCH_BODY_LIMIT: { type: 'string', default: '5mb', description: 'Largest body of POST /api/v2/usage/meters/batch (413 above it).' },
     USAGE_WRITER_MAX_BATCH: { type: 'integer', default: 500, minimum: 1, maximum: 5000, description: 'Most single-entry POSTs committed together by one statement.' },

@@ -1,7 +1,8 @@
 // Entry point: config -> migrations -> pool -> usage writer -> publisher -> app -> listen, with graceful shutdown:
 // in-flight requests finish, queued usage entries are committed, then the publisher and the pool close.
 import { createPool, createUsageWriter, migrate } from '@backbone/db';
-import { createKeyVerifier, createLogger, listen, listenForKeyRevocations, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
+import { rateLimitSettings } from '@backbone/config';
+import { createKeyVerifier, createLogger, listen, listenForKeyRevocations, openKeyRateLimiter, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
 import { createEventPublisher, createRedisConnection } from '@backbone/publisher';
 import { createUsageApp } from './app.js';
 import { loadUsageApiConfig } from './config.js';
@@ -20,6 +21,7 @@ try {
   const publisher = createEventPublisher({ connection: redis, prefix: config.QUEUE_PREFIX, onError: (err) => logger.warn({ err }, 'event queue connection error') });
   const keyVerifier = createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS);
   const revocations = listenForKeyRevocations({ redisUrl: config.REDIS_URL, verifier: keyVerifier, logger, clientName: 'usage-api:key-revocations' });
+  const rateLimits = openKeyRateLimiter({ settings: rateLimitSettings(config), redisUrl: config.REDIS_URL, logger, clientName: 'usage-api:rate-limits' });
   const app = createUsageApp({
     pool,
     logger,
@@ -27,6 +29,7 @@ try {
     bodyLimit: config.BODY_LIMIT,
     batchBodyLimit: config.USAGE_BATCH_BODY_LIMIT,
     keyVerifier,
+    rateLimiter: rateLimits.rateLimiter,
     usageWriter,
     publisher,
     redisReady: async () => (await redis.ping()) === 'PONG',
@@ -45,6 +48,7 @@ try {
       await publisher.close();
       redis.disconnect();
       revocations.close();
+      rateLimits.close();
       await pool.end();
     },
   });

@@ -79,3 +79,34 @@ export const httpEnv = {
     description: "How often the two timeouts above are checked (Node's connectionsCheckingInterval, 30 s by default): they fire up to this much late.",
   },
 } as const;
+
+/** Per-key rate limits of the APIs (packages/http rate-limits.ts): a quota of BURST per ceil(BURST / PER_SECOND) s. */
+export const rateLimitEnv = {
+  RATE_LIMIT_ENABLED: { type: 'boolean', default: true, description: 'Limit the requests of each API key (not console sessions) on Redis; false serves every request unlimited.' },
+  RATE_LIMIT_OTA_PER_SECOND: { type: 'integer', default: 20, minimum: 1, description: 'Requests per second of an ota (partner) key, over time.' },
+  RATE_LIMIT_OTA_BURST: { type: 'integer', default: 40, minimum: 1, description: 'Requests an ota key may make at once; at least RATE_LIMIT_OTA_PER_SECOND.' },
+  RATE_LIMIT_USAGE_PER_SECOND: { type: 'integer', default: 200, minimum: 1, description: 'Requests per second of a usage:write, usage:read or platform:events key.' },
+  RATE_LIMIT_USAGE_BURST: { type: 'integer', default: 400, minimum: 1, description: 'Requests a usage key may make at once; at least RATE_LIMIT_USAGE_PER_SECOND.' },
+  RATE_LIMIT_ADMIN_PER_SECOND: { type: 'integer', default: 10, minimum: 1, description: 'Requests per second of an admin key (operator API scripts).' },
+  RATE_LIMIT_ADMIN_BURST: { type: 'integer', default: 20, minimum: 1, description: 'Requests an admin key may make at once; at least RATE_LIMIT_ADMIN_PER_SECOND.' },
+  RATE_LIMIT_REDIS_TIMEOUT_MS: { type: 'integer', default: 100, minimum: 1, description: 'A rate-limit check Redis has not answered by then lets the request through (counted and logged).' },
+} as const;
+
+export interface RateLimitSettings {
+  enabled: boolean;
+  redisTimeoutMs: number;
+  /** Budgets per kind of key; a key with several scopes gets the largest. */
+  defaults: Record<'ota' | 'usage' | 'admin', { perSecond: number; burst: number }>;
+}
+
+export function rateLimitSettings(config: ConfigOf<{ type: 'object'; properties: typeof rateLimitEnv }>): RateLimitSettings {
+  return {
+    enabled: config.RATE_LIMIT_ENABLED,
+    redisTimeoutMs: config.RATE_LIMIT_REDIS_TIMEOUT_MS,
+    defaults: {
+      ota: { perSecond: config.RATE_LIMIT_OTA_PER_SECOND, burst: config.RATE_LIMIT_OTA_BURST },
+      usage: { perSecond: config.RATE_LIMIT_USAGE_PER_SECOND, burst: config.RATE_LIMIT_USAGE_BURST },
+      admin: { perSecond: config.RATE_LIMIT_ADMIN_PER_SECOND, burst: config.RATE_LIMIT_ADMIN_BURST },
+    },
+  };
+}

@@ -14,9 +14,16 @@ export interface ApiKeyRecord {
   scopes: Scope[];
   /** The partner an ota key belongs to; null for keys without the ota scope. */
   partnerId: string | null;
+  /** The key's own rate limit (set-key-limit); null: the defaults of its scopes. */
+  rateLimit: KeyRateLimitOverride | null;
 }
 
-export interface CreatedApiKey extends Omit<ApiKeyRecord, 'accountTimeZone'> {
+export interface KeyRateLimitOverride {
+  perSecond: number;
+  burst: number;
+}
+
+export interface CreatedApiKey extends Omit<ApiKeyRecord, 'accountTimeZone' | 'rateLimit'> {
   /** The only time the secret exists in clear. */
   secret: string;
   createdAt: string;
@@ -54,22 +61,62 @@ export async function createApiKey(db: Db, accountId: string, input: { name: str
 
 /** The active key with this secret, with its account's time zone; null when unknown or revoked. */
 export async function findActiveApiKey(db: Db, secret: string): Promise<ApiKeyRecord | null> {
-  const { rows } = await db.query<{ id: string; account_id: string; time_zone: string; name: string; prefix: string; scopes: Scope[]; partner_id: string | null }>(
+  const { rows } = await db.query<{
+    id: string;
+    account_id: string;
+    time_zone: string;
+    name: string;
+    prefix: string;
+    scopes: Scope[];
+    partner_id: string | null;
+    rate_limit_per_second: number | null;
+    rate_limit_burst: number | null;
+  }>(
     // Stamps last_used_at on the way, at most once a minute per key, so that the stamp rarely costs a write.
     `WITH key AS (
-       SELECT k.id, k.account_id, a.time_zone, k.name, k.prefix, k.scopes, k.partner_id, k.last_used_at
+       SELECT k.id, k.account_id, a.time_zone, k.name, k.prefix, k.scopes, k.partner_id, k.last_used_at, k.rate_limit_per_second, k.rate_limit_burst
          FROM api_keys k JOIN accounts a ON a.id = k.account_id
         WHERE k.secret_hash = $1 AND k.revoked_at IS NULL
      ), used AS (
        UPDATE api_keys SET last_used_at = now()
         WHERE id = (SELECT id FROM key WHERE last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
      )
-     SELECT id, account_id, time_zone, name, prefix, scopes, partner_id FROM key`,
+     SELECT id, account_id, time_zone, name, prefix, scopes, partner_id, rate_limit_per_second, rate_limit_burst FROM key`,
     [hashSecret(secret)],
   );
   const row = rows[0];
   if (!row) return null;
-  return { id: row.id, accountId: row.account_id, accountTimeZone: row.time_zone, name: row.name, prefix: row.prefix, scopes: row.scopes, partnerId: row.partner_id };
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    accountTimeZone: row.time_zone,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    partnerId: row.partner_id,
+    rateLimit: rateLimitOf(row.rate_limit_per_second, row.rate_limit_burst),
+  };
+}
+
+function rateLimitOf(perSecond: number | null, burst: number | null): KeyRateLimitOverride | null {
+  return perSecond === null || burst === null ? null : { perSecond, burst };
+}
+
+/**
+ * Sets (or with null clears) the rate limit of an active key of this account, named by its id or its prefix; the key's
+ * id, or null when the account has no such active key. A prefix shared by two active keys names neither.
+ */
+export async function setApiKeyRateLimit(db: Db, accountId: string, idOrPrefix: string, limit: KeyRateLimitOverride | null): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    `WITH named AS (
+       SELECT id FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL AND (id::text = lower($2) OR prefix = $2)
+     )
+     UPDATE api_keys SET rate_limit_per_second = $3, rate_limit_burst = $4
+      WHERE id IN (SELECT id FROM named) AND (SELECT count(*) FROM named) = 1
+      RETURNING id`,
+    [accountId, idOrPrefix, limit?.perSecond ?? null, limit?.burst ?? null],
+  );
+  return rows[0]?.id ?? null;
 }
 
 /** Revokes a key of this account; false when the account has no such active key. */
@@ -82,8 +129,19 @@ export async function revokeApiKey(db: Db, accountId: string, keyId: string): Pr
 }
 
 export async function listApiKeys(db: Db, accountId: string) {
-  const { rows } = await db.query<{ id: string; name: string; prefix: string; scopes: Scope[]; created_at: Date; revoked_at: Date | null; last_used_at: Date | null }>(
-    `SELECT id, name, prefix, scopes, created_at, revoked_at, last_used_at FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`,
+  const { rows } = await db.query<{
+    id: string;
+    name: string;
+    prefix: string;
+    scopes: Scope[];
+    created_at: Date;
+    revoked_at: Date | null;
+    last_used_at: Date | null;
+    rate_limit_per_second: number | null;
+    rate_limit_burst: number | null;
+  }>(
+    `SELECT id, name, prefix, scopes, created_at, revoked_at, last_used_at, rate_limit_per_second, rate_limit_burst
+       FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`,
     [accountId],
   );
   return rows.map((r) => ({
@@ -94,5 +152,6 @@ export async function listApiKeys(db: Db, accountId: string) {
     createdAt: r.created_at.toISOString(),
     revokedAt: r.revoked_at?.toISOString() ?? null,
     lastUsedAt: r.last_used_at?.toISOString() ?? null,
+    rateLimit: rateLimitOf(r.rate_limit_per_second, r.rate_limit_burst),
   }));
 }

@@ -2,7 +2,7 @@
 // into the domain and the repositories, which is what keeps tenants apart.
 import type { Request } from 'express';
 import type { OperatorRole, Scope } from '@backbone/contracts';
-import { findActiveApiKey, touchOperatorSession, type ApiKeyRecord, type Pool } from '@backbone/db';
+import { findActiveApiKey, touchOperatorSession, type ApiKeyRecord, type KeyRateLimitOverride, type Pool } from '@backbone/db';
 import { HttpProblem } from './problems.js';
 
 export interface AuthContext {
@@ -13,6 +13,8 @@ export interface AuthContext {
   scopes: readonly Scope[];
   /** The partner an ota key belongs to (it reads and changes only that partner's bookings); null for other keys. */
   partnerId: string | null;
+  /** The key's own rate limit (rate-limits.ts); null for the defaults of its scopes, and for a session. */
+  rateLimit: KeyRateLimitOverride | null;
   /** The signed-in operator user, for a session. */
   user?: OperatorUserContext;
 }
@@ -26,7 +28,7 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="api"' };
 export interface KeyVerifier {
   /** The key's context, or null when it is unknown or revoked; synchronous when the answer is cached. */
   verify(secret: string): AuthContext | null | Promise<AuthContext | null>;
-  /** Drops a revoked key from the cache: its next request is looked up (key-revocations.ts calls this). */
+  /** Drops a revoked key, or one whose rate limit changed, from the cache: its next request is looked up (key-revocations.ts calls this). */
   forget(keyId: string): void;
   /** Drops every cached key, when revocations may have been missed. */
   forgetAll(): void;
@@ -40,7 +42,14 @@ export function createKeyVerifier(pool: Pool, cacheTtlMs: number): KeyVerifier {
   const cache = new Map<string, { context: AuthContext; expiresAt: number }>();
   // Moves on whenever keys are forgotten: a lookup that began before must not cache what was read before the revocation.
   let generation = 0;
-  const toContext = (key: ApiKeyRecord): AuthContext => ({ keyId: key.id, accountId: key.accountId, accountTimeZone: key.accountTimeZone, scopes: key.scopes, partnerId: key.partnerId });
+  const toContext = (key: ApiKeyRecord): AuthContext => ({
+    keyId: key.id,
+    accountId: key.accountId,
+    accountTimeZone: key.accountTimeZone,
+    scopes: key.scopes,
+    partnerId: key.partnerId,
+    rateLimit: key.rateLimit,
+  });
   const lookUp = async (secret: string, now: number): Promise<AuthContext | null> => {
     const startedIn = generation;
     const key = await findActiveApiKey(pool, secret);
@@ -112,6 +121,7 @@ export function createSessionVerifier(pool: Pool, lifetimes: SessionLifetimes): 
       return {
         keyId: null,
         partnerId: null,
+        rateLimit: null,
         accountId: session.accountId,
         accountTimeZone: session.accountTimeZone,
         scopes: ['admin'],

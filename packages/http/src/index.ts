@@ -8,5 +8,6 @@ export * from './mount-operations.js';
 export * from './openapi.js';
 export * from './operation-routes.js';
 export * from './problems.js';
+export * from './rate-limits.js';
 export * from './route.js';
 export * from './server.js';

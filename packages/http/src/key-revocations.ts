@@ -1,11 +1,13 @@
 // Revoking an API key everywhere at once. The revocation is written to PostgreSQL, then announced on a Redis pub/sub
 // channel; every running API process listens there and drops the key from its verifier's cache, so the next request
 // with it looks it up and gets a 401. The cache (AUTH_CACHE_TTL_MS) keeps the lookups off the request path; it bounds
-// how long a revoked key still works only while a process cannot hear Redis.
+// how long a revoked key still works only while a process cannot hear Redis. A change of a key's rate limit is announced
+// the same way: what a process drops is the cached key, whatever changed about it.
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { revokeApiKey, type Pool } from '@backbone/db';
+import { revokeApiKey, setApiKeyRateLimit, type KeyRateLimitOverride, type Pool } from '@backbone/db';
 import type { KeyVerifier } from './auth.js';
+import { assertBudget } from './rate-limits.js';
 
 /** One channel for every environment on this Redis: a key id is a UUID, so another environment's revocation drops nothing. */
 export const KEY_REVOCATIONS_CHANNEL = 'backbone:api-key-revocations';
@@ -21,6 +23,25 @@ export interface KeyRevocation {
 export async function revokeKey(pool: Pool, redisUrl: string, accountId: string, keyId: string): Promise<KeyRevocation> {
   if (!(await revokeApiKey(pool, accountId, keyId))) return { revoked: false, heardBy: null };
   return { revoked: true, heardBy: await announce(redisUrl, keyId) };
+}
+
+export interface KeyRateLimitChange {
+  /** The key's id; null when the account has no single active key of that id or prefix. */
+  keyId: string | null;
+  /** How many running processes heard it; null when Redis did not answer (they apply it within AUTH_CACHE_TTL_MS). */
+  heardBy: number | null;
+}
+
+/**
+ * Gives an active key of this account (by id or prefix) its own rate limit, or with null takes it back to the defaults
+ * of its scopes, and announces it so that running APIs look the key up again on its next request (the admin CLI's
+ * set-key-limit).
+ */
+export async function setKeyRateLimit(pool: Pool, redisUrl: string, accountId: string, idOrPrefix: string, limit: KeyRateLimitOverride | null): Promise<KeyRateLimitChange> {
+  if (limit) assertBudget('of the key', limit);
+  const keyId = await setApiKeyRateLimit(pool, accountId, idOrPrefix, limit);
+  if (!keyId) return { keyId: null, heardBy: null };
+  return { keyId, heardBy: await announce(redisUrl, keyId) };
 }
 
 async function announce(redisUrl: string, keyId: string): Promise<number | null> {

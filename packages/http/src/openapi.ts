@@ -7,6 +7,11 @@ interface ObjectSchema {
   required?: readonly string[];
 }
 
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+};
+
 function parameters(schema: unknown, location: 'path' | 'query') {
   const s = (schema ?? {}) as ObjectSchema;
   return Object.entries(s.properties ?? {}).map(([name, property]) => ({
@@ -40,6 +45,11 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
           : {}),
       };
     }
+    if (op.auth !== 'none') {
+      // Every answer to a key carries the rate-limit fields (rate-limits.ts); a session's answers carry none.
+      for (const response of Object.values(responses) as Array<{ headers?: Record<string, unknown> }>) response.headers = { ...response.headers, ...RATE_LIMIT_HEADERS };
+      responses['429'] ??= { $ref: '#/components/responses/RateLimited' };
+    }
     responses['401'] ??= { description: op.auth === 'session-or-key' ? 'No live session cookie and no valid admin API key.' : 'Missing, malformed, unknown or revoked API key.', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
     responses['403'] ??= { description: op.auth === 'session-or-key' ? 'Another origin, or a staff user on an owner-only operation.' : `The API key lacks the '${op.scope}' scope.`, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
     (paths[path] ??= {})[op.method] = {
@@ -63,6 +73,27 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'backbone_session', description: 'The operator console\'s session (POST /api/v2/operator/session).' },
       },
       schemas: { Problem: problemSchema },
+      headers: {
+        'RateLimit-Policy': {
+          description:
+            'The API key\'s quota (IETF draft-ietf-httpapi-ratelimit-headers-10): `"default";q=<requests>;w=<seconds>`. Sent with every answer to a key while limits are on.',
+          schema: { type: 'string', examples: ['"default";q=40;w=2'] },
+        },
+        RateLimit: {
+          description: 'What is left of the quota: `"default";r=<requests remaining>;t=<seconds until the quota is whole again>`.',
+          schema: { type: 'string', examples: ['"default";r=12;t=1'] },
+        },
+      },
+      responses: {
+        RateLimited: {
+          description: 'The API key has spent its quota for the current window (problem type `/rate-limited`); retry after `Retry-After` seconds.',
+          headers: {
+            'Retry-After': { description: 'Whole seconds until the quota is whole again.', schema: { type: 'integer', minimum: 1 } },
+            ...RATE_LIMIT_HEADERS,
+          },
+          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+        },
+      },
     },
     paths,
   };

@@ -1,7 +1,8 @@
-// Mounts one Operation as one handler in the app's operation table: authentication and scope (401/403), path (400),
-// query and body (422) validation and, for operations that accept Idempotency-Key, reading the key; then the
-// handler, a thin call into one use case, which owns the key's replay protocol. One handler rather than a middleware chain: every layer costs each
-// request a dispatch, a closure and a promise, which showed in the partner API's latency under load.
+// Mounts one Operation as one handler in the app's operation table: authentication and scope (401/403), the key's
+// rate limit (429), path (400), query and body (422) validation and, for operations that accept Idempotency-Key,
+// reading the key; then the handler, a thin call into one use case, which owns the key's replay protocol. One handler
+// rather than a middleware chain: every layer costs each request a dispatch, a closure and a promise, which showed in
+// the partner API's latency under load.
 import { isUtf8 } from 'node:buffer';
 import { hash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
@@ -13,6 +14,7 @@ import { hashRequest, type IdempotencyRequest } from '@backbone/use-cases';
 import { assertSameOrigin, authorize, authorizeOperator, type AuthContext, type KeyVerifier, type SessionVerifier } from './auth.js';
 import type { OperationRoutes } from './operation-routes.js';
 import { HttpProblem } from './problems.js';
+import type { KeyRateLimiter } from './rate-limits.js';
 
 // While TypeScript infers Op it also tries the wide JSONSchema; FromSchema of that never ends (TS2589), so it is
 // answered with unknown and only a concrete schema is turned into a type.
@@ -45,6 +47,8 @@ export interface RouteDeps {
   keyVerifier: KeyVerifier;
   /** The operator console's sessions, for operations with `auth: 'session-or-key'`. */
   sessionVerifier?: SessionVerifier;
+  /** Per-key rate limits on every key-authenticated request (not sessions); absent: no limits. */
+  rateLimiter?: KeyRateLimiter | undefined;
   bodyLimit: string;
 }
 
@@ -79,6 +83,8 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
 
   routes.add(op.method, op.path, async (req: Request, res: Response) => {
     const auth = await authenticate(req);
+    // After authentication (an unknown key spends no one's budget) and before anything else is read.
+    if (deps.rateLimiter && auth?.keyId) await deps.rateLimiter.admit(auth.keyId, auth, res);
     if (validateParams) {
       const errors = validateParams(req.params);
       if (errors.length > 0) throw new HttpProblem('invalid-request', errors.map((e) => e.message).join(' '), { errors });

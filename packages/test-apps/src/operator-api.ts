@@ -4,7 +4,7 @@ import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QUEUES } from '@backbone/contracts';
 import type { Pool } from '@backbone/db';
-import { createKeyVerifier, createLogger, createSessionVerifier, type SessionLifetimes } from '@backbone/http';
+import { createKeyVerifier, createLogger, createSessionVerifier, type KeyRateLimiter, type SessionLifetimes } from '@backbone/http';
 import { createOperatorApp, createSignInThrottle } from '@backbone/operator-api';
 import { createEventPublisher, eventJobId, type EventQueues } from '@backbone/publisher';
 import { orderCompleted } from './metering-worker.js';
@@ -21,6 +21,8 @@ export interface TestOperatorAppOptions {
   sessions?: Partial<SessionLifetimes>;
   signIn?: { maxFailures?: number; windowSeconds?: number };
   consoleDir?: string | null;
+  /** Per-key limits; none by default, as the load of the other tests comes from one key. */
+  rateLimiter?: KeyRateLimiter;
 }
 
 export function createTestOperatorApp(options: TestOperatorAppOptions) {
@@ -31,6 +33,7 @@ export function createTestOperatorApp(options: TestOperatorAppOptions) {
     problemBase: PROBLEM_BASE,
     bodyLimit: '64kb',
     keyVerifier: createKeyVerifier(options.pool, 0),
+    rateLimiter: options.rateLimiter,
     sessionVerifier: createSessionVerifier(options.pool, sessions),
     redisUrl: options.redisUrl,
     sessions,

@@ -1,5 +1,5 @@
 // The partner API's configuration, parsed once at boot from the environment.
-import { commonEnv, httpEnv, loadConfig, redisEnv, type ConfigOf } from '@backbone/config';
+import { commonEnv, httpEnv, loadConfig, metricsEnv, redisEnv, type ConfigOf } from '@backbone/config';
 
 export const partnerApiEnv = {
   type: 'object',
@@ -7,6 +7,7 @@ export const partnerApiEnv = {
   properties: {
     ...commonEnv,
     ...httpEnv,
+    ...metricsEnv,
     // Only for hearing API key revocations: without Redis the API still serves (the key cache's TTL bounds staleness).
     REDIS_URL: redisEnv.REDIS_URL,
   },

@@ -5,4 +5,6 @@ export interface PartnerAppDeps extends RouteDeps {
   logger: Logger;
   /** Base URI of the problem `type`s. */
   problemBase: string;
+  /** Record the HTTP request metrics (METRICS_ENABLED; default true). */
+  recordMetrics?: boolean;
 }

@@ -2,6 +2,7 @@
 // graceful shutdown on SIGTERM/SIGINT.
 import { createPool, migrate } from '@backbone/db';
 import { createKeyVerifier, createLogger, listen, listenForKeyRevocations, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
+import { registry, startMetricsServer } from '@backbone/metrics';
 import { createPartnerApp } from './app.js';
 import { loadPartnerApiConfig } from './config.js';
 
@@ -15,17 +16,20 @@ try {
   const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'partner-api', ...(schema ? { schema } : {}) });
   const keyVerifier = createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS);
   const revocations = listenForKeyRevocations({ redisUrl: config.REDIS_URL, verifier: keyVerifier, logger, clientName: 'partner-api:key-revocations' });
-  const app = createPartnerApp({ pool, logger, problemBase: config.PROBLEM_BASE, bodyLimit: config.BODY_LIMIT, keyVerifier });
+  const app = createPartnerApp({ pool, logger, problemBase: config.PROBLEM_BASE, recordMetrics: config.METRICS_ENABLED, bodyLimit: config.BODY_LIMIT, keyVerifier });
   const running = await listen(app, {
     port: config.PORT,
     host: config.HOST,
     timeouts: { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, connectionsCheckIntervalMs: config.CONNECTIONS_CHECK_INTERVAL_MS },
   });
   logger.info({ url: running.url }, 'partner API listening');
+  const metrics = config.METRICS_ENABLED ? await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, registry }) : null;
+  if (metrics) logger.info({ url: metrics.url }, 'metrics listening');
   shutdownOnSignals(running, {
     logger,
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     cleanup: async () => {
+      await metrics?.close();
       revocations.close();
       await pool.end();
     },

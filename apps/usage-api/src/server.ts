@@ -2,6 +2,7 @@
 // in-flight requests finish, queued usage entries are committed, then the publisher and the pool close.
 import { createPool, createUsageWriter, migrate } from '@backbone/db';
 import { createKeyVerifier, createLogger, listen, listenForKeyRevocations, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
+import { registry, startMetricsServer } from '@backbone/metrics';
 import { createEventPublisher, createRedisConnection } from '@backbone/publisher';
 import { createUsageApp } from './app.js';
 import { loadUsageApiConfig } from './config.js';
@@ -23,7 +24,7 @@ try {
   const app = createUsageApp({
     pool,
     logger,
-    problemBase: config.PROBLEM_BASE,
+    problemBase: config.PROBLEM_BASE, recordMetrics: config.METRICS_ENABLED,
     bodyLimit: config.BODY_LIMIT,
     batchBodyLimit: config.USAGE_BATCH_BODY_LIMIT,
     keyVerifier,
@@ -37,10 +38,13 @@ try {
     timeouts: { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, connectionsCheckIntervalMs: config.CONNECTIONS_CHECK_INTERVAL_MS },
   });
   logger.info({ url: running.url }, 'usage API listening');
+  const metrics = config.METRICS_ENABLED ? await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, registry }) : null;
+  if (metrics) logger.info({ url: metrics.url }, 'metrics listening');
   shutdownOnSignals(running, {
     logger,
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     cleanup: async () => {
+      await metrics?.close();
       await usageWriter.drain();
       await publisher.close();
       redis.disconnect();

@@ -16,3 +16,4 @@ export * from './operator-bookings.repository.js';
 export * from './booking-lifecycle.repository.js';
 export * from './partners.repository.js';
 export * from './operator-timeslots.repository.js';
+export * from './monitoring.repository.js';

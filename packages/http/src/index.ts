@@ -10,3 +10,4 @@ export * from './operation-routes.js';
 export * from './problems.js';
 export * from './route.js';
 export * from './server.js';
+export * from './http-metrics.js';

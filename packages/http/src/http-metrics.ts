@@ -37,9 +37,9 @@ export function createHttpMetricsRecorder(): HttpMetricsRecorder {
   const children = new Map<string, Map<string, Map<number, LabelledChildren>>>();
   const childrenFor = (operation: string, method: string, status: number): LabelledChildren => {
     let byMethod = children.get(operation);
-    if (!byMethod) children.set(operation, (byMethod = new Map()));
+    if (!byMethod) children.set(operation, (byMethod = new Map<string, Map<number, LabelledChildren>>()));
     let byStatus = byMethod.get(method);
-    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    if (!byStatus) byMethod.set(method, (byStatus = new Map<number, LabelledChildren>()));
     let found = byStatus.get(status);
     if (!found) {
       const statusLabel = String(status);

@@ -2,7 +2,7 @@
 // conventions (backbone_ prefix, the unit in the name, _total for counters); every label takes values from a small,
 // fixed set (an operationId, a status code, an outcome), never a path, a key or an account id, so the number of series
 // stays bounded whatever the traffic.
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, Registry } from 'prom-client';
 
 /** The registry of this process: what its metrics server exposes. */
 export const registry = new Registry();

@@ -60,7 +60,7 @@ function scrapeGauge<L extends string>(config: { name: string; help: string; lab
       await collect(this);
     },
   });
-  return { name: config.name, gauge: gauge as Gauge<string> };
+  return { name: config.name, gauge };
 }
 
 /** Registers a gauge's sources; returns the function that removes one again. */

@@ -71,7 +71,7 @@ describe('deploy/alerts.yml', () => {
       expect(bracketsBalance(rule.expr as string), `${rule.alert as string}: ${rule.expr as string}`).toBe(true);
       if (rule.for !== undefined) expect(rule.for).toMatch(/^\d+[smhd]$/);
       expect(['page', 'ticket']).toContain(rule.labels?.severity);
-      expect(typeof rule.annotations?.summary === 'string' && (rule.annotations.summary as string).length > 0).toBe(true);
+      expect(typeof rule.annotations?.summary === 'string' && rule.annotations.summary.length > 0).toBe(true);
       // Templates are Go templates: every {{ opened is closed.
       for (const text of Object.values(rule.annotations ?? {})) expect(String(text).split('{{').length).toBe(String(text).split('}}').length);
     }

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyVerifier, createLogger } from '@backbone/http';
 import { createPartnerApp } from '@backbone/partner-api';
 import { registry } from '@backbone/metrics';
-import { createTestAccount, freePort, readScrape, request, sendRaw, useTestDatabase, useTestServer } from '@backbone/testkit';
+import { readScrape } from '@backbone/metrics/scrape';
+import { createTestAccount, freePort, request, sendRaw, useTestDatabase, useTestServer } from '@backbone/testkit';
 import { createGateway, routeFor } from '../gateway.js';
 
 const PROBLEM_BASE = 'https://problems.example.test';

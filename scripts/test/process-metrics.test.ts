@@ -2,7 +2,8 @@
 // own METRICS_PORT: the exposition parses, carries the process metrics, and counts the requests the API answered;
 // with METRICS_ENABLED=false there is no metrics server. (The worker's process: apps/metering-worker/test/metrics.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { createTestAccount, request, scrapeMetrics, useServiceProcesses, useTestDatabase, useTestRedis, type ServiceProcess } from '@backbone/testkit';
+import { scrapeMetrics } from '@backbone/metrics/scrape';
+import { createTestAccount, request, useServiceProcesses, useTestDatabase, useTestRedis, type ServiceProcess } from '@backbone/testkit';
 
 const db = useTestDatabase();
 const redis = useTestRedis();

@@ -7,7 +7,8 @@ import { QUEUES, WEBHOOK_DELIVERIES_QUEUE } from '@backbone/contracts';
 import { createPartner } from '@backbone/db';
 import { registry, startMetricsServer, type MetricsServer } from '@backbone/metrics';
 import { Queue } from 'bullmq';
-import { createTestAccount, scrapeMetrics, useTestDatabase, useTestRedis, waitFor, type Scrape } from '@backbone/testkit';
+import { scrapeMetrics, type Scrape } from '@backbone/metrics/scrape';
+import { createTestAccount, useTestDatabase, useTestRedis, waitFor } from '@backbone/testkit';
 import { collectScrapeGauges, MONITORED_QUEUES, type ScrapeGauges } from '../src/scrape-gauges.js';
 import { orderCompleted, silentLogger, spawnWorker, untilRunning, useQueues, useWorkers } from './support.js';
 

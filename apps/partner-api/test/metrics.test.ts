@@ -4,7 +4,8 @@
 // process's registry, as Prometheus does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry, startMetricsServer, type MetricsServer } from '@backbone/metrics';
-import { createTestTimeslot, futureDate, request, scrapeMetrics, type Scrape } from '@backbone/testkit';
+import { scrapeMetrics, type Scrape } from '@backbone/metrics/scrape';
+import { createTestTimeslot, futureDate, request } from '@backbone/testkit';
 import { bookingBody, createOperator, usePartnerApi, type Operator } from './support.js';
 
 const { db, server } = usePartnerApi();

@@ -2,7 +2,8 @@
 // entries; a retried entry or a replayed batch is not counted again), and its requests per operation and status.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry, startMetricsServer, type MetricsServer } from '@backbone/metrics';
-import { request, scrapeMetrics } from '@backbone/testkit';
+import { scrapeMetrics } from '@backbone/metrics/scrape';
+import { request } from '@backbone/testkit';
 import { countEntries, createUsageClient, useUsageApi, utc, type UsageClient } from './support.js';
 
 const { db, server } = useUsageApi();

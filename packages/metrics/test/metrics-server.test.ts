@@ -2,7 +2,7 @@
 // metric this package defines; nothing else is served; a scrape-time source that fails leaves its gauges out and is
 // counted, without failing the scrape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scrapeMetrics } from '@backbone/testkit';
+import { scrapeMetrics } from '../src/scrape.js';
 import { collectOutboxMetrics, collectQueueMetrics, countBookings, registry, startMetricsServer, type MetricsServer, type QueueProbe } from '../src/index.js';
 
 let server: MetricsServer;

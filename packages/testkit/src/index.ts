@@ -4,4 +4,3 @@ export * from './local-services.js';
 export * from './partner.factories.js';
 export * from './wait-for.js';
 export * from './service-process.js';
-export * from './metrics-scrape.js';

@@ -1,10 +1,13 @@
-// Scraping a process's /metrics in tests: the answer must be Prometheus text exposition that parses, and its samples
-// are read by name and labels to compare before and after some traffic. The families (name, type, help) are
+// Scraping a process's /metrics in tests (the entry @backbone/metrics/scrape, for test code only): the answer must be
+// Prometheus text exposition that parses, and its samples are read by name and labels to compare before and after some traffic. The families (name, type, help) are
 // parse-prometheus-text-format's (a port of the Prometheus Python client's parser). That parser skips lines it does not
 // understand and loses the labels, _sum and _count of labelled histograms, so every line is also checked here against
 // the format's grammar (each sample in a family declared by # TYPE; NaN and Inf in any case, as Prometheus's parser
 // takes them), and the samples are read from those checked lines.
-import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { createRequire } from 'node:module';
+
+// The package ships no types: it takes the exposition text and returns its metric families (prom2json's shape).
+const parsePrometheusTextFormat = createRequire(import.meta.url)('parse-prometheus-text-format') as (text: string) => unknown[];
 
 interface ParsedSample {
   value?: string;

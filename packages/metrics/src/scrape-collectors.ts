@@ -1,8 +1,9 @@
 // Gauges read at scrape time rather than kept up to date: queue depths from Redis, the outbox backlog and disabled
 // webhook endpoints from PostgreSQL. A process (the metering worker) registers the sources it can read; a gauge joins
 // the registry with its first source, so processes that read nothing do not expose empty gauges. A source that does
-// not answer leaves its series out of that scrape and counts in backbone_metrics_collector_errors_total, rather than
-// failing the whole scrape (the HTTP and process metrics still matter most when Redis is down).
+// not answer leaves its labelled series out of that scrape, sets its unlabelled gauges to NaN (unknown, where 0 would
+// read as "all clear") and counts in backbone_metrics_collector_errors_total, rather than failing the whole scrape
+// (the HTTP and process metrics still matter most when Redis is down).
 import { Gauge } from 'prom-client';
 import { collectorErrorsTotal, registry } from './metrics.js';
 
@@ -167,7 +168,8 @@ const outboxBacklogGauge = scrapeGauge(
 const outboxOldestEventAgeGauge = scrapeGauge(
   { name: 'backbone_outbox_oldest_event_age_seconds', help: 'Age of the oldest outbox event not yet relayed (0 when none waits), read from PostgreSQL at scrape time.' },
   async (gauge) => {
-    gauge.set(Math.max(0, ...(await readOutbox()).map((backlog) => backlog.oldestAgeSeconds)));
+    const backlogs = await readOutbox();
+    gauge.set(backlogs.length === 0 ? NaN : Math.max(0, ...backlogs.map((backlog) => backlog.oldestAgeSeconds)));
   },
 );
 
@@ -196,7 +198,7 @@ const webhookEndpointsDisabledGauge = scrapeGauge(
         throw error;
       }
     });
-    if (counts.length > 0) gauge.set(Math.max(...counts));
+    gauge.set(counts.length === 0 ? NaN : Math.max(...counts));
   },
 );
 

@@ -74,6 +74,17 @@ describe('metrics server', () => {
     expect((await scrapeMetrics(metricsUrl)).family('backbone_queue_jobs')).toBeUndefined();
   });
 
+  it('reports an unlabelled gauge whose source fails as NaN (unknown), not 0', async () => {
+    const remove = collectOutboxMetrics(() => Promise.reject(new Error('PostgreSQL is down')));
+    try {
+      const scrape = await scrapeMetrics(metricsUrl);
+      expect(scrape.value('backbone_outbox_oldest_event_age_seconds')).toBeNaN();
+      expect(scrape.samples('backbone_outbox_backlog')).toEqual([]);
+    } finally {
+      remove();
+    }
+  });
+
   it('reports the gauges of every registered source, read once per scrape', async () => {
     let reads = 0;
     const remove = collectOutboxMetrics(async () => {

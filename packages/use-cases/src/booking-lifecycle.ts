@@ -19,8 +19,8 @@ import {
   type Pool,
   type SyncPosition,
 } from '@backbone/db';
-import { countBookings } from '@backbone/metrics';
 import { checkAnswers, completeCustomer, decideCancel, decideConfirm, notFound, ValidationError, type BookingState, type FieldError } from '@backbone/domain';
+import { countBookings } from '@backbone/metrics';
 import { toBookingDetails } from './booking-details.js';
 import { runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
 

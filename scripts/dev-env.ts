@@ -22,6 +22,8 @@ export interface DevState {
   databaseUrl: string;
   redisUrl: string;
   baseUrl: string;
+  /** Each process's /metrics (its own port, not behind the gateway), by name; empty when METRICS_ENABLED is false. */
+  metricsUrls: Record<string, string>;
   /** The pid of each supervised process's current run, by name (partner-api, usage-api, metering-worker, ...). */
   pids: Record<string, number>;
 }

@@ -147,6 +147,10 @@ async function main(): Promise<void> {
   const partnerUrl = `http://127.0.0.1:${port + 1}`;
   const usageUrl = `http://127.0.0.1:${port + 2}`;
   const operatorUrl = `http://127.0.0.1:${port + 3}`;
+  // Each process's metrics server: the gateway's port + 101 to + 105 (3101-3105 by default), never through the gateway.
+  const metricsPorts = { 'partner-api': port + 101, 'usage-api': port + 102, 'operator-api': port + 103, 'metering-worker': port + 104, 'webhook-worker': port + 105 };
+  const metricsEnabled = env.METRICS_ENABLED !== 'false';
+  const metricsEnv = (name: keyof typeof metricsPorts) => ({ METRICS_PORT: String(metricsPorts[name]), METRICS_HOST: '127.0.0.1' });
   const shared = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, LOG_LEVEL: env.LOG_LEVEL ?? 'info', HOST: '127.0.0.1' };
   log('bundling the apps');
   const built = spawnSync(process.execPath, ['scripts/build-apps.mjs'], { cwd: repoRoot, stdio: 'inherit' });
@@ -156,11 +160,11 @@ async function main(): Promise<void> {
   // (registration) and the webhook worker (every delivery) must agree, or one accepts what the other refuses.
   const webhookHosts = { WEBHOOK_ALLOWED_HOSTS: env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost' };
   await Promise.all([
-    runApp('partner-api', 'apps/partner-api/dist/server.js', { ...api, ...webhookHosts, PORT: String(port + 1) }),
-    runApp('usage-api', 'apps/usage-api/dist/server.js', { ...api, PORT: String(port + 2) }),
-    runApp('operator-api', 'apps/operator-api/dist/server.js', { ...api, PORT: String(port + 3) }),
-    runApp('metering-worker', 'apps/metering-worker/dist/main.js', shared),
-    runApp('webhook-worker', 'apps/webhook-worker/dist/main.js', { ...shared, ...webhookHosts }),
+    runApp('partner-api', 'apps/partner-api/dist/server.js', { ...api, ...webhookHosts, ...metricsEnv('partner-api'), PORT: String(port + 1) }),
+    runApp('usage-api', 'apps/usage-api/dist/server.js', { ...api, ...metricsEnv('usage-api'), PORT: String(port + 2) }),
+    runApp('operator-api', 'apps/operator-api/dist/server.js', { ...api, ...metricsEnv('operator-api'), PORT: String(port + 3) }),
+    runApp('metering-worker', 'apps/metering-worker/dist/main.js', { ...shared, ...metricsEnv('metering-worker') }),
+    runApp('webhook-worker', 'apps/webhook-worker/dist/main.js', { ...shared, ...webhookHosts, ...metricsEnv('webhook-worker') }),
   ]);
   await Promise.all([waitUntilReady(partnerUrl, 'partner-api'), waitUntilReady(usageUrl, 'usage-api'), waitUntilReady(operatorUrl, 'operator-api')]);
 
@@ -171,7 +175,8 @@ async function main(): Promise<void> {
     listening.listen(port, env.HOST ?? '127.0.0.1', resolve);
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  state = { databaseUrl, redisUrl, baseUrl };
+  const metricsUrls = metricsEnabled ? Object.fromEntries(Object.entries(metricsPorts).map(([name, metricsPort]) => [name, `http://127.0.0.1:${metricsPort}/metrics`])) : {};
+  state = { databaseUrl, redisUrl, baseUrl, metricsUrls };
   writeState();
 
   const ota = keys?.ota ?? '<an ota key: npm run admin -- create-key ...>';
@@ -180,6 +185,7 @@ async function main(): Promise<void> {
 
   Base URL     ${baseUrl}
   API docs     ${baseUrl}/docs   (OpenAPI: ${baseUrl}/openapi.json)
+  Metrics      ${metricsEnabled ? `http://127.0.0.1:${port + 101}/metrics to :${port + 105}/metrics (partner, usage, operator API, metering and webhook workers; not through the gateway)` : 'off (METRICS_ENABLED=false)'}
   Console      ${baseUrl}/console   ${owner ? `sign in as ${owner.Email} / ${owner.Password}` : `(${path.join(dataDir, 'demo-console.json')} is missing: npm run admin -- reset-password ...)`}
   Demo account ${DEMO_ACCOUNT_ID}   (the admin CLI's --account; npm run admin -- list-accounts)
   Demo keys    ${keys ? Object.entries(keys).map(([name, key]) => `${name.padEnd(10)} ${key}`).join('\n               ') : `not available (${path.join(dataDir, 'demo-keys.json')} is missing)`}

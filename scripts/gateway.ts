@@ -1,6 +1,7 @@
 // The local stand-in for the production gateway (nginx in docker-compose.yml): one base URL in front of both APIs.
 // /api/v2/usage/* and /api/v2/platform/* go to the usage API, /api/v2/operator/* and /console to the operator API,
-// everything else to the partner API. Its own answers (an upstream that does not answer, a request Node's parser
+// everything else to the partner API. /metrics is answered 404 here: each process serves its metrics on a port of its
+// own, never through the public gateway (a route of that name added to an API later must not leak). Its own answers (an upstream that does not answer, a request Node's parser
 // refuses, a slow client) are problems like the APIs'.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -38,6 +39,7 @@ export function createGateway(targets: GatewayTargets, options: GatewayOptions =
   const server = http.createServer(
     { headersTimeout: timeouts.headersTimeoutMs, requestTimeout: timeouts.requestTimeoutMs, connectionsCheckingInterval: timeouts.connectionsCheckIntervalMs },
     (req, res) => {
+      if (isMetricsPath(req.url ?? '/')) return answerProblem(res, problemBase, 404, 'not-found', `No route for ${req.method} /metrics.`, '/metrics');
       const target = new URL(routeFor(req.url ?? '/', targets));
       const upstream = http.request(
         // X-Forwarded-For is set, not passed on: the operator API's sign-in throttle counts per caller address.
@@ -50,10 +52,7 @@ export function createGateway(targets: GatewayTargets, options: GatewayOptions =
       upstream.on('error', () => {
         // Already answered (a client error, or a response cut off midway): nothing more can be sent.
         if (res.headersSent || !res.socket || res.socket.destroyed) return res.destroy();
-        const requestId = randomUUID();
-        const body = JSON.stringify(problemDocument(problemBase, 'bad-gateway', 'The upstream service is not answering.', req.url?.split('?')[0], { requestId }));
-        res.writeHead(502, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
-        res.end(body);
+        answerProblem(res, problemBase, 502, 'bad-gateway', 'The upstream service is not answering.', req.url?.split('?')[0]);
       });
       // A request the client never finished (its connection ended, or it was too slow) must not keep the upstream waiting.
       req.once('close', () => {
@@ -64,4 +63,16 @@ export function createGateway(targets: GatewayTargets, options: GatewayOptions =
   );
   server.on('clientError', answerClientErrors({ problemBase }));
   return server;
+}
+
+/** /metrics in any spelling the APIs' routing would match: a trailing slash, a query, other letter cases. */
+function isMetricsPath(url: string): boolean {
+  return /^\/metrics\/?(\?|$)/i.test(url);
+}
+
+function answerProblem(res: http.ServerResponse, problemBase: string, status: number, code: 'not-found' | 'bad-gateway', detail: string, instance: string | undefined): void {
+  const requestId = randomUUID();
+  const body = JSON.stringify(problemDocument(problemBase, code, detail, instance, { requestId }));
+  res.writeHead(status, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
+  res.end(body);
 }

@@ -61,6 +61,10 @@ export function startProcess(options: StartOptions): ManagedProcess {
       HOME: process.env.HOME ?? '',
       NODE_ENV: 'production',
       ...(process.env.PGOPTIONS ? { PGOPTIONS: process.env.PGOPTIONS } : {}),
+      // Metrics on, as in production, on any free port: the bench's processes never collide with each other or with
+      // a running `npm start`. A section switches them off with METRICS_ENABLED=false.
+      METRICS_PORT: '0',
+      METRICS_HOST: '127.0.0.1',
       ...options.env,
       NODE_OPTIONS: [options.env.NODE_OPTIONS, process.env.BENCH_NODE_OPTIONS].filter(Boolean).join(' '),
     },

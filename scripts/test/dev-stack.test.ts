@@ -50,7 +50,9 @@ const isFree = (port: number) =>
 async function stackPort(): Promise<number> {
   for (;;) {
     const port = await freePort();
-    if (port < 65000 && (await isFree(port + 1)) && (await isFree(port + 2))) return port;
+    // The APIs at +1 to +3, their metrics servers at +101 to +104.
+    const used = [1, 2, 3, 101, 102, 103, 104].map((offset) => port + offset);
+    if (port < 65000 && (await Promise.all(used.map(isFree))).every(Boolean)) return port;
   }
 }
 

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyVerifier, createLogger } from '@backbone/http';
 import { createPartnerApp } from '@backbone/partner-api';
 import { WITHOUT_WEBHOOKS } from '@backbone/test-apps/partner-api';
+import { registry } from '@backbone/metrics';
+import { readScrape } from '@backbone/metrics/scrape';
 import { createTestAccount, freePort, request, sendRaw, useTestDatabase, useTestServer } from '@backbone/testkit';
 import { createGateway, routeFor } from '../gateway.js';
 
@@ -97,5 +99,21 @@ describe('gateway', () => {
     expect(res.closedAfterMs).toBeLessThan(timeouts.headersTimeoutMs + timeouts.connectionsCheckIntervalMs + 700);
     expect(res.status).toBe(408);
     expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/request-timeout`, status: 408 });
+  });
+
+  it('does not serve /metrics in any spelling: a 404 problem of its own, the upstream never asked', async () => {
+    // The partner app runs in this process: its request counter shows what reached it.
+    const reachedPartner = async () => readScrape(await registry.metrics(), null).value('backbone_http_requests_total', { operation: 'unmatched' });
+    const before = await reachedPartner();
+    for (const path of ['/metrics', '/metrics/', '/METRICS', '/metrics?format=text']) {
+      const res = await request(url, 'GET', path, { key });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+      expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/not-found`, status: 404, instance: '/metrics' });
+    }
+    expect(await reachedPartner()).toBe(before);
+    // A neighbouring path is the partner API's to answer.
+    expect((await request(url, 'GET', '/metricsx', { key })).status).toBe(404);
+    expect(await reachedPartner()).toBe(before + 1);
   });
 });

@@ -1,5 +1,5 @@
 // The metering worker's configuration, parsed once at boot from the environment.
-import { commonEnv, loadConfig, redisEnv, type ConfigOf } from '@backbone/config';
+import { commonEnv, loadConfig, metricsEnv, redisEnv, type ConfigOf } from '@backbone/config';
 
 export const workerEnv = {
   type: 'object',
@@ -7,6 +7,8 @@ export const workerEnv = {
   properties: {
     ...commonEnv,
     ...redisEnv,
+    ...metricsEnv,
+    METRICS_PORT: { ...metricsEnv.METRICS_PORT, default: 9104 },
     WORKER_CONCURRENCY: {
       type: 'integer',
       default: 300,

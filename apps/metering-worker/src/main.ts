@@ -3,12 +3,14 @@
 // SHUTDOWN_TIMEOUT_MS; unfinished ones are redelivered to another worker), then closes its connections.
 import { createEventEntryWriter, createPool, migrate } from '@backbone/db';
 import { createLogger, writeLogsBeforeExit } from '@backbone/http/logger';
+import { registry, startMetricsServer } from '@backbone/metrics';
 import { closeQueues, createRedisConnection, openQueues } from '@backbone/publisher';
 import { loadWorkerConfig } from './config.js';
 import { platformEventHandlers } from './handlers/index.js';
 import { startMeteringWorker } from './metering-worker.js';
 import { startHoldSweeper, type HoldSweeper } from './hold-sweeper.js';
 import { startOutboxRelay, type OutboxRelay } from './outbox-relay.js';
+import { collectScrapeGauges } from './scrape-gauges.js';
 
 const config = loadWorkerConfig();
 const logger = createLogger({ level: config.LOG_LEVEL, name: 'metering-worker' });
@@ -45,6 +47,9 @@ try {
         logger,
       })
     : null;
+  const gauges = config.METRICS_ENABLED ? collectScrapeGauges({ pool, connection: producer, prefix: config.QUEUE_PREFIX, logger }) : null;
+  const metrics = config.METRICS_ENABLED ? await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, registry }) : null;
+  if (metrics) logger.info({ url: metrics.url }, 'metrics listening');
   const sweeper: HoldSweeper | null = config.HOLD_SWEEPER_ENABLED
     ? startHoldSweeper({ pool, intervalMs: config.HOLD_SWEEPER_INTERVAL_MS, batchSize: config.HOLD_SWEEPER_BATCH_SIZE, logger })
     : null;
@@ -68,6 +73,7 @@ try {
     timer.unref();
     await Promise.all([relay?.stop(), sweeper?.stop()]);
     await metering.close();
+    await Promise.all([metrics?.close(), gauges?.close()]);
     await closeQueues(queues);
     await Promise.all([consumer.quit(), producer.quit()]).catch(() => undefined);
     await pool.end();

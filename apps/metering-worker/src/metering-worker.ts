@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { QUEUES, type JobPayloads, type PlatformEventName } from '@backbone/contracts';
 import { createEventEntryWriter, type NewUsageEntry, type Pool, type UsageWriter } from '@backbone/db';
+import { countJobProcessed, countUsageEntriesWritten } from '@backbone/metrics';
 import { validateEvent } from '@backbone/publisher';
 import { buildHandlerMap, type AnyJobHandler, type HandlerContext, type HandlerMap, type JobHandler } from './handlers/index.js';
 import { createKnownAccounts } from './known-accounts.js';
@@ -35,7 +36,14 @@ export function startMeteringWorker(options: MeteringWorkerOptions): MeteringWor
   const handlers = buildHandlerMap(options.handlers);
   const writer = options.writer ?? createEventEntryWriter(options.pool);
   const accounts = createKnownAccounts(options.pool);
-  const ctx: HandlerContext = { recordUsage: (entry) => recordIsolated(writer, entry) };
+  const ctx: HandlerContext = {
+    async recordUsage(entry) {
+      const stored = await recordIsolated(writer, entry);
+      // Not when the entry was there already (a redelivered event): backbone_usage_entries_written_total counts rows.
+      if (stored) countUsageEntriesWritten('built_in_meter', 1);
+      return stored;
+    },
+  };
 
   const processJob = async (job: Job): Promise<void> => {
     const handler = isPlatformEvent(job.name, handlers) ? handlers[job.name] : undefined;
@@ -56,7 +64,10 @@ export function startMeteringWorker(options: MeteringWorkerOptions): MeteringWor
     ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
     ...(options.maxStalledCount !== undefined ? { maxStalledCount: options.maxStalledCount } : {}),
   });
+  worker.on('completed', () => countJobProcessed(QUEUES.platformEvents, 'completed'));
   worker.on('failed', (job, err) => {
+    // BullMQ stamps finishedOn only on a job that has no attempt left (moved to the failed set).
+    countJobProcessed(QUEUES.platformEvents, job?.finishedOn ? 'failed' : 'retried');
     options.logger.warn({ jobId: job?.id, job: job?.name, attemptsMade: job?.attemptsMade, err }, 'job failed');
   });
   worker.on('error', (err) => options.logger.error({ err }, 'worker error'));

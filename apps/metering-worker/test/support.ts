@@ -45,6 +45,9 @@ export function spawnWorker(db: TestDatabase, env: Record<string, string>): Chil
       DATABASE_SCHEMA: db.schema,
       DATABASE_POOL_SIZE: '5',
       LOG_LEVEL: 'info',
+      // Several workers run side by side here: each serves its metrics on a free port.
+      METRICS_PORT: '0',
+      METRICS_HOST: '127.0.0.1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -26,6 +26,7 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
   const app = createHttpApp({
     logger: deps.logger,
     problemBase: deps.problemBase,
+    recordMetrics: deps.recordMetrics ?? true,
     readiness: { database: () => isDatabaseReachable(deps.pool), redis: deps.redisReady },
     openApiDocument: buildApiDocument(),
     mount(routes) {

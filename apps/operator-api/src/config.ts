@@ -1,5 +1,5 @@
 // The operator API's configuration, parsed once at boot from the environment.
-import { commonEnv, httpEnv, loadConfig, rateLimitEnv, redisEnv, type ConfigOf } from '@backbone/config';
+import { commonEnv, httpEnv, loadConfig, metricsEnv, rateLimitEnv, redisEnv, type ConfigOf } from '@backbone/config';
 
 export const operatorApiEnv = {
   type: 'object',
@@ -10,6 +10,8 @@ export const operatorApiEnv = {
     ...httpEnv,
     ...rateLimitEnv,
     PORT: { ...httpEnv.PORT, default: 3003 },
+    ...metricsEnv,
+    METRICS_PORT: { ...metricsEnv.METRICS_PORT, default: 9103 },
     SESSION_IDLE_TIMEOUT_MS: { type: 'integer', default: 1_800_000, minimum: 1000, description: 'A console session unused for this long ends (default 30 minutes).' },
     SESSION_ABSOLUTE_LIFETIME_MS: { type: 'integer', default: 43_200_000, minimum: 1000, description: 'A console session ends this long after sign-in, used or not (default 12 hours).' },
     SIGN_IN_MAX_FAILURES: { type: 'integer', default: 5, minimum: 1, description: 'Failed sign-ins per e-mail and per address within SIGN_IN_WINDOW_SECONDS before 429.' },

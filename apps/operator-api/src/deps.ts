@@ -7,6 +7,8 @@ export interface OperatorAppDeps extends RouteDeps {
   logger: Logger;
   /** Base URI of the problem `type`s. */
   problemBase: string;
+  /** Record the HTTP request metrics (METRICS_ENABLED; default true). */
+  recordMetrics?: boolean;
   sessionVerifier: SessionVerifier;
   /** Redis, where a key revocation is announced to every running API process. */
   redisUrl: string;

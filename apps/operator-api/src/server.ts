@@ -3,6 +3,7 @@
 import { createPool, migrate } from '@backbone/db';
 import { rateLimitSettings } from '@backbone/config';
 import { createKeyVerifier, createLogger, createSessionVerifier, listen, listenForKeyRevocations, openKeyRateLimiter, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
+import { registry, startMetricsServer } from '@backbone/metrics';
 import { closeQueues, createRedisConnection, openQueues } from '@backbone/publisher';
 import { createOperatorApp } from './app.js';
 import { loadOperatorApiConfig } from './config.js';
@@ -25,7 +26,7 @@ try {
   const app = createOperatorApp({
     pool,
     logger,
-    problemBase: config.PROBLEM_BASE,
+    problemBase: config.PROBLEM_BASE, recordMetrics: config.METRICS_ENABLED,
     bodyLimit: config.BODY_LIMIT,
     keyVerifier,
     rateLimiter: rateLimits.rateLimiter,
@@ -43,10 +44,13 @@ try {
     timeouts: { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, connectionsCheckIntervalMs: config.CONNECTIONS_CHECK_INTERVAL_MS },
   });
   logger.info({ url: running.url }, 'operator API listening');
+  const metrics = config.METRICS_ENABLED ? await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, registry }) : null;
+  if (metrics) logger.info({ url: metrics.url }, 'metrics listening');
   shutdownOnSignals(running, {
     logger,
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     cleanup: async () => {
+      await metrics?.close();
       revocations.close();
       rateLimits.close();
       await closeQueues(queues);

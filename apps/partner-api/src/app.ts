@@ -28,6 +28,7 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
   return createHttpApp({
     logger: deps.logger,
     problemBase: deps.problemBase,
+    recordMetrics: deps.recordMetrics ?? true,
     readiness: { database: () => isDatabaseReachable(deps.pool) },
     openApiDocument: buildApiDocument(),
     mount(routes) {

@@ -1,5 +1,5 @@
 // The partner API's configuration, parsed once at boot from the environment.
-import { commonEnv, httpEnv, loadConfig, rateLimitEnv, redisEnv, type ConfigOf } from '@backbone/config';
+import { commonEnv, httpEnv, loadConfig, metricsEnv, rateLimitEnv, redisEnv, type ConfigOf } from '@backbone/config';
 
 export const partnerApiEnv = {
   type: 'object',
@@ -7,6 +7,7 @@ export const partnerApiEnv = {
   properties: {
     ...commonEnv,
     ...httpEnv,
+    ...metricsEnv,
     ...rateLimitEnv,
     // Key revocations are heard here and the rate limits are counted here (without Redis the API still serves: the key
     // cache's TTL bounds staleness and requests go unlimited); webhook replays are queued here (without Redis: 503).

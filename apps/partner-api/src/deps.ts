@@ -11,4 +11,6 @@ export interface PartnerAppDeps extends RouteDeps {
   destinationPolicy: DestinationPolicy;
   /** The webhook delivery queue, where replays add their jobs. */
   webhookDeliveries: WebhookDeliveryQueue;
+  /** Record the HTTP request metrics (METRICS_ENABLED; default true). */
+  recordMetrics?: boolean;
 }

@@ -5,6 +5,7 @@ import { rateLimitSettings } from '@backbone/config';
 import { createRedisConnection, openWebhookDeliveryQueue } from '@backbone/publisher';
 import { destinationPolicyFrom } from '@backbone/webhooks';
 import { createKeyVerifier, createLogger, listen, listenForKeyRevocations, openKeyRateLimiter, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
+import { registry, startMetricsServer } from '@backbone/metrics';
 import { createPartnerApp } from './app.js';
 import { loadPartnerApiConfig } from './config.js';
 
@@ -25,6 +26,7 @@ try {
     pool,
     logger,
     problemBase: config.PROBLEM_BASE,
+    recordMetrics: config.METRICS_ENABLED,
     bodyLimit: config.BODY_LIMIT,
     keyVerifier,
     destinationPolicy: destinationPolicyFrom(config.WEBHOOK_ALLOWED_HOSTS),
@@ -37,10 +39,13 @@ try {
     timeouts: { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, connectionsCheckIntervalMs: config.CONNECTIONS_CHECK_INTERVAL_MS },
   });
   logger.info({ url: running.url }, 'partner API listening');
+  const metrics = config.METRICS_ENABLED ? await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, registry }) : null;
+  if (metrics) logger.info({ url: metrics.url }, 'metrics listening');
   shutdownOnSignals(running, {
     logger,
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     cleanup: async () => {
+      await metrics?.close();
       revocations.close();
       await webhookDeliveries.close();
       redis.disconnect();

@@ -14,6 +14,7 @@ export function createUsageApp(deps: UsageAppDeps): Express {
   return createHttpApp({
     logger: deps.logger,
     problemBase: deps.problemBase,
+    recordMetrics: deps.recordMetrics ?? true,
     readiness: { database: () => isDatabaseReachable(deps.pool), redis: deps.redisReady },
     openApiDocument: buildApiDocument(),
     mount(routes) {

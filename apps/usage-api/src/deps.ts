@@ -7,6 +7,8 @@ export interface UsageAppDeps extends RouteDeps {
   logger: Logger;
   /** Base URI of the problem `type`s. */
   problemBase: string;
+  /** Record the HTTP request metrics (METRICS_ENABLED; default true). */
+  recordMetrics?: boolean;
   /** Group-commit writer shared by every single-entry POST. */
   usageWriter: UsageWriter;
   publisher: EventPublisher;

@@ -1,5 +1,5 @@
 // The webhook worker's configuration, parsed once at boot from the environment.
-import { commonEnv, loadConfig, redisEnv, type ConfigOf } from '@backbone/config';
+import { commonEnv, loadConfig, metricsEnv, redisEnv, type ConfigOf } from '@backbone/config';
 
 /** Standard Webhooks' schedule (5 s, 5 min, 30 min, 2 h, 5 h, then 10 h), carried on to about three days. */
 const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 36_000_000, 36_000_000, 36_000_000, 36_000_000];
@@ -10,6 +10,8 @@ export const webhookWorkerEnv = {
   properties: {
     ...commonEnv,
     ...redisEnv,
+    ...metricsEnv,
+    METRICS_PORT: { ...metricsEnv.METRICS_PORT, default: 9105 },
     WEBHOOK_ALLOWED_HOSTS: {
       type: 'string',
       default: '',

@@ -3,6 +3,7 @@
 // SHUTDOWN_TIMEOUT_MS; unfinished jobs are redelivered to another worker), then closes its connections.
 import { createPool, migrate } from '@backbone/db';
 import { createLogger, writeLogsBeforeExit } from '@backbone/http/logger';
+import { registry, startMetricsServer } from '@backbone/metrics';
 import { createRedisConnection } from '@backbone/publisher';
 import { destinationPolicyFrom } from '@backbone/webhooks';
 import { loadWebhookWorkerConfig, retryDelaysOf } from './config.js';
@@ -39,6 +40,8 @@ try {
     stalledIntervalMs: config.WORKER_STALLED_INTERVAL_MS,
     maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
   });
+  const metrics = config.METRICS_ENABLED ? await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, registry }) : null;
+  if (metrics) logger.info({ url: metrics.url }, 'metrics listening');
   // A worker waits for Redis as long as it takes, but says so.
   const waiting = setTimeout(() => logger.warn({ redis: redactUrl(config.REDIS_URL) }, 'still waiting for Redis'), 5000);
   await Promise.all([webhooks.fanOut.waitUntilReady(), webhooks.delivery.waitUntilReady()]);
@@ -60,6 +63,7 @@ try {
     }, config.SHUTDOWN_TIMEOUT_MS);
     timer.unref();
     await webhooks.close();
+    await metrics?.close();
     sender.close();
     await Promise.all([consumer.quit(), producer.quit()]).catch(() => undefined);
     await pool.end();

@@ -25,6 +25,8 @@ export interface AttemptResult {
   error: string | null;
   responseExcerpt: string | null;
   durationMs: number;
+  /** Not sent: the destination guard refused the URL or the address its host resolved to. */
+  refused?: true;
 }
 
 export interface WebhookSender {
@@ -44,7 +46,7 @@ export function createWebhookSender(options: { policy: DestinationPolicy; timeou
     try {
       url = await vetDestination(message.url, options.policy);
     } catch (error) {
-      return { succeeded: false, statusCode: null, error: (error as Error).message, responseExcerpt: null, durationMs: elapsed() };
+      return { succeeded: false, statusCode: null, error: (error as Error).message, responseExcerpt: null, durationMs: elapsed(), ...(error instanceof DestinationRefusedError ? { refused: true as const } : {}) };
     }
     const timestamp = new Date();
     const headers = {
@@ -56,7 +58,9 @@ export function createWebhookSender(options: { policy: DestinationPolicy; timeou
     };
     const answer = await post(url, headers, message.body, url.protocol === 'https:' ? agents['https:'] : agents['http:'], lookup, options.timeoutMs);
     const durationMs = elapsed();
-    if ('error' in answer) return { succeeded: false, statusCode: answer.statusCode ?? null, error: answer.error, responseExcerpt: answer.excerpt ?? null, durationMs };
+    if ('error' in answer) {
+      return { succeeded: false, statusCode: answer.statusCode ?? null, error: answer.error, responseExcerpt: answer.excerpt ?? null, durationMs, ...(answer.refused ? { refused: true as const } : {}) };
+    }
     const { statusCode, excerpt } = answer;
     if (statusCode >= 200 && statusCode < 300) return { succeeded: true, statusCode, error: null, responseExcerpt: excerpt, durationMs };
     const error = statusCode >= 300 && statusCode < 400 ? `redirect (${statusCode}) not followed` : `answered ${statusCode}`;
@@ -72,7 +76,7 @@ export function createWebhookSender(options: { policy: DestinationPolicy; timeou
   };
 }
 
-type Answer = { statusCode: number; excerpt: string } | { error: string; statusCode?: number; excerpt?: string };
+type Answer = { statusCode: number; excerpt: string } | { error: string; statusCode?: number; excerpt?: string; refused?: boolean };
 
 function post(url: URL, headers: Record<string, string>, body: string, agent: http.Agent, lookup: http.RequestOptions['lookup'], timeoutMs: number): Promise<Answer> {
   return new Promise((resolve) => {
@@ -89,7 +93,7 @@ function post(url: URL, headers: Record<string, string>, body: string, agent: ht
       finish({ error: `no complete answer within ${timeoutMs} ms` });
       request.destroy();
     }, timeoutMs);
-    request.on('error', (error) => finish({ error: describe(error) }));
+    request.on('error', (error) => finish({ error: describe(error), refused: error instanceof DestinationRefusedError }));
     request.on('response', (response) => {
       const statusCode = response.statusCode ?? 0;
       const chunks: Buffer[] = [];

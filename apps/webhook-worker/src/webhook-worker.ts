@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { QUEUES, WEBHOOK_DELIVERIES_QUEUE, WEBHOOK_DELIVERY_JOB, WEBHOOK_EVENT_TYPES, type JobPayloads, type WebhookDeliveryJob, type WebhookEventType } from '@backbone/contracts';
 import { failWebhookDelivery, fanOutWebhookEvent, findWebhookDeliveryTarget, recordWebhookAttempt, type Pool } from '@backbone/db';
+import { countJobProcessed, countWebhookDelivery } from '@backbone/metrics';
 import { validateEvent, webhookDeliveryJobOptions } from '@backbone/publisher';
 import { createEndpointSlots } from './endpoint-slots.js';
 import type { WebhookSender } from './send-webhook.js';
@@ -135,6 +136,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     });
     // Deleted with its endpoint during the attempt: nothing left to record or retry.
     if (!outcome) return;
+    countWebhookDelivery(result.succeeded ? 'delivered' : result.refused ? 'refused' : outcome.status === 'failed' ? 'failed' : 'failed_attempt');
     if (outcome.status === 'failed') {
       logger.info({ deliveryId: DeliveryID, endpointId: target.endpointId, attempts: target.runAttempts + 1, endpointDisabled: outcome.endpointDisabled, error: result.error }, 'webhook delivery failed');
     }
@@ -144,7 +146,12 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   const fanOut = new Worker(QUEUES.bookingEvents, fanOutEvent, { ...workerOptions, concurrency: options.fanOutConcurrency });
   const delivery = new Worker<WebhookDeliveryJob>(WEBHOOK_DELIVERIES_QUEUE, deliver, { ...workerOptions, concurrency: options.deliveryConcurrency });
   for (const worker of [fanOut, delivery]) {
-    worker.on('failed', (job, err) => logger.warn({ queue: worker.name, jobId: job?.id, job: job?.name, attemptsMade: job?.attemptsMade, err }, 'job failed'));
+    worker.on('completed', () => countJobProcessed(worker.name, 'completed'));
+    worker.on('failed', (job, err) => {
+      // BullMQ stamps finishedOn only on a job that has no attempt left (moved to the failed set).
+      countJobProcessed(worker.name, job?.finishedOn ? 'failed' : 'retried');
+      logger.warn({ queue: worker.name, jobId: job?.id, job: job?.name, attemptsMade: job?.attemptsMade, err }, 'job failed');
+    });
     worker.on('error', (err) => logger.error({ queue: worker.name, err }, 'worker error'));
   }
 

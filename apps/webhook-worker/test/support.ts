@@ -289,7 +289,7 @@ afterAll(() => {
 export function spawnWebhookWorker(db: TestDatabase, env: Record<string, string>): ChildWorker {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/webhook-worker/src/main.ts'], {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.urlWithSchema, DATABASE_SCHEMA: db.schema, DATABASE_POOL_SIZE: '5', LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.urlWithSchema, DATABASE_SCHEMA: db.schema, DATABASE_POOL_SIZE: '5', LOG_LEVEL: 'info', METRICS_PORT: '0', METRICS_HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -110,3 +110,14 @@ export function rateLimitSettings(config: ConfigOf<{ type: 'object'; properties:
     },
   };
 }
+
+/**
+ * The metrics server of each process (GET /metrics on a port of its own, never behind the public gateway). Each app
+ * overrides METRICS_PORT's default with its own (partner API 9101, usage API 9102, operator API 9103, metering worker
+ * 9104), so processes on one host do not collide.
+ */
+export const metricsEnv = {
+  METRICS_ENABLED: { type: 'boolean', default: true, description: 'Serve /metrics and record the HTTP request metrics (false: neither).' },
+  METRICS_PORT: { type: 'integer', default: 9101, minimum: 0, maximum: 65535, description: 'Port of the metrics server (0: any free port, logged at start).' },
+  METRICS_HOST: { type: 'string', default: '0.0.0.0', description: 'Bind address of the metrics server.' },
+} as const;

@@ -168,8 +168,11 @@ export async function markBookingCancelled(db: Db, booking: BookingRecord, chang
  * of the oldest (the sweeper). Rows another transaction holds are skipped: whoever holds them is deciding their fate.
  * Answers how many holds it released.
  */
-export async function releaseLapsedHolds(db: Db, options: { timeslotId?: number; limit: number }): Promise<number> {
-  const { rows } = await db.query<{ released: number }>({
+/** Holds released by one call, by the channel that made them. */
+export type ReleasedHolds = Partial<Record<BookingRecord['channel'], number>>;
+
+export async function releaseLapsedHolds(db: Db, options: { timeslotId?: number; limit: number }): Promise<ReleasedHolds> {
+  const { rows } = await db.query<{ channel: BookingRecord['channel']; released: number }>({
     name: 'bookings-release-lapsed',
     text: `WITH due AS (
              SELECT id FROM bookings
@@ -179,7 +182,7 @@ export async function releaseLapsedHolds(db: Db, options: { timeslotId?: number;
            ), lapsed AS (
              UPDATE bookings b SET status = 'expired'
                FROM due WHERE b.id = due.id AND b.status = 'on_hold'
-             RETURNING b.account_id, b.partner_id, b.reference, b.timeslot_id, b.participants, b.expires_at, b.updated_at
+             RETURNING b.account_id, b.partner_id, b.reference, b.channel, b.timeslot_id, b.participants, b.expires_at, b.updated_at
            ), per_slot AS (
              SELECT timeslot_id, sum(participants)::int AS n FROM lapsed GROUP BY timeslot_id
            ), released AS (
@@ -192,10 +195,10 @@ export async function releaseLapsedHolds(db: Db, options: { timeslotId?: number;
                       'UpdatedAt', to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
                FROM lapsed
            )
-           SELECT count(*)::int AS released FROM lapsed`,
+           SELECT channel, count(*)::int AS released FROM lapsed GROUP BY channel`,
     values: [options.timeslotId ?? null, options.limit],
   });
-  return rows[0]!.released;
+  return Object.fromEntries(rows.map((row) => [row.channel, row.released]));
 }
 
 /**

@@ -18,3 +18,4 @@ export * from './partners.repository.js';
 export * from './operator-timeslots.repository.js';
 export * from './webhooks.repository.js';
 export * from './webhook-deliveries.repository.js';
+export * from './monitoring.repository.js';

@@ -4,6 +4,7 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { docsRouter } from './docs.js';
 import { notFoundHandler, errorHandler } from './error-handler.js';
+import { createHttpMetricsRecorder } from './http-metrics.js';
 import { requestLogger } from './logger.js';
 import { createOperationRoutes, type OperationRoutes } from './operation-routes.js';
 import { sendProblem } from './problems.js';
@@ -15,6 +16,8 @@ export interface HttpAppOptions {
   readiness: Record<string, () => Promise<boolean>>;
   openApiDocument: object;
   mount: (routes: OperationRoutes) => void;
+  /** Record backbone_http_requests_total and backbone_http_request_duration_seconds (default true; METRICS_ENABLED). */
+  recordMetrics?: boolean;
   /** Other routes (the console's static files), after the operations and docs, before the not-found problem. */
   extraRoutes?: (app: Express) => void;
 }
@@ -28,7 +31,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   // For the server's answers to requests that never reach the app (createHttpServer).
   app.locals.logger = options.logger;
 
-  app.use(requestLogger(app, options.logger));
+  app.use(requestLogger(app, options.logger, options.recordMetrics === false ? undefined : createHttpMetricsRecorder()));
   // The API's operations first, as one layer (operation-routes.ts): they take nearly all the traffic.
   const operations = createOperationRoutes();
   options.mount(operations);

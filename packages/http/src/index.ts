@@ -11,3 +11,4 @@ export * from './problems.js';
 export * from './rate-limits.js';
 export * from './route.js';
 export * from './server.js';
+export * from './http-metrics.js';

@@ -64,9 +64,10 @@ const CHILD_LOGGER = Symbol('child logger');
 /**
  * Gives each request an id (X-Request-Id) and logs one line when its response is finished. req.log is a getter on
  * the app's request prototype that builds the per-request child logger on first use: most requests never log
- * anything but their one line, and a child per request (or a property defined per request) is costly.
+ * anything but their one line, and a child per request (or a property defined per request) is costly. `observe`, when
+ * given, is called in the same finish listener with the request's duration (the HTTP metrics).
  */
-export function requestLogger(app: Express, logger: Logger) {
+export function requestLogger(app: Express, logger: Logger, observe?: (req: Request, statusCode: number, elapsedMs: number) => void) {
   Object.defineProperty(app.request, 'log', {
     configurable: true,
     get(this: Request & { [CHILD_LOGGER]?: Logger }) {
@@ -80,7 +81,9 @@ export function requestLogger(app: Express, logger: Logger) {
     req.id = id;
     const started = performance.now();
     res.once('finish', () => {
-      const line = { reqId: id, req: { method: req.method, url: req.originalUrl }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) };
+      const elapsedMs = performance.now() - started;
+      observe?.(req, res.statusCode, elapsedMs);
+      const line = { reqId: id, req: { method: req.method, url: req.originalUrl }, res: { statusCode: res.statusCode }, responseTime: Math.round(elapsedMs) };
       if (res.statusCode >= 500) logger.error(line, 'request failed');
       else logger.info(line, 'request completed');
     });

@@ -12,11 +12,12 @@ interface CompiledRoute {
   pattern: RegExp;
   paramNames: string[];
   handler: (req: Request, res: Response) => Promise<void>;
+  operationId: string;
 }
 
 export interface OperationRoutes {
-  /** Adds an operation; `path` uses Express's `:name` segments. */
-  add(method: Operation['method'], path: string, handler: (req: Request, res: Response) => Promise<void>): void;
+  /** Adds an operation; `path` uses Express's `:name` segments; `operationId` names it in the request metrics. */
+  add(method: Operation['method'], path: string, handler: (req: Request, res: Response) => Promise<void>, operationId: string): void;
   /** The middleware that dispatches to the operations; a request matching none goes on to the next layer. */
   readonly middleware: RequestHandler;
 }
@@ -65,6 +66,7 @@ export function createOperationRoutes(): OperationRoutes {
         (allowed ??= []).push(route.method);
         continue;
       }
+      req.operationId = route.operationId;
       let params: Record<string, string>;
       try {
         params = {};
@@ -89,8 +91,8 @@ export function createOperationRoutes(): OperationRoutes {
   };
 
   return {
-    add(method, path, handler) {
-      const route = { method: method.toUpperCase(), ...compilePath(path), handler };
+    add(method, path, handler, operationId) {
+      const route = { method: method.toUpperCase(), ...compilePath(path), handler, operationId };
       if (routes.some((r) => r.method === route.method && r.pattern.source === route.pattern.source)) throw new Error(`${route.method} ${path} is added twice`);
       routes.push(route);
     },

@@ -13,6 +13,7 @@ import type { Scope } from '@backbone/contracts';
 import type { KeyRateLimitOverride } from '@backbone/db';
 import type { AuthContext } from './auth.js';
 import { HttpProblem } from './problems.js';
+import { countRateLimitedRequest, countRateLimiterFailedOpen } from '@backbone/metrics';
 
 export type RateLimitBudget = KeyRateLimitOverride;
 
@@ -24,12 +25,6 @@ export interface RateLimitDefaults {
 }
 
 const DEFAULTS_OF_SCOPE: Record<Scope, keyof RateLimitDefaults> = { ota: 'ota', 'usage:write': 'usage', 'usage:read': 'usage', 'platform:events': 'usage', admin: 'admin' };
-
-/**
- * What the limiter did, for the metrics to read (the integrator wires it to Prometheus): requests refused with 429,
- * and requests served unlimited because Redis did not answer.
- */
-export const rateLimitEvents = { limited: 0, failedOpen: 0 };
 
 /** The Redis keys of the budgets; a key id is a UUID, so environments sharing one Redis do not share budgets. */
 export const RATE_LIMIT_KEY_PREFIX = 'backbone:rate-limit';
@@ -49,16 +44,18 @@ export function windowOf(budget: RateLimitBudget): RateLimitWindow {
 }
 
 /** The key's own limit if it has one, else the largest default among its scopes. */
-export function budgetOf(auth: Pick<AuthContext, 'scopes' | 'rateLimit'>, defaults: RateLimitDefaults): RateLimitBudget {
-  if (auth.rateLimit) return auth.rateLimit;
-  let largest = defaults.ota;
+/** The budget that applies to a key, and its name for the metrics: the key's override, else its largest default. */
+export function budgetOf(auth: Pick<AuthContext, 'scopes' | 'rateLimit'>, defaults: RateLimitDefaults): RateLimitBudget & { name: string } {
+  if (auth.rateLimit) return { ...auth.rateLimit, name: 'override' };
+  let name: keyof RateLimitDefaults = 'ota';
   let first = true;
   for (const scope of auth.scopes) {
-    const budget = defaults[DEFAULTS_OF_SCOPE[scope]];
-    if (first || budget.perSecond > largest.perSecond || (budget.perSecond === largest.perSecond && budget.burst > largest.burst)) largest = budget;
+    const candidate = DEFAULTS_OF_SCOPE[scope];
+    const [budget, largest] = [defaults[candidate], defaults[name]];
+    if (first || budget.perSecond > largest.perSecond || (budget.perSecond === largest.perSecond && budget.burst > largest.burst)) name = candidate;
     first = false;
   }
-  return largest;
+  return { ...defaults[name], name };
 }
 
 /** Refuses a budget that cannot be enforced as documented (at boot, from configuration). */
@@ -158,7 +155,7 @@ export function createKeyRateLimiter(options: { redis: Redis; defaults: RateLimi
   let lastWarningAt = 0;
   let failedSinceWarning = 0;
   const failOpen = (error: unknown) => {
-    rateLimitEvents.failedOpen++;
+    countRateLimiterFailedOpen();
     failedSinceWarning++;
     const now = Date.now();
     if (now - lastWarningAt < WARN_EVERY_MS) return;
@@ -169,7 +166,8 @@ export function createKeyRateLimiter(options: { redis: Redis; defaults: RateLimi
 
   return {
     async admit(keyId, auth, res) {
-      const limiter = limiterOf(budgetOf(auth, options.defaults));
+      const budget = budgetOf(auth, options.defaults);
+      const limiter = limiterOf(budget);
       let reserve = currentReserve(keyId, limiter, Date.now());
       // A key known to have spent its quota in this window is refused without asking Redis again.
       if (!reserve || (reserve.left === 0 && reserve.counted < limiter.window.quota)) {
@@ -186,7 +184,7 @@ export function createKeyRateLimiter(options: { redis: Redis; defaults: RateLimi
         return;
       }
       res.setHeader('RateLimit', `${POLICY};r=0;t=${resetSeconds}`);
-      rateLimitEvents.limited++;
+      countRateLimitedRequest(budget.name);
       throw new HttpProblem(
         'rate-limited',
         `This API key may make ${quota} requests per ${windowSeconds} s and has made them; retry after ${resetSeconds} s.`,

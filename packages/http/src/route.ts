@@ -141,7 +141,7 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
       }
     }
     sendJson(res, answer.status, answer.text);
-  });
+  }, op.operationId);
 }
 
 /**

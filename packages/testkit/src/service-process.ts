@@ -35,7 +35,8 @@ export function useServiceProcesses(): { spawn(entry: string, env: Record<string
     spawn(entry, env) {
       const child = spawn(process.execPath, ['--import', 'tsx', entry], {
         cwd: repoRoot,
-        env: { PATH: process.env.PATH ?? '', ...env },
+        // A metrics server on any free port unless the test names one: processes of parallel test files never collide.
+        env: { PATH: process.env.PATH ?? '', METRICS_PORT: '0', METRICS_HOST: '127.0.0.1', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       spawned.add(child);

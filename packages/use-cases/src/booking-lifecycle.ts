@@ -20,6 +20,7 @@ import {
   type SyncPosition,
 } from '@backbone/db';
 import { checkAnswers, completeCustomer, decideCancel, decideConfirm, notFound, ValidationError, type BookingState, type FieldError } from '@backbone/domain';
+import { countBookings } from '@backbone/metrics';
 import { toBookingDetails } from './booking-details.js';
 import { runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
 
@@ -61,9 +62,12 @@ function unchangeableMembers(booking: BookingRecord, request: ConfirmBookingRequ
     .map((member) => ({ field: member, message: `${member} must be the hold's (${held[member]}) or be left out: a confirm cannot move a hold.` }));
 }
 
-export function confirmBooking(uow: { pool: Pool }, ref: BookingRef, request: ConfirmBookingRequest, idempotency: IdempotencyRequest | null = null): Promise<Replayable<BookingDetails>> {
-  return runIdempotently(uow.pool, ref.owner.accountId, idempotency, (db) =>
+export async function confirmBooking(uow: { pool: Pool }, ref: BookingRef, request: ConfirmBookingRequest, idempotency: IdempotencyRequest | null = null): Promise<Replayable<BookingDetails>> {
+  // Counted once the transaction committed, and only when this call made the change (not a repeat, not a replay).
+  let confirmed: BookingRecord['channel'] | null = null;
+  const result = await runIdempotently(uow.pool, ref.owner.accountId, idempotency, (db) =>
     inTransaction(db, async (tx) => {
+      confirmed = null;
       const booking = await lockedBooking(tx, ref);
       if (decideConfirm(stateOf(booking), booking.now) === 'unchanged') return toBookingDetails(booking);
       const mismatched = unchangeableMembers(booking, request);
@@ -74,28 +78,36 @@ export function confirmBooking(uow: { pool: Pool }, ref: BookingRef, request: Co
         : booking.answers;
       const paymentReference = request.PaymentReference ?? booking.paymentReference;
       await markBookingConfirmed(tx, booking, { customer, paymentReference, answers }, { eventId: randomUUID(), type: 'booking.confirmed', payload: changeEvent(booking, 'confirmed') });
+      confirmed = booking.channel;
       return toBookingDetails({ ...booking, status: 'confirmed', expiresAt: null, customer, paymentReference, answers, updatedAt: booking.now });
     }),
   );
+  if (confirmed && !result.replayed) countBookings(confirmed, 'confirmed');
+  return result;
 }
 
 /** Cancels a booking; a partner only until the activity's cutoff, the operator (`by: 'operator'`) at any time. */
-export function cancelBooking(
+export async function cancelBooking(
   uow: { pool: Pool },
   ref: BookingRef,
   request: CancelBookingRequest & { by: 'partner' | 'operator' },
   idempotency: IdempotencyRequest | null = null,
 ): Promise<Replayable<BookingDetails>> {
-  return runIdempotently(uow.pool, ref.owner.accountId, idempotency, (db) =>
+  let cancelled: BookingRecord['channel'] | null = null;
+  const result = await runIdempotently(uow.pool, ref.owner.accountId, idempotency, (db) =>
     inTransaction(db, async (tx) => {
+      cancelled = null;
       const booking = await lockedBooking(tx, ref);
       if (decideCancel(stateOf(booking), booking.now, request.by) === 'unchanged') return toBookingDetails(booking);
       const reason = request.Reason ?? null;
       const payload = { ...changeEvent(booking, 'cancelled'), CancelledAt: booking.now.toISOString(), Reason: reason };
       await markBookingCancelled(tx, booking, { reason }, { eventId: randomUUID(), type: 'booking.cancelled', payload });
+      cancelled = booking.channel;
       return toBookingDetails({ ...booking, status: 'cancelled', expiresAt: null, cancelledAt: booking.now, cancellationReason: reason, updatedAt: booking.now });
     }),
   );
+  if (cancelled && !result.replayed) countBookings(cancelled, 'cancelled');
+  return result;
 }
 
 /** A sync cursor: where the pass started and the position of the last booking served. Opaque to clients. */
@@ -133,11 +145,19 @@ export async function syncBookings(
 /**
  * The sweeper's pass over up to `timeslotLimit` timeslots with lapsed holds: marks them expired, frees their places,
  * emits booking.expired. One statement per timeslot: a statement that updated several timeslot rows could take their
- * locks in another order than a second sweeper's and deadlock with it.
+ * locks in another order than a second sweeper's and deadlock with it. The expirations counted in
+ * backbone_bookings_total are the sweeper's: a lapsed hold released inside a booking's or a capacity change's statement
+ * (its places wanted at once) is not counted.
  */
 export async function expireLapsedHolds(uow: { pool: Pool }, timeslotLimit: number): Promise<{ timeslots: number; released: number }> {
   const due = await listTimeslotsWithLapsedHolds(uow.pool, timeslotLimit);
   let released = 0;
-  for (const timeslotId of due) released += await releaseLapsedHolds(uow.pool, { timeslotId, limit: 1000 });
+  for (const timeslotId of due) {
+    const byChannel = await releaseLapsedHolds(uow.pool, { timeslotId, limit: 1000 });
+    for (const [channel, count] of Object.entries(byChannel)) {
+      countBookings(channel, 'expired', count);
+      released += count;
+    }
+  }
   return { timeslots: due.length, released };
 }

@@ -3,13 +3,22 @@
 // timeslot is unavailable or too full). With an Idempotency-Key the answer commits in the same transaction.
 import type { Booking } from '@backbone/contracts';
 import { createBookingStore, type Pool } from '@backbone/db';
-import { createBooking as bookThroughDomain, type NewBooking } from '@backbone/domain';
+import { createBooking as bookThroughDomain, DomainError, type NewBooking } from '@backbone/domain';
+import { countBookings } from '@backbone/metrics';
 import { runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
 
 export interface BookingUnitOfWork {
   pool: Pool;
 }
 
-export function createBooking(uow: BookingUnitOfWork, request: NewBooking, idempotency: IdempotencyRequest | null = null): Promise<Replayable<Booking>> {
-  return runIdempotently(uow.pool, request.accountId, idempotency, (db) => bookThroughDomain(createBookingStore(db), request));
+export async function createBooking(uow: BookingUnitOfWork, request: NewBooking, idempotency: IdempotencyRequest | null = null): Promise<Replayable<Booking>> {
+  try {
+    const result = await runIdempotently(uow.pool, request.accountId, idempotency, (db) => bookThroughDomain(createBookingStore(db), request));
+    if (!result.replayed) countBookings(request.channel, result.value.Status === 'on_hold' ? 'held' : 'created');
+    return result;
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'insufficient-capacity') countBookings(request.channel, 'full');
+    else if (error instanceof DomainError && error.code === 'timeslot-unavailable') countBookings(request.channel, 'unavailable');
+    throw error;
+  }
 }

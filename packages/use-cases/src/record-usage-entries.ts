@@ -4,6 +4,7 @@
 import { batchUsageEntrySchema, compileValidator, type BatchEntryResult, type BatchUsageEntry, type RecordUsageEntriesResponse } from '@backbone/contracts';
 import { insertUsageEntries, type NewUsageEntry, type Pool } from '@backbone/db';
 import type { FieldError } from '@backbone/domain';
+import { countUsageEntriesWritten } from '@backbone/metrics';
 import { runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
 import { entryOutcome, nowInSeconds, toNewUsageEntry, usageEntryLimitErrors } from './usage-entries.js';
 
@@ -43,7 +44,7 @@ export async function recordUsageEntries(
 
   // One statement is one transaction already; only a stored answer makes runIdempotently open one, and then it holds
   // the rollup rows' locks (shared by every batch of the account) while the answer is built, so that stays small.
-  return runIdempotently(uow.pool, request.accountId, idempotency, async (db) => {
+  const result = await runIdempotently(uow.pool, request.accountId, idempotency, async (db) => {
     const outcomes = await insertUsageEntries(
       db,
       accepted.map((a) => a.entry),
@@ -59,4 +60,7 @@ export async function recordUsageEntries(
     const count = (status: BatchEntryResult['Status']) => results.filter((r) => r.Status === status).length;
     return { data: { Created: count('created'), Replayed: count('replayed'), Rejected: count('rejected'), Results: results } };
   });
+  // After the commit, and not for a replayed answer: its entries were counted when they were written.
+  if (!result.replayed) countUsageEntriesWritten('api_batch', result.value.data.Created);
+  return result;
 }

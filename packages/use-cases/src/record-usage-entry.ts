@@ -3,6 +3,7 @@
 import type { UsageEntry } from '@backbone/contracts';
 import type { InsertOutcome, UsageWriter } from '@backbone/db';
 import { ValidationError } from '@backbone/domain';
+import { countUsageEntriesWritten } from '@backbone/metrics';
 import { IdempotencyError } from './errors.js';
 import type { Replayable } from './idempotency.js';
 import { entryOutcome, nowInSeconds, toNewUsageEntry, usageEntryLimitErrors, type UsageEntryInput } from './usage-entries.js';
@@ -20,5 +21,6 @@ export async function recordUsageEntry(
   const row = toNewUsageEntry(request.entry, { accountId: request.accountId, idempotencyKey: request.idempotencyKey, now: nowInSeconds() });
   const outcome = entryOutcome(await uow.usageWriter.write(row), row.requestHash);
   if (outcome.verdict === 'conflict' || outcome.verdict === 'in-progress') throw new IdempotencyError(outcome.verdict);
+  if (outcome.verdict === 'created') countUsageEntriesWritten('api_single', 1);
   return { value: outcome.entry, replayed: outcome.verdict === 'replay' };
 }

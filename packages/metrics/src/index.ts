@@ -1,0 +1,3 @@
+export * from './metrics.js';
+export * from './metrics-server.js';
+export * from './scrape-collectors.js';

@@ -21,7 +21,7 @@ const HOT_TARGET = 500;
 /** The aged holds expire 1 to 3 s after they were made. */
 const HOLD_LIFE_SEC = { min: 1, max: 3 };
 /** First guess of a closed-loop rate, for the stock of the first run; later runs stock for twice the best seen. */
-const FIRST_RATE_GUESS = 4_000;
+const FIRST_RATE_GUESS = 2_000;
 
 const CUSTOMER = { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+49 30 1234567' };
 
@@ -163,11 +163,11 @@ interface TransitionFigures {
 async function measureTransition(ctx: BenchContext, fixture: LifecycleFixture, transition: Transition, urls: { ours: string; ceiling: string }, roundSec: number): Promise<TransitionFigures> {
   const status = transition === 'confirm' ? 'on_hold' : 'confirmed';
   const problems: string[] = [];
-  let bestRate = FIRST_RATE_GUESS / 2;
+  let bestRate = 0;
   // One closed-loop run on fresh bookings: stocked for twice the best rate seen so far, and never more requests than
   // the stock (a booking confirmed or cancelled twice would answer the cheap "unchanged" path and flatter the figure).
   const closedRun = async (url: string, seconds: number): Promise<LoadResult> => {
-    const references = await stockBookings(ctx, fixture, status, Math.ceil(bestRate * 2 * seconds) + 1_000);
+    const references = await stockBookings(ctx, fixture, status, Math.ceil((bestRate || FIRST_RATE_GUESS) * 2 * seconds) + 1_000);
     const requests = transitionRequests(fixture, transition, references);
     const result = await runLoad({ url, connections: ctx.connections, durationSec: seconds, maxRequests: references.length, ...autocannonRequests(fixture, () => requests.next()) });
     if (result.requests >= references.length) problems.push(`${transition}: a run used up its ${references.length} pre-created bookings before its time was up`);

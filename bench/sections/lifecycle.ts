@@ -1,7 +1,6 @@
 // The partner booking lifecycle (issue 11): confirm and cancel next to a bare Express handler running the same use
 // cases, their latency at a steady half-ceiling rate, and a hot timeslot where half of the requests are holds that
 // expire within seconds, checked for oversell and for a counter equal to the live bookings afterwards.
-import { randomUUID } from 'node:crypto';
 import { createApiKey } from '@backbone/db';
 import { ceilingBundle } from '../lib/build.js';
 import { startServer, type BenchContext } from '../lib/context.js';
@@ -318,13 +317,14 @@ async function measureHotHolds(ctx: BenchContext, fixture: LifecycleFixture, url
   const problems: string[] = [];
   const rows: Row[] = [];
   // The worker as production runs it, for its hold sweeper at the default interval; its outbox relay is off (the
-  // lifecycle's events would otherwise be relayed to Redis during the run, which no other figure here pays for).
+  // lifecycle's events would otherwise be relayed to Redis during the run, which no other figure here pays for). Its
+  // own queue prefix: nothing is queued there, and the few keys its idle consumers write are the same every run.
   const worker = startProcess({
     name: 'metering-worker-lifecycle',
     entry: 'apps/metering-worker/dist/main.js',
     cwd: ctx.root,
     logDir: ctx.tmpDir,
-    env: { DATABASE_URL: ctx.databaseUrl, REDIS_URL: ctx.redisUrl, QUEUE_PREFIX: `bench-lifecycle-${randomUUID().slice(0, 8)}`, LOG_LEVEL: ctx.logLevel, OUTBOX_RELAY_ENABLED: 'false' },
+    env: { DATABASE_URL: ctx.databaseUrl, REDIS_URL: ctx.redisUrl, QUEUE_PREFIX: 'bench-lifecycle', LOG_LEVEL: ctx.logLevel, OUTBOX_RELAY_ENABLED: 'false' },
   });
   const results: Record<'ours' | 'ceiling', { load: LoadResult; tally: HotTally }> = {} as never;
   try {

@@ -2,6 +2,8 @@
 // ours (the same repository functions and domain rules, so the same SQL and the same JSON), for one fixed account,
 // without our middleware: no key lookup, no scope check, no request id or pino-http, no schema validation, no
 // idempotency, no problem mapping, no ETag. The gap between it and the real API is what the plumbing costs.
+// Confirm and cancel call the lifecycle use cases themselves (no Idempotency-Key, so no claim): they own their
+// transaction, and copying their lock-decide-write steps here would only let the two drift apart.
 import express, { type Request } from 'express';
 import {
   createBookingStore,
@@ -13,8 +15,12 @@ import {
   listOfferedActivityQuestions,
 } from '@backbone/db';
 import { createBooking, toAvailableDate, toAvailableTimeslot, toProduct, toQuestion, type NewBooking } from '@backbone/domain';
+import { cancelBooking, confirmBooking } from '@backbone/use-cases';
+import type { ConfirmBookingRequest } from '@backbone/contracts';
 
 const accountId = process.env.ACCOUNT_ID!;
+// The partner whose bookings confirm and cancel may touch, as our API derives it from the key (unset: the operator's view).
+const owner = { accountId, partnerId: process.env.PARTNER_ID ?? null };
 const pool = createPool({ connectionString: process.env.DATABASE_URL!, max: Number(process.env.DATABASE_POOL_SIZE ?? 20), applicationName: 'bench-partner-ceiling' });
 const store = createBookingStore(pool);
 const app = express();
@@ -57,13 +63,13 @@ app.get('/api/v2/ota/core/questions/:ActivityID', async (req, res) => {
 });
 
 app.post('/api/v2/ota/partner/booking', async (req, res) => {
-  const body = req.body as { ActivityID: string; Date: string; Time: string; Participants: number; Customer: NewBooking['customer']; PaymentReference?: string };
+  const body = req.body as { ActivityID: string; Date: string; Time: string; Participants: number; Customer: NewBooking['customer']; PaymentReference?: string; Hold?: { Minutes: number } };
   try {
     const booking = await createBooking(store, {
       accountId,
       apiKeyId: null,
-      partnerId: null,
-      hold: null,
+      partnerId: owner.partnerId,
+      hold: body.Hold ? { minutes: body.Hold.Minutes } : null,
       channel: 'ota',
       activityId: body.ActivityID,
       date: body.Date,
@@ -74,6 +80,24 @@ app.post('/api/v2/ota/partner/booking', async (req, res) => {
       answers: undefined,
     });
     res.status(201).json(booking);
+  } catch (error) {
+    res.status(409).json({ error: (error as Error).message });
+  }
+});
+
+// A lifecycle error (not found, hold expired, window closed) answers 409 here: the bench sends only requests that succeed.
+app.post('/api/v2/ota/partner/booking/:Reference/confirm', async (req, res) => {
+  try {
+    res.json((await confirmBooking({ pool }, { owner, reference: param(req, 'Reference') }, req.body as ConfirmBookingRequest)).value);
+  } catch (error) {
+    res.status(409).json({ error: (error as Error).message });
+  }
+});
+
+app.post('/api/v2/ota/partner/booking/:Reference/cancel', async (req, res) => {
+  try {
+    const { Reason } = req.body as { Reason?: string };
+    res.json((await cancelBooking({ pool }, { owner, reference: param(req, 'Reference') }, { ...(Reason ? { Reason } : {}), by: 'partner' })).value);
   } catch (error) {
     res.status(409).json({ error: (error as Error).message });
   }

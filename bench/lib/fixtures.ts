@@ -67,7 +67,7 @@ const NAMES = [
   'Photo walk', 'Escape room', 'Ghost tour', 'Fishing trip', 'Pottery workshop', 'Stand-up paddle',
 ];
 
-async function insertActivity(pool: Pool, accountId: string, name: string): Promise<{ id: number; activityId: string }> {
+export async function insertActivity(pool: Pool, accountId: string, name: string): Promise<{ id: number; activityId: string }> {
   const activityId = randomUUID();
   const { rows } = await pool.query<{ id: number }>(
     `INSERT INTO activities (activity_id, account_id, name, description, duration_minutes, time_zone, price_minor, currency, max_participants)
@@ -78,7 +78,7 @@ async function insertActivity(pool: Pool, accountId: string, name: string): Prom
 }
 
 /** Creates timeslots on `days` local dates from `firstDate`, at the given local times. */
-async function insertTimeslots(pool: Pool, accountId: string, activity: number, firstDate: string, days: number, times: string[], capacity: number): Promise<void> {
+export async function insertTimeslots(pool: Pool, accountId: string, activity: number, firstDate: string, days: number, times: string[], capacity: number): Promise<void> {
   await pool.query(
     `INSERT INTO timeslots (account_id, activity_id, local_date, local_time, starts_at, ends_at, capacity)
      SELECT $1, $2, d::date, t::time, (d::date + t::time) AT TIME ZONE $5, ((d::date + t::time) AT TIME ZONE $5) + interval '90 minutes', $6
@@ -87,13 +87,13 @@ async function insertTimeslots(pool: Pool, accountId: string, activity: number, 
   );
 }
 
-function addDays(date: string, days: number): string {
+export function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
 }
 
-function hours(from: number, count: number): string[] {
+export function hours(from: number, count: number): string[] {
   return Array.from({ length: count }, (_, i) => `${String(from + i).padStart(2, '0')}:00`);
 }
 

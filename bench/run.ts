@@ -1,10 +1,10 @@
-// `npm run bench`: the benchmarks of issues 2 and 3 in one run, each figure next to its ceiling, written to
-// bench/RESULTS.md and printed. Bounded: every load runs for a fixed time or request count, every wait has a
+// `npm run bench`: the benchmarks of issues 2 and 3, and of issues 10 and 11 over an account holding 1,000,000
+// bookings, in one run, each figure next to its ceiling, written to bench/RESULTS.md and printed. Bounded: every load runs for a fixed time or request count, every wait has a
 // deadline, all traffic goes to 127.0.0.1, and every child process is stopped at the end or on Ctrl+C.
 //
 // Knobs (environment): BENCH_DURATION (s per run, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32),
 // BENCH_WORKER_JOBS (100000), BENCH_WORKER_CONCURRENCY (the worker's default WORKER_CONCURRENCY), BENCH_USAGE_ENTRIES (10000000), BENCH_LOG_LEVEL
-// (info), BENCH_ONLY (comma list of partner, usage, worker: a partial run, written to bench/.tmp/ instead),
+// (info), BENCH_ONLY (comma list of partner, usage, worker, million: a partial run, written to bench/.tmp/ instead),
 // DATABASE_URL / REDIS_URL / BENCH_DATABASE_URL, PGOPTIONS (passed to every process, e.g. '-c jit=off') and
 // BENCH_NODE_OPTIONS (NODE_OPTIONS of every process under test, e.g. '--max-old-space-size=128'), both recorded
 // in the results.
@@ -22,6 +22,7 @@ import { createBenchAccount, resetBenchData, SUMMARY_ACCOUNT_ID } from './lib/fi
 import { installExitHandlers, killAll, peakMemory } from './lib/processes.js';
 import { describeMachine, fmt, renderMarkdown, renderText, type Row, type Section } from './lib/report.js';
 import type { BenchContext } from './lib/context.js';
+import { millionSection } from './sections/million.js';
 import { partnerSection } from './sections/partner.js';
 import { usageSection } from './sections/usage.js';
 import { workerSection } from './sections/worker.js';
@@ -53,7 +54,7 @@ function revision(): string {
 
 function memorySection(): Section {
   const peaks = peakMemory();
-  const limits: Record<string, number> = { 'partner-api': 200, 'usage-api': 200, 'metering-worker': 300 };
+  const limits: Record<string, number> = { 'partner-api': 200, 'usage-api': 200, 'operator-api': 200, 'metering-worker': 300 };
   const rows: Row[] = [...peaks.entries()]
     .sort(([a], [b]) => Number(b in limits) - Number(a in limits) || a.localeCompare(b))
     .map(([name, mib]) => {
@@ -112,6 +113,7 @@ async function main(): Promise<void> {
     ['partner', partnerSection],
     ['usage', usageSection],
     ['worker', workerSection],
+    ['million', millionSection],
   ];
   for (const [name, run] of plan) {
     if (only && !only.has(name)) continue;

@@ -20,7 +20,8 @@ END $$;
 CREATE TRIGGER bookings_local_date BEFORE INSERT OR UPDATE OF timeslot_id ON bookings FOR EACH ROW EXECUTE FUNCTION bookings_local_date();
 ALTER TABLE bookings ALTER COLUMN local_date SET NOT NULL;
 
-CREATE INDEX bookings_account_date_idx ON bookings (account_id, local_date, id);
+-- The columns the list filters on besides the date ride along, so that a date's bookings are filtered in the index.
+CREATE INDEX bookings_account_date_idx ON bookings (account_id, local_date, id) INCLUDE (channel, status, expires_at, activity_id);
 
 -- Down Migration
 DROP INDEX bookings_account_date_idx;

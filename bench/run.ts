@@ -1,10 +1,11 @@
-// `npm run bench`: the benchmarks of issues 2, 3, 10 and 11 in one run, each figure next to its ceiling, written to
-// bench/RESULTS.md and printed. Bounded: every load runs for a fixed time or request count, every wait has a
+// `npm run bench`: the benchmarks of issues 2, 3, 10, 11 and 12 in one run (10 and 11 partly over an account holding
+// 1,000,000 bookings), each figure next to its ceiling, written to bench/RESULTS.md and printed. Bounded: every load
+// runs for a fixed time or request count, every wait has a
 // deadline, all traffic goes to 127.0.0.1, and every child process is stopped at the end or on Ctrl+C.
 //
 // Knobs (environment): BENCH_DURATION (s per run, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32),
 // BENCH_WORKER_JOBS (100000), BENCH_WORKER_CONCURRENCY (the worker's default WORKER_CONCURRENCY), BENCH_USAGE_ENTRIES (10000000), BENCH_LOG_LEVEL
-// (info), BENCH_ONLY (comma list of partner, lifecycle, usage, worker, console, webhooks, overhead: a partial run, written to
+// (info), BENCH_ONLY (comma list of partner, lifecycle, usage, worker, console, million, webhooks, overhead: a partial run, written to
 // bench/.tmp/RESULTS.partial.md instead), CHROMIUM_PATH (the console's browser, /usr/bin/chromium),
 // DATABASE_URL / REDIS_URL / BENCH_DATABASE_URL, PGOPTIONS (passed to every process, e.g. '-c jit=off') and
 // BENCH_NODE_OPTIONS (NODE_OPTIONS of every process under test, e.g. '--max-old-space-size=128'), both recorded
@@ -25,6 +26,7 @@ import { describeMachine, fmt, renderMarkdown, renderText, type Row, type Sectio
 import type { BenchContext } from './lib/context.js';
 import { consoleSection } from './sections/console.js';
 import { lifecycleSection } from './sections/lifecycle.js';
+import { millionSection } from './sections/million.js';
 import { partnerSection } from './sections/partner.js';
 import { usageSection } from './sections/usage.js';
 import { webhooksSection } from './sections/webhooks.js';
@@ -58,7 +60,7 @@ function revision(): string {
 
 function memorySection(): Section {
   const peaks = peakMemory();
-  const limits: Record<string, number> = { 'partner-api': 200, 'partner-api-lifecycle': 200, 'usage-api': 200, 'metering-worker': 300 };
+  const limits: Record<string, number> = { 'partner-api': 200, 'partner-api-lifecycle': 200, 'usage-api': 200, 'operator-api': 200, 'metering-worker': 300 };
   const rows: Row[] = [...peaks.entries()]
     .sort(([a], [b]) => Number(b in limits) - Number(a in limits) || a.localeCompare(b))
     .map(([name, mib]) => {
@@ -119,6 +121,7 @@ async function main(): Promise<void> {
     ['usage', usageSection],
     ['worker', workerSection],
     ['console', consoleSection],
+    ['million', millionSection],
     ['webhooks', webhooksSection],
     ['overhead', overheadSection],
   ];

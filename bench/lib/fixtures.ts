@@ -1,16 +1,26 @@
-// The bench's own data: a clean slate at every run (except the 10M-entry summary account, loaded once and kept),
-// then an operator with a realistic catalogue, timeslots and questions, written with plain SQL.
+// The bench's own data: a clean slate at every run (except the accounts loaded once and kept: the 10M-entry summary
+// account and the million-bookings account), then an operator with a realistic catalogue, timeslots and questions,
+// written with plain SQL.
 import { randomUUID } from 'node:crypto';
 import type { Scope } from '@backbone/contracts';
 import { createApiKey, type Pool } from '@backbone/db';
+import { MILLION_ACCOUNT_ID } from '../load-bookings.js';
 
 /** The account whose 10,000,000 entries the summaries read; kept between runs. */
 export const SUMMARY_ACCOUNT_ID = '5b0a7c1e-10e7-4000-8000-00000000b0b0';
+const KEPT_ACCOUNTS = [SUMMARY_ACCOUNT_ID, MILLION_ACCOUNT_ID];
 const KEPT_TABLES = new Set(['accounts', 'usage_entries', 'usage_rollups_hourly', 'usage_rollups_daily', 'pgmigrations']);
+/**
+ * Tables holding the million-bookings account's rows beside the other accounts', as production tables hold every
+ * account's: only the other accounts' rows go, children before parents.
+ */
+const SHARED_TABLES = ['bookings', 'waiver_questions', 'timeslots', 'activities', 'api_keys', 'partners'];
 
-/** Removes everything earlier runs left, except the summary account's usage data. */
+/** Removes everything earlier runs left, except the kept accounts' data. */
 export async function resetBenchData(pool: Pool): Promise<void> {
-  const { rows: others } = await pool.query<{ id: string }>('SELECT id FROM accounts WHERE id <> $1', [SUMMARY_ACCOUNT_ID]);
+  const { rows: others } = await pool.query<{ id: string }>('SELECT id FROM accounts WHERE id <> ALL($1::uuid[])', [KEPT_ACCOUNTS]);
+  // By the ids of the accounts to remove, not by "not kept": that finds their rows through the account indexes
+  // instead of reading the kept accounts' millions of rows.
   const ids = others.map((r) => r.id);
   if (ids.length > 0) {
     for (const table of ['usage_entries', 'usage_rollups_hourly', 'usage_rollups_daily']) {
@@ -20,10 +30,13 @@ export async function resetBenchData(pool: Pool): Promise<void> {
   const { rows: tables } = await pool.query<{ table_name: string }>(
     `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`,
   );
-  const truncate = tables.map((t) => t.table_name).filter((name) => !KEPT_TABLES.has(name));
+  const truncate = tables.map((t) => t.table_name).filter((name) => !KEPT_TABLES.has(name) && !SHARED_TABLES.includes(name));
   // No CASCADE: if a table outside this list referenced one of them, fail loudly rather than wipe kept data.
   if (truncate.length > 0) await pool.query(`TRUNCATE ${truncate.map((t) => `"${t}"`).join(', ')}`);
-  await pool.query('DELETE FROM accounts WHERE id <> $1', [SUMMARY_ACCOUNT_ID]);
+  if (ids.length > 0) {
+    for (const table of SHARED_TABLES) await pool.query(`DELETE FROM ${table} WHERE account_id = ANY($1::uuid[])`, [ids]);
+    await pool.query('DELETE FROM accounts WHERE id = ANY($1::uuid[])', [ids]);
+  }
 }
 
 export async function createBenchAccount(pool: Pool, name: string, timeZone: string, id: string = randomUUID()): Promise<string> {

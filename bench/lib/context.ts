@@ -2,6 +2,7 @@
 import type { Pool } from '@backbone/db';
 import { freePort } from '@backbone/testkit/local-services';
 import { startProcess, waitForHttp, type ManagedProcess } from './processes.js';
+import { BENCH_RATE_LIMITS } from './rate-limits.js';
 
 export interface BenchContext {
   root: string;
@@ -25,7 +26,10 @@ export interface StartedServer {
   url: string;
 }
 
-/** Starts `entry` on a free port and waits until `readyPath` answers 200. */
+/**
+ * Starts `entry` on a free port and waits until `readyPath` answers 200. An API runs with its rate limits on, with
+ * budgets no bench rate reaches (`env` may switch them off).
+ */
 export async function startServer(ctx: BenchContext, name: string, entry: string, env: Record<string, string>, readyPath = '/healthz'): Promise<StartedServer> {
   const port = await freePort();
   const proc = startProcess({
@@ -39,6 +43,7 @@ export async function startServer(ctx: BenchContext, name: string, entry: string
       DATABASE_URL: ctx.databaseUrl,
       REDIS_URL: ctx.redisUrl,
       LOG_LEVEL: ctx.logLevel,
+      ...BENCH_RATE_LIMITS,
       ...env,
     },
   });

@@ -7,7 +7,7 @@ import { fmt, type Row, type Section } from '../lib/report.js';
 import { API_NODE_OPTIONS } from '../../scripts/dev-env.js';
 import { ensureRunning } from '../lib/processes.js';
 import { startServer, type BenchContext } from '../lib/context.js';
-import { BENCH_RATE_LIMITS, RATE_LIMITS_OFF } from '../lib/rate-limits.js';
+import { RATE_LIMITS_OFF } from '../lib/rate-limits.js';
 
 
 interface Probe {
@@ -58,7 +58,7 @@ const valid = (result: LoadResult, status: number) => result.requests > 0 && res
 export async function overheadSection(ctx: BenchContext): Promise<Section> {
   const fixture = await createPartnerFixture(ctx.pool, 10);
   // Metrics are on by default in every bench process (bench/lib/processes.ts), on a free port of their own.
-  const on = await startServer(ctx, 'partner-api-limits-metrics-on', 'apps/partner-api/dist/server.js', { NODE_OPTIONS: API_NODE_OPTIONS, ...BENCH_RATE_LIMITS }, '/readyz');
+  const on = await startServer(ctx, 'partner-api-limits-metrics-on', 'apps/partner-api/dist/server.js', { NODE_OPTIONS: API_NODE_OPTIONS }, '/readyz');
   const off = await startServer(ctx, 'partner-api-limits-metrics-off', 'apps/partner-api/dist/server.js', { NODE_OPTIONS: API_NODE_OPTIONS, ...RATE_LIMITS_OFF, METRICS_ENABLED: 'false' }, '/readyz');
   const rows: Row[] = [];
   const problems: string[] = [];

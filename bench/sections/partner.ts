@@ -9,7 +9,6 @@ import { API_NODE_OPTIONS } from '../../scripts/dev-env.js';
 import { ceilingBundle } from '../lib/build.js';
 import { ensureRunning } from '../lib/processes.js';
 import { startServer, type BenchContext } from '../lib/context.js';
-import { BENCH_RATE_LIMITS } from '../lib/rate-limits.js';
 
 const SMALL_CAPACITY = 150;
 const SMALL_REQUESTS = 1_000;
@@ -82,7 +81,7 @@ function ok(result: LoadResult, expected: (status: number) => boolean): string |
 
 export async function partnerSection(ctx: BenchContext): Promise<Section> {
   const fixture = await createPartnerFixture(ctx.pool, SMALL_CAPACITY);
-  const ours = await startServer(ctx, 'partner-api', 'apps/partner-api/dist/server.js', { NODE_OPTIONS: API_NODE_OPTIONS, ...BENCH_RATE_LIMITS }, '/readyz');
+  const ours = await startServer(ctx, 'partner-api', 'apps/partner-api/dist/server.js', { NODE_OPTIONS: API_NODE_OPTIONS }, '/readyz');
   const ceiling = await startServer(ctx, 'partner-ceiling', ceilingBundle('partner-ceiling'), { ACCOUNT_ID: fixture.accountId, NODE_OPTIONS: API_NODE_OPTIONS });
   const rows: Row[] = [];
   const problems: string[] = [];

@@ -10,7 +10,6 @@ import { API_NODE_OPTIONS } from '../../scripts/dev-env.js';
 import { ceilingBundle } from '../lib/build.js';
 import { ensureRunning } from '../lib/processes.js';
 import { startServer, type BenchContext } from '../lib/context.js';
-import { BENCH_RATE_LIMITS } from '../lib/rate-limits.js';
 import { ensureUsageLoaded, SUMMARY_DATA } from '../load-usage.js';
 
 const METERS = Array.from({ length: 10 }, (_, i) => `api-calls-${i + 1}`);
@@ -77,7 +76,7 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
   const readKey = await createKey(ctx.pool, SUMMARY_ACCOUNT_ID, ['usage:read']);
   const ceilingAccount = await createBenchAccount(ctx.pool, 'bench usage ceiling', 'UTC');
 
-  const ours = await startServer(ctx, 'usage-api', 'apps/usage-api/dist/server.js', { QUEUE_PREFIX: 'bench-usage-api', NODE_OPTIONS: API_NODE_OPTIONS, ...BENCH_RATE_LIMITS }, '/readyz');
+  const ours = await startServer(ctx, 'usage-api', 'apps/usage-api/dist/server.js', { QUEUE_PREFIX: 'bench-usage-api', NODE_OPTIONS: API_NODE_OPTIONS }, '/readyz');
   const ceiling = await startServer(ctx, 'usage-ceiling', ceilingBundle('usage-ceiling'), { ACCOUNT_ID: ceilingAccount, SUMMARY_ACCOUNT_ID, NODE_OPTIONS: API_NODE_OPTIONS });
   const rows: Row[] = [];
   const problems: string[] = [];

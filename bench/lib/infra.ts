@@ -107,3 +107,13 @@ export async function lockBenchDatabase(databaseUrl: string): Promise<{ release(
   }
   return { release: () => client.end() };
 }
+
+/** Deletes every Redis key under a BullMQ prefix: a section's queues start and end empty. */
+export async function clearPrefix(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 5000);
+    cursor = next;
+    if (keys.length > 0) await redis.del(...keys);
+  } while (cursor !== '0');
+}

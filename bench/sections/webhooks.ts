@@ -14,20 +14,12 @@ import { percentile } from '../lib/load.js';
 import { ensureRunning, startProcess, tail, type ManagedProcess } from '../lib/processes.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
 import type { BenchContext } from '../lib/context.js';
+import { clearPrefix } from '../lib/infra.js';
 
 const PREFIX = 'bench-webhooks';
 const ENDPOINTS = 10;
 const RATE = 200;
 const DELIVERY_DEADLINE_MS = 60_000;
-
-async function clearPrefix(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 5000);
-    cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
-  } while (cursor !== '0');
-}
 
 /** A receiver: the healthy endpoints answer 200 at once and note when each webhook-id arrived; the dead one never answers. */
 async function startReceiver(deadPath: string): Promise<{ url: string; arrivals: Map<string, number>; hanging: () => number; close: () => Promise<void> }> {

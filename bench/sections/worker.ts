@@ -11,6 +11,7 @@ import { medianBy } from '../lib/load.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
 import { ceilingBundle } from '../lib/build.js';
 import type { BenchContext } from '../lib/context.js';
+import { clearPrefix } from '../lib/infra.js';
 
 const CHUNK = 5_000;
 const DRAIN_TIMEOUT_MS = 300_000;
@@ -25,15 +26,6 @@ function events(accountId: string, count: number): PublishableEvent[] {
     if (i % 3 === 1) return { name: 'waitlist.notified', payload: { ...envelope, WaitlistID: `wl-${i}`, MultiBookingID: 100_000 + i } };
     return { name: 'workflow-email.sent', payload: envelope };
   });
-}
-
-async function clearPrefix(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 5000);
-    cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
-  } while (cursor !== '0');
 }
 
 async function waitFor(what: string, proc: ManagedProcess, check: () => Promise<boolean>, timeoutMs: number, intervalMs = 50): Promise<void> {

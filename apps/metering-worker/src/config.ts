@@ -1,5 +1,5 @@
 // The metering worker's configuration, parsed once at boot from the environment.
-import { commonEnv, loadConfig, metricsEnv, redisEnv, type ConfigOf } from '@backbone/config';
+import { commonEnv, loadConfig, metricsEnv, queueWorkerEnv, redisEnv, type ConfigOf } from '@backbone/config';
 
 export const workerEnv = {
   type: 'object',
@@ -17,19 +17,7 @@ export const workerEnv = {
       description:
         'Jobs processed at once per worker process. Jobs mostly wait on Redis and on the shared group commit, so this is high: the more jobs wait together, the more entries each statement commits (300 drained a backlog about a fifth faster than 100, with a third less PostgreSQL time per event).',
     },
-    WORKER_LOCK_DURATION_MS: {
-      type: 'integer',
-      default: 30000,
-      minimum: 1000,
-      description: 'How long a job stays locked to a worker without renewal: a job of a killed worker is redelivered after it.',
-    },
-    WORKER_STALLED_INTERVAL_MS: { type: 'integer', default: 30000, minimum: 500, description: 'How often a worker looks for jobs whose worker died.' },
-    WORKER_MAX_STALLED_COUNT: {
-      type: 'integer',
-      default: 3,
-      minimum: 0,
-      description: 'Times a job may lose its worker (crash, Redis restart) before it is moved to the failed set.',
-    },
+    ...queueWorkerEnv,
     USAGE_WRITER_MAX_BATCH: { type: 'integer', default: 500, minimum: 1, maximum: 5000, description: 'Most entries committed together by one statement.' },
     USAGE_WRITER_CONCURRENCY: { type: 'integer', default: 2, minimum: 1, maximum: 64, description: 'Group commits in flight at once (each holds one pooled connection).' },
     OUTBOX_RELAY_ENABLED: { type: 'boolean', default: true, description: 'Run the outbox relay in this process (any number of relays may run side by side).' },

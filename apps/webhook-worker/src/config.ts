@@ -1,5 +1,5 @@
 // The webhook worker's configuration, parsed once at boot from the environment.
-import { commonEnv, loadConfig, metricsEnv, redisEnv, type ConfigOf } from '@backbone/config';
+import { commonEnv, loadConfig, metricsEnv, queueWorkerEnv, redisEnv, type ConfigOf } from '@backbone/config';
 
 /** Standard Webhooks' schedule (5 s, 5 min, 30 min, 2 h, 5 h, then 10 h), carried on to about three days. */
 const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 36_000_000, 36_000_000, 36_000_000, 36_000_000];
@@ -53,19 +53,7 @@ export const webhookWorkerEnv = {
       minimum: 0,
       description: 'An endpoint whose attempts have all failed for longer than this is disabled at its next failure (default 5 days).',
     },
-    WORKER_LOCK_DURATION_MS: {
-      type: 'integer',
-      default: 30000,
-      minimum: 1000,
-      description: 'How long a job stays locked to a worker without renewal: a job of a killed worker is redelivered after it.',
-    },
-    WORKER_STALLED_INTERVAL_MS: { type: 'integer', default: 30000, minimum: 500, description: 'How often a worker looks for jobs whose worker died.' },
-    WORKER_MAX_STALLED_COUNT: {
-      type: 'integer',
-      default: 3,
-      minimum: 0,
-      description: 'Times a job may lose its worker (crash, Redis restart) before it is moved to the failed set.',
-    },
+    ...queueWorkerEnv,
     SHUTDOWN_TIMEOUT_MS: {
       type: 'integer',
       default: 25000,

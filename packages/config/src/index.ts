@@ -52,6 +52,23 @@ export const redisEnv = {
   QUEUE_PREFIX: { type: 'string', default: 'bull', description: 'BullMQ key prefix (lets several environments share one Redis).' },
 } as const;
 
+/** How a BullMQ worker process holds its jobs (the metering and webhook workers alike). */
+export const queueWorkerEnv = {
+  WORKER_LOCK_DURATION_MS: {
+    type: 'integer',
+    default: 30000,
+    minimum: 1000,
+    description: 'How long a job stays locked to a worker without renewal: a job of a killed worker is redelivered after it.',
+  },
+  WORKER_STALLED_INTERVAL_MS: { type: 'integer', default: 30000, minimum: 500, description: 'How often a worker looks for jobs whose worker died.' },
+  WORKER_MAX_STALLED_COUNT: {
+    type: 'integer',
+    default: 3,
+    minimum: 0,
+    description: 'Times a job may lose its worker (crash, Redis restart) before it is moved to the failed set.',
+  },
+} as const;
+
 export const httpEnv = {
   PORT: { type: 'integer', default: 3000, minimum: 0, maximum: 65535, description: 'HTTP port.' },
   HOST: { type: 'string', default: '0.0.0.0', description: 'HTTP bind address.' },

@@ -3,7 +3,8 @@
 // customer name that must stay text. Screenshots of each page at 1280 and 390 px go to test/screenshots/.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import http from 'node:http';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { failPlatformEvent } from '@backbone/test-apps/operator-api';
 import { request } from '@backbone/testkit';
@@ -355,6 +356,31 @@ describe('console: users, size, sign-out', () => {
     let gzipped = 0;
     for (const file of scripts) gzipped += gzipSync(await readFile(path.join(assets, file))).length;
     expect(gzipped).toBeLessThan(250 * 1024);
+  });
+
+  it('sends its scripts gzipped to a client that accepts gzip, and as they are to one that does not', async () => {
+    const script = (await readdir(path.join(CONSOLE_DIST, 'assets'))).find((f) => f.endsWith('.js'))!;
+    const raw = await readFile(path.join(CONSOLE_DIST, 'assets', script));
+    const get = (encoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get(`${operatorApi.url}/console/assets/${script}`, { headers: { 'accept-encoding': encoding } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          })
+          .on('error', reject);
+      });
+    const zipped = await get('gzip, deflate, br');
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(zipped.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(zipped.headers['content-security-policy']).toBeDefined();
+    expect(zipped.body.length).toBeLessThan(raw.length / 2);
+    expect(gunzipSync(zipped.body).equals(raw)).toBe(true);
+    const plain = await get('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.equals(raw)).toBe(true);
   });
 
   it('signs out: the console asks to sign in again, also after a reload', async () => {

@@ -33,13 +33,6 @@ export const workerEnv = {
     HOLD_SWEEPER_ENABLED: { type: 'boolean', default: true, description: 'Run the hold sweeper in this process (several may run side by side).' },
     HOLD_SWEEPER_INTERVAL_MS: { type: 'integer', default: 1000, minimum: 10, description: 'Pause of the hold sweeper between passes that found less than a batch.' },
     HOLD_SWEEPER_BATCH_SIZE: { type: 'integer', default: 100, minimum: 1, maximum: 10000, description: 'Timeslots with lapsed holds released per pass (one statement each).' },
-    SHUTDOWN_TIMEOUT_MS: {
-      type: 'integer',
-      default: 25000,
-      minimum: 0,
-      description:
-        'On SIGTERM, how long active jobs may take to finish; after it the process exits and unfinished jobs are redelivered. Keep it below the orchestrator\'s grace period (compose: 30 s).',
-    },
   },
 } as const;
 

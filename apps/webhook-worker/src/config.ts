@@ -54,13 +54,6 @@ export const webhookWorkerEnv = {
       description: 'An endpoint whose attempts have all failed for longer than this is disabled at its next failure (default 5 days).',
     },
     ...queueWorkerEnv,
-    SHUTDOWN_TIMEOUT_MS: {
-      type: 'integer',
-      default: 25000,
-      minimum: 0,
-      description:
-        "On SIGTERM, how long active attempts may take to finish (one attempt takes at most WEBHOOK_ATTEMPT_TIMEOUT_MS); after it the process exits and unfinished jobs are redelivered. Keep it below the orchestrator's grace period (compose: 30 s).",
-    },
   },
 } as const;
 

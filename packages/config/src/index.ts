@@ -52,7 +52,7 @@ export const redisEnv = {
   QUEUE_PREFIX: { type: 'string', default: 'bull', description: 'BullMQ key prefix (lets several environments share one Redis).' },
 } as const;
 
-/** How a BullMQ worker process holds its jobs (the metering and webhook workers alike). */
+/** How a BullMQ worker process holds its jobs and lets them go (the metering and webhook workers alike). */
 export const queueWorkerEnv = {
   WORKER_LOCK_DURATION_MS: {
     type: 'integer',
@@ -66,6 +66,13 @@ export const queueWorkerEnv = {
     default: 3,
     minimum: 0,
     description: 'Times a job may lose its worker (crash, Redis restart) before it is moved to the failed set.',
+  },
+  SHUTDOWN_TIMEOUT_MS: {
+    type: 'integer',
+    default: 25000,
+    minimum: 0,
+    description:
+      "On SIGTERM, how long active jobs may take to finish (a webhook attempt takes at most WEBHOOK_ATTEMPT_TIMEOUT_MS); after it the process exits and unfinished jobs are redelivered. Keep it below the orchestrator's grace period (compose: 30 s).",
   },
 } as const;
 

@@ -6,6 +6,7 @@
 // transaction, and copying their lock-decide-write steps here would only let the two drift apart.
 import express, { type Request } from 'express';
 import {
+  awaitDurable,
   createBookingStore,
   createPool,
   findOfferedActivityById,
@@ -79,6 +80,8 @@ app.post('/api/v2/ota/partner/booking', async (req, res) => {
       paymentReference: body.PaymentReference ?? null,
       answers: undefined,
     });
+    // The reservation commits without a flush; like the use case, the answer waits until the booking is on disk.
+    await awaitDurable(pool);
     res.status(201).json(booking);
   } catch (error) {
     res.status(409).json({ error: (error as Error).message });

@@ -7,7 +7,7 @@
 // rows in PostgreSQL, where they are durable, and goes on once the queue has room again.
 import type { Logger } from 'pino';
 import { JOBS, QUEUES, type JobName, type QueueName } from '@backbone/contracts';
-import { claimUnsentOutboxEvents, markOutboxEventsSent, withTransaction, type OutboxEvent, type Pool } from '@backbone/db';
+import { awaitDurable, claimUnsentOutboxEvents, markOutboxEventsSent, withTransaction, type OutboxEvent, type Pool } from '@backbone/db';
 import { jobOptionsFor, withDeadline, type EventQueues } from '@backbone/publisher';
 import { startPassLoop, type PassLoop } from './pass-loop.js';
 
@@ -43,6 +43,9 @@ export async function relayOutboxBatch(pool: Pool, queues: EventQueues, batchSiz
   return withTransaction(pool, async (client) => {
     const events = await claimUnsentOutboxEvents(client, OUTBOX_JOB_NAMES, batchSize);
     if (events.length === 0) return 0;
+    // A booking commits without waiting for the disk (its use case waits before answering): its event must not leave
+    // before the booking is durable, or a crash could leave a published event for a booking that never was.
+    await awaitDurable(pool);
     for (const name of OUTBOX_JOB_NAMES) {
       const jobs = events.filter((event) => event.type === name).map((event) => toJob(name, event));
       if (jobs.length > 0) await withDeadline(queues[JOBS[name].queue].addBulk(jobs), QUEUE_DEADLINE_MS);

@@ -2,10 +2,12 @@
 // not started and has room (PostgreSQL re-checks the condition on the latest row version, so concurrent bookings
 // queue on the row and never oversell; the CHECK on timeslots is the backstop), and data-modifying CTEs insert the
 // booking and its booking.created outbox event in the same statement, so the row lock is held for one round trip.
+// It commits without waiting for the disk (COMMIT_WITHOUT_FLUSH), so the next booking of the timeslot does not wait
+// for this one's flush; the use case awaits durability before it answers.
 import type { BookingChannel } from '@backbone/contracts';
 import { formatInZone, type BookableActivity, type BookingStore, type Reservation, type ReservationOutcome, type TimeslotState, type WaiverQuestion } from '@backbone/domain';
 import { releaseLapsedHolds } from './booking-lifecycle.repository.js';
-import { withSavepoint, type Db } from './pool.js';
+import { COMMIT_WITHOUT_FLUSH, withSavepoint, type Db } from './pool.js';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -67,7 +69,7 @@ async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> 
     text: `WITH slot AS (
              UPDATE timeslots SET booked = booked + $5
               WHERE account_id = $1 AND activity_id = $2 AND local_date = $3 AND local_time = $4
-                AND status = 'open' AND starts_at > now() AND booked + $5 <= capacity
+                AND status = 'open' AND starts_at > now() AND booked + $5 <= capacity AND ${COMMIT_WITHOUT_FLUSH}
              RETURNING id
            ), booking AS (
              INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer,

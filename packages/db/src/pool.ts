@@ -80,3 +80,23 @@ export async function isDatabaseReachable(pool: pg.Pool): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * The SQL condition that makes the current transaction commit asynchronously: put it in the WHERE of the statement
+ * that takes a contended row lock (a timeslot's counter), so that the lock is released as soon as the commit record
+ * is written instead of after the disk flush. Row locks are held until commit, and a hot timeslot's bookings queue
+ * on its row, so a synchronous commit capped one timeslot at one booking per WAL flush (about 350/s on this class of
+ * disk). The caller must then call awaitDurable before it tells anyone the change happened.
+ */
+export const COMMIT_WITHOUT_FLUSH = `set_config('synchronous_commit', 'off', true) = 'off'`;
+
+/**
+ * Returns once everything committed before the call is on disk (and, with synchronous replication, on the standbys
+ * the server's synchronous_commit asks for). A transactional logical-decoding message is the smallest write that
+ * makes a commit flush the WAL (a transaction that wrote nothing commits without a flush); the WAL is flushed in
+ * order, so every earlier commit record, those made without flush included, is flushed with it. Concurrent callers
+ * share flushes (group commit). The message itself is ignored by everything but logical decoding.
+ */
+export async function awaitDurable(db: Db): Promise<void> {
+  await db.query({ name: 'await-durable', text: `SELECT pg_logical_emit_message(true, 'backbone-durable', '')` });
+}

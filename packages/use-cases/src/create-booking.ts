@@ -1,8 +1,10 @@
 // Create a booking, from any channel: the domain checks the request against the activity (422) and reserves the
 // places with one conditional update that also records the booking and its booking.created event (409 when the
-// timeslot is unavailable or too full). With an Idempotency-Key the answer commits in the same transaction.
+// timeslot is unavailable or too full). With an Idempotency-Key the answer commits in the same transaction. The
+// reservation commits without waiting for the disk (so a hot timeslot's row lock is not held through a flush): the
+// answer waits for durability here, a replayed answer too, since its original may have committed a moment ago.
 import type { Booking } from '@backbone/contracts';
-import { createBookingStore, type Pool } from '@backbone/db';
+import { awaitDurable, createBookingStore, type Pool } from '@backbone/db';
 import { createBooking as bookThroughDomain, DomainError, type NewBooking } from '@backbone/domain';
 import { countBookings } from '@backbone/metrics';
 import { runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
@@ -14,6 +16,7 @@ export interface BookingUnitOfWork {
 export async function createBooking(uow: BookingUnitOfWork, request: NewBooking, idempotency: IdempotencyRequest | null = null): Promise<Replayable<Booking>> {
   try {
     const result = await runIdempotently(uow.pool, request.accountId, idempotency, (db) => bookThroughDomain(createBookingStore(db), request));
+    await awaitDurable(uow.pool);
     if (!result.replayed) countBookings(request.channel, result.value.Status === 'on_hold' ? 'held' : 'created');
     return result;
   } catch (error) {

@@ -7,7 +7,9 @@
 import type { BookingChannel } from '@backbone/contracts';
 import { formatInZone, type BookableActivity, type BookingStore, type Reservation, type ReservationOutcome, type TimeslotState, type WaiverQuestion } from '@backbone/domain';
 import { releaseLapsedHolds } from './booking-lifecycle.repository.js';
+import pg from 'pg';
 import { COMMIT_WITHOUT_FLUSH, withSavepoint, type Db } from './pool.js';
+import { reserveInLane } from './reservation-batches.js';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -23,7 +25,8 @@ export function createBookingStore(db: Db): BookingStore {
     async reserve(reservation) {
       let outcome: ReservationOutcome;
       try {
-        outcome = await withSavepoint(db, (inner) => reserveOnce(inner, reservation));
+        // On the pool, the reservations of a timeslot that arrive together are made together (reservation-batches.ts).
+        outcome = db instanceof pg.Pool ? await reserveInLane(db, reservation, (r) => reserveOnce(db, r)) : await withSavepoint(db, (inner) => reserveOnce(inner, reservation));
       } catch (error) {
         const pgError = error as { code?: string; constraint?: string };
         if (pgError.code === UNIQUE_VIOLATION && pgError.constraint === 'bookings_reference_key') return { kind: 'reference-taken' };

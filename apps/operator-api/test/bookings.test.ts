@@ -5,6 +5,7 @@ import { request } from '@backbone/testkit';
 import { createTestActivity, createTestQuestion } from '@backbone/testkit';
 import { createApiKey } from '@backbone/db';
 import { createBooking } from '@backbone/use-cases';
+import { encodeCursor } from '../src/cursor.js';
 import { book, createOperator, createSlot, dayFromNow, PROBLEM_BASE, signedIn, useOperatorApi, type Operator } from './support.js';
 
 const { db, server } = useOperatorApi();
@@ -180,6 +181,64 @@ describe('bookings list', () => {
     expect((await theirs).status).toBe(404);
     expect((await client.send('GET', '/api/v2/operator/bookings/ZZZZ-ZZZZ')).status).toBe(404);
     expect((await client.send('GET', '/api/v2/operator/bookings/lower-case')).status).toBe(400);
+  });
+});
+
+describe('free-text search over more bookings than its walk', () => {
+  // 6,000 bookings in id order: a frequent term ("Walker", every tenth of the newest thousand) fills its pages from
+  // the walk down the newest ids; the same term's ten oldest matches and a rare address lie more than the walk's 4,000
+  // ids below the top, where only the trigram index finds them.
+  let owner: Operator;
+  let date: string;
+  /** The term's matches, newest first, with their ids. */
+  let walkers: Array<{ id: string; reference: string }>;
+  beforeAll(async () => {
+    owner = await createOperator(db.pool);
+    date = dayFromNow(12);
+    await createSlot(db.pool, owner, date, '09:00', 10000);
+    const { rows } = await db.pool.query<{ id: string; reference: string; first_name: string }>(
+      `INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer)
+       SELECT $1, 'S' || lpad(g::text, 7, '0'), a.id, t.id, 'online', 1,
+              jsonb_build_object('FirstName', CASE WHEN (g > 5000 AND g % 10 = 0) OR (g <= 1000 AND g % 100 = 0) THEN 'Walker' ELSE 'Pat' END,
+                                 'LastName', 'Doe', 'Email', CASE WHEN g = 10 THEN 'rare.one@example.org' ELSE 'pat' || g || '@example.com' END)
+         FROM generate_series(1, 6000) g, activities a JOIN timeslots t ON t.activity_id = a.id
+        WHERE a.account_id = $1
+        ORDER BY g
+       RETURNING id, reference, customer->>'FirstName' AS first_name`,
+      [owner.account.id],
+    );
+    walkers = rows.filter((r) => r.first_name === 'Walker').sort((a, b) => Number(b.id) - Number(a.id));
+  });
+
+  it('pages a frequent term from the walk into the index and to its end, without a missed or repeated row while bookings are written', async () => {
+    const client = await signedIn(server.url, owner.owner.email);
+    const pages: string[][] = [];
+    let cursor: string | null = null;
+    do {
+      const answer: { status: number; body: { Bookings: { Reference: string }[]; Next: string | null } } = await client.send('GET', `/api/v2/operator/bookings?Q=walker&Limit=40${cursor ? `&Cursor=${cursor}` : ''}`);
+      expect(answer.status).toBe(200);
+      pages.push(answer.body.Bookings.map((b) => b.Reference));
+      cursor = answer.body.Next;
+      await book(db.pool, owner, { date, time: '09:00' }, { firstName: 'Walker' });
+    } while (cursor);
+    // Two pages from the walk; the last one holds the walk's last 20 and the index's 10.
+    expect(walkers).toHaveLength(110);
+    expect(pages.map((p) => p.length)).toEqual([40, 40, 30]);
+    expect(pages.flat()).toEqual(walkers.map((w) => w.reference));
+  });
+
+  it('finds a rare term only the index reaches, with every other filter', async () => {
+    const client = await signedIn(server.url, owner.owner.email);
+    const rare = await client.send('GET', '/api/v2/operator/bookings?Q=RARE.ONE%40example');
+    expect(rare.body.Bookings.map((b: { Reference: string }) => b.Reference)).toEqual(['S0000010']);
+    expect(rare.body.Next).toBeNull();
+    expect((await client.send('GET', '/api/v2/operator/bookings?Q=rare.one&Channel=pos')).body.Bookings).toEqual([]);
+    const dated = await client.send('GET', `/api/v2/operator/bookings?Q=rare.one&From=${date}&To=${date}`);
+    expect(dated.body.Bookings.map((b: { Reference: string }) => b.Reference)).toEqual(['S0000010']);
+    expect((await client.send('GET', `/api/v2/operator/bookings?Q=rare.one&From=${dayFromNow(13)}`)).body.Bookings).toEqual([]);
+    const last = await client.send('GET', `/api/v2/operator/bookings?Q=walker&From=${date}&To=${date}&Limit=5&Cursor=${encodeCursor(walkers[104]!.id)}`);
+    expect(last.body.Bookings.map((b: { Reference: string }) => b.Reference)).toEqual(walkers.slice(105).map((w) => w.reference));
+    expect(last.body.Next).toBeNull();
   });
 });
 

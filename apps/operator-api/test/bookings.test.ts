@@ -300,6 +300,41 @@ describe('CSV export', () => {
     expect(pos).toContain(`,"'=HYPERLINK(""x"")",`);
   });
 
+  it('writes hostile cells as RFC 4180 fields, formula-safe, exactly as the list holds them', async () => {
+    const owner = await createOperator(db.pool);
+    const activity = await createTestActivity(db.pool, owner.account.id, { timeZone: 'Europe/Lisbon', name: 'Kayak, "wild" — Ærø' });
+    const date = dayFromNow(7);
+    await createSlot(db.pool, owner, date, '09:30', 10, activity);
+    const key = await createApiKey(db.pool, owner.account.id, { name: '@Partner,=1', scopes: ['ota'] });
+    const hostile = [
+      { FirstName: '=HYPERLINK("x")', LastName: '+1+1', Email: '-2@example.com', Phone: '@SUM(A1)' },
+      { FirstName: '\tTab', LastName: '\rReturn', Email: 'line\r\nbreak, "quoted"', Phone: '' },
+      { FirstName: 'Zoë 🚣', LastName: 'Ünïcödé 東京', Email: 'plain@example.com' },
+    ];
+    for (const [i, customer] of hostile.entries()) {
+      await db.pool.query(
+        `INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer, payment_reference, partner_id, created_at)
+         SELECT $1, $2, a.id, t.id, 'ota', 2, $3::jsonb, $4, $5, '2026-01-02T03:04:05.678999Z'
+           FROM activities a JOIN timeslots t ON t.activity_id = a.id WHERE a.account_id = $1 AND a.activity_id = $6`,
+        [owner.account.id, `HOST-ILE${i}`, JSON.stringify(customer), i === 2 ? null : `-PAY,${i}`, key.partnerId, activity.activityId],
+      );
+    }
+    const client = await signedIn(server.url, owner.owner.email);
+    const csv = (await client.send('GET', '/api/v2/operator/bookings.csv')).text;
+    const common = `confirmed,ota,"'@Partner,=1","Kayak, ""wild"" — Ærø",${date},09:30,2`;
+    expect(csv).toBe(
+      'Reference,Status,Channel,Partner,Activity,Date,Time,Participants,FirstName,LastName,Email,Phone,PaymentReference,CreatedAt\r\n' +
+        `HOST-ILE2,${common},Zoë 🚣,Ünïcödé 東京,plain@example.com,,,2026-01-02T03:04:05.678Z\r\n` +
+        `HOST-ILE1,${common},'\tTab,"'\rReturn","line\r\nbreak, ""quoted""",,"'-PAY,1",2026-01-02T03:04:05.678Z\r\n` +
+        `HOST-ILE0,${common},"'=HYPERLINK(""x"")",'+1+1,'-2@example.com,'@SUM(A1),"'-PAY,0",2026-01-02T03:04:05.678Z\r\n`,
+    );
+    // The same cells as the list answers them (CreatedAt as its ISO text, every other text before quoting).
+    const listed = (await client.send('GET', '/api/v2/operator/bookings')).body.Bookings;
+    expect(listed.map((b: { Reference: string; CreatedAt: string; Customer: object }) => [b.Reference, b.CreatedAt, b.Customer])).toEqual(
+      [2, 1, 0].map((i) => [`HOST-ILE${i}`, '2026-01-02T03:04:05.678Z', { Phone: null, ...hostile[i], ...(i === 1 ? { Phone: '' } : {}) }]),
+    );
+  });
+
   it('exports more rows than one batch', async () => {
     const owner = await createOperator(db.pool);
     const date = dayFromNow(6);

@@ -278,18 +278,19 @@ function csvBatch(rows: string): string {
 }
 
 /**
- * The matching bookings as CSV lines, newest first, a batch at a time: only one batch's text is in memory at a time.
+ * The matching bookings as CSV lines, newest first, a batch at a time.
  * With a date range the export walks down the ids of the range's bookings in windows of `batchSize * 10` ids
  * (bookings_account_id_idx), reading each of the account's bookings in that span once: paging it like the list would
  * merge a page of every date for each batch, which costs more than the batch itself. Without one it pages down the
  * account's bookings, free text included (an export reads them all anyway), as the list's walk does.
  */
 export async function* streamOperatorBookingsCsv(db: Db, accountId: string, filters: BookingFilters, batchSize = 5000): AsyncGenerator<string> {
+  // Each batch is asked for as soon as the one before it has arrived, before that one is written: PostgreSQL writes
+  // the next batch while the API sends this one, and at most two are in memory.
   if (filters.From === undefined && filters.To === undefined) {
-    let below: string | null = null;
-    for (;;) {
-      const batch: CsvBatch = (
-        await db.query<CsvBatch>({
+    const page = (below: string | null) =>
+      prefetch(
+        db.query<CsvBatch>({
           name: 'operator-bookings-csv-page',
           // The page's bookings first, then their joins: with the joins inside, a generic plan hashes them and sorts
           // every booking of the account for each page.
@@ -298,11 +299,15 @@ export async function* streamOperatorBookingsCsv(db: Db, accountId: string, filt
                     ORDER BY b.id DESC LIMIT $9
                  ) AS b ${JOINED}`),
           values: [...filterValues(accountId, filters, below), batchSize],
-        })
-      ).rows[0]!;
+        }),
+      );
+    let pending = page(null);
+    for (;;) {
+      const batch = (await pending).rows[0]!;
+      const more = batch.n === batchSize;
+      if (more) pending = page(batch.low);
       if (batch.csv !== null) yield batch.csv;
-      if (batch.n < batchSize) return;
-      below = batch.low;
+      if (!more) return;
     }
   }
   const { rows: span } = await db.query<{ low: number | null; high: number | null }>({
@@ -318,14 +323,26 @@ export async function* streamOperatorBookingsCsv(db: Db, accountId: string, filt
   const { low, high } = span[0]!;
   if (low === null || high === null) return;
   const window = batchSize * 10;
+  const windowBelow = (below: number) =>
+    prefetch(
+      db.query<CsvBatch>({
+        name: 'operator-bookings-csv-window',
+        text: csvBatch(`SELECT {columns} ${FROM} ${WHERE} AND b.id >= $9::bigint`),
+        values: [...filterValues(accountId, filters, String(below)), Math.max(low, below - window)],
+      }),
+    );
+  let pending = windowBelow(high + 1);
   for (let below = high + 1; below > low; below -= window) {
-    const { rows } = await db.query<CsvBatch>({
-      name: 'operator-bookings-csv-window',
-      text: csvBatch(`SELECT {columns} ${FROM} ${WHERE} AND b.id >= $9::bigint`),
-      values: [...filterValues(accountId, filters, String(below)), Math.max(low, below - window)],
-    });
-    if (rows[0]!.csv !== null) yield rows[0]!.csv;
+    const batch = (await pending).rows[0]!;
+    if (below - window > low) pending = windowBelow(below - window);
+    if (batch.csv !== null) yield batch.csv;
   }
+}
+
+/** A batch asked for ahead: its failure reaches whoever awaits it, and none is unhandled if the consumer stops first. */
+function prefetch<T>(query: Promise<T>): Promise<T> {
+  query.catch(() => undefined);
+  return query;
 }
 
 export async function findOperatorBooking(db: Db, accountId: string, reference: string): Promise<BookingDetail | null> {

@@ -289,7 +289,9 @@ async function exportFigures(ctx: BenchContext, fixture: MillionFixture, base: s
   // from the pool, without HTTP.
   const bareStarted = performance.now();
   let bareRows = 0;
-  for await (const batch of streamOperatorBookingsCsv(ctx.pool, fixture.accountId, EXPORT_RANGE)) bareRows += batch.split('\r\n').length - 1;
+  for await (const batch of streamOperatorBookingsCsv(ctx.pool, fixture.accountId, EXPORT_RANGE)) {
+    for (let at = batch.indexOf('\r\n'); at !== -1; at = batch.indexOf('\r\n', at + 2)) bareRows++;
+  }
   const bareRate = bareRows / ((performance.now() - bareStarted) / 1000);
 
   const rate = median(runs.map((r) => r.rows / r.seconds));

@@ -327,7 +327,10 @@ export async function* streamOperatorBookingsCsv(db: Db, accountId: string, filt
     prefetch(
       db.query<CsvBatch>({
         name: 'operator-bookings-csv-window',
-        text: csvBatch(`SELECT {columns} ${FROM} ${WHERE} AND b.id >= $9::bigint`),
+        // The range once more on the timeslot, whose date is the booking's (it never changes): the join then hashes
+        // the range's timeslots for each window rather than every one of the account's (a tenth of the export's time).
+        text: csvBatch(`SELECT {columns} ${FROM} ${WHERE} AND b.id >= $9::bigint
+                          AND ($2::date IS NULL OR t.local_date >= $2::date) AND ($3::date IS NULL OR t.local_date <= $3::date)`),
         values: [...filterValues(accountId, filters, String(below)), Math.max(low, below - window)],
       }),
     );

@@ -331,7 +331,7 @@ describe('CSV export', () => {
     // The same cells as the list answers them (CreatedAt as its ISO text, every other text before quoting).
     const listed = (await client.send('GET', '/api/v2/operator/bookings')).body.Bookings;
     expect(listed.map((b: { Reference: string; CreatedAt: string; Customer: object }) => [b.Reference, b.CreatedAt, b.Customer])).toEqual(
-      [2, 1, 0].map((i) => [`HOST-ILE${i}`, '2026-01-02T03:04:05.678Z', { Phone: null, ...hostile[i], ...(i === 1 ? { Phone: '' } : {}) }]),
+      [2, 1, 0].map((i) => [`HOST-ILE${i}`, '2026-01-02T03:04:05.678Z', { Phone: null, ...hostile[i] }]),
     );
   });
 

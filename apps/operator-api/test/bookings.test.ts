@@ -3,8 +3,9 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { request } from '@backbone/testkit';
 import { createTestActivity, createTestQuestion } from '@backbone/testkit';
-import { createApiKey } from '@backbone/db';
+import { createApiKey, streamOperatorBookingsCsv } from '@backbone/db';
 import { createBooking } from '@backbone/use-cases';
+import { encodeCursor } from '../src/cursor.js';
 import { book, createOperator, createSlot, dayFromNow, PROBLEM_BASE, signedIn, useOperatorApi, type Operator } from './support.js';
 
 const { db, server } = useOperatorApi();
@@ -183,6 +184,64 @@ describe('bookings list', () => {
   });
 });
 
+describe('free-text search over more bookings than its walk', () => {
+  // 6,000 bookings in id order: a frequent term ("Walker", every tenth of the newest thousand) fills its pages from
+  // the walk down the newest ids; the same term's ten oldest matches and a rare address lie more than the walk's 4,000
+  // ids below the top, where only the trigram index finds them.
+  let owner: Operator;
+  let date: string;
+  /** The term's matches, newest first, with their ids. */
+  let walkers: Array<{ id: string; reference: string }>;
+  beforeAll(async () => {
+    owner = await createOperator(db.pool);
+    date = dayFromNow(12);
+    await createSlot(db.pool, owner, date, '09:00', 10000);
+    const { rows } = await db.pool.query<{ id: string; reference: string; first_name: string }>(
+      `INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer)
+       SELECT $1, 'S' || lpad(g::text, 7, '0'), a.id, t.id, 'online', 1,
+              jsonb_build_object('FirstName', CASE WHEN (g > 5000 AND g % 10 = 0) OR (g <= 1000 AND g % 100 = 0) THEN 'Walker' ELSE 'Pat' END,
+                                 'LastName', 'Doe', 'Email', CASE WHEN g = 10 THEN 'rare.one@example.org' ELSE 'pat' || g || '@example.com' END)
+         FROM generate_series(1, 6000) g, activities a JOIN timeslots t ON t.activity_id = a.id
+        WHERE a.account_id = $1
+        ORDER BY g
+       RETURNING id, reference, customer->>'FirstName' AS first_name`,
+      [owner.account.id],
+    );
+    walkers = rows.filter((r) => r.first_name === 'Walker').sort((a, b) => Number(b.id) - Number(a.id));
+  });
+
+  it('pages a frequent term from the walk into the index and to its end, without a missed or repeated row while bookings are written', async () => {
+    const client = await signedIn(server.url, owner.owner.email);
+    const pages: string[][] = [];
+    let cursor: string | null = null;
+    do {
+      const answer: { status: number; body: { Bookings: { Reference: string }[]; Next: string | null } } = await client.send('GET', `/api/v2/operator/bookings?Q=walker&Limit=40${cursor ? `&Cursor=${cursor}` : ''}`);
+      expect(answer.status).toBe(200);
+      pages.push(answer.body.Bookings.map((b) => b.Reference));
+      cursor = answer.body.Next;
+      await book(db.pool, owner, { date, time: '09:00' }, { firstName: 'Walker' });
+    } while (cursor);
+    // Two pages from the walk; the last one holds the walk's last 20 and the index's 10.
+    expect(walkers).toHaveLength(110);
+    expect(pages.map((p) => p.length)).toEqual([40, 40, 30]);
+    expect(pages.flat()).toEqual(walkers.map((w) => w.reference));
+  });
+
+  it('finds a rare term only the index reaches, with every other filter', async () => {
+    const client = await signedIn(server.url, owner.owner.email);
+    const rare = await client.send('GET', '/api/v2/operator/bookings?Q=RARE.ONE%40example');
+    expect(rare.body.Bookings.map((b: { Reference: string }) => b.Reference)).toEqual(['S0000010']);
+    expect(rare.body.Next).toBeNull();
+    expect((await client.send('GET', '/api/v2/operator/bookings?Q=rare.one&Channel=pos')).body.Bookings).toEqual([]);
+    const dated = await client.send('GET', `/api/v2/operator/bookings?Q=rare.one&From=${date}&To=${date}`);
+    expect(dated.body.Bookings.map((b: { Reference: string }) => b.Reference)).toEqual(['S0000010']);
+    expect((await client.send('GET', `/api/v2/operator/bookings?Q=rare.one&From=${dayFromNow(13)}`)).body.Bookings).toEqual([]);
+    const last = await client.send('GET', `/api/v2/operator/bookings?Q=walker&From=${date}&To=${date}&Limit=5&Cursor=${encodeCursor(walkers[104]!.id)}`);
+    expect(last.body.Bookings.map((b: { Reference: string }) => b.Reference)).toEqual(walkers.slice(105).map((w) => w.reference));
+    expect(last.body.Next).toBeNull();
+  });
+});
+
 describe('partners and holds', () => {
   it('names the partner of an ota booking and counts a lapsed hold as expired', async () => {
     const owner = await createOperator(db.pool);
@@ -241,6 +300,41 @@ describe('CSV export', () => {
     expect(pos).toContain(`,"'=HYPERLINK(""x"")",`);
   });
 
+  it('writes hostile cells as RFC 4180 fields, formula-safe, exactly as the list holds them', async () => {
+    const owner = await createOperator(db.pool);
+    const activity = await createTestActivity(db.pool, owner.account.id, { timeZone: 'Europe/Lisbon', name: 'Kayak, "wild" — Ærø' });
+    const date = dayFromNow(7);
+    await createSlot(db.pool, owner, date, '09:30', 10, activity);
+    const key = await createApiKey(db.pool, owner.account.id, { name: '@Partner,=1', scopes: ['ota'] });
+    const hostile = [
+      { FirstName: '=HYPERLINK("x")', LastName: '+1+1', Email: '-2@example.com', Phone: '@SUM(A1)' },
+      { FirstName: '\tTab', LastName: '\rReturn', Email: 'line\r\nbreak, "quoted"', Phone: '' },
+      { FirstName: 'Zoë 🚣', LastName: 'Ünïcödé 東京', Email: 'plain@example.com' },
+    ];
+    for (const [i, customer] of hostile.entries()) {
+      await db.pool.query(
+        `INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer, payment_reference, partner_id, created_at)
+         SELECT $1, $2, a.id, t.id, 'ota', 2, $3::jsonb, $4, $5, '2026-01-02T03:04:05.678999Z'
+           FROM activities a JOIN timeslots t ON t.activity_id = a.id WHERE a.account_id = $1 AND a.activity_id = $6`,
+        [owner.account.id, `HOST-ILE${i}`, JSON.stringify(customer), i === 2 ? null : `-PAY,${i}`, key.partnerId, activity.activityId],
+      );
+    }
+    const client = await signedIn(server.url, owner.owner.email);
+    const csv = (await client.send('GET', '/api/v2/operator/bookings.csv')).text;
+    const common = `confirmed,ota,"'@Partner,=1","Kayak, ""wild"" — Ærø",${date},09:30,2`;
+    expect(csv).toBe(
+      'Reference,Status,Channel,Partner,Activity,Date,Time,Participants,FirstName,LastName,Email,Phone,PaymentReference,CreatedAt\r\n' +
+        `HOST-ILE2,${common},Zoë 🚣,Ünïcödé 東京,plain@example.com,,,2026-01-02T03:04:05.678Z\r\n` +
+        `HOST-ILE1,${common},'\tTab,"'\rReturn","line\r\nbreak, ""quoted""",,"'-PAY,1",2026-01-02T03:04:05.678Z\r\n` +
+        `HOST-ILE0,${common},"'=HYPERLINK(""x"")",'+1+1,'-2@example.com,'@SUM(A1),"'-PAY,0",2026-01-02T03:04:05.678Z\r\n`,
+    );
+    // The same cells as the list answers them (CreatedAt as its ISO text, every other text before quoting).
+    const listed = (await client.send('GET', '/api/v2/operator/bookings')).body.Bookings;
+    expect(listed.map((b: { Reference: string; CreatedAt: string; Customer: object }) => [b.Reference, b.CreatedAt, b.Customer])).toEqual(
+      [2, 1, 0].map((i) => [`HOST-ILE${i}`, '2026-01-02T03:04:05.678Z', { Phone: null, ...hostile[i] }]),
+    );
+  });
+
   it('exports more rows than one batch', async () => {
     const owner = await createOperator(db.pool);
     const date = dayFromNow(6);
@@ -260,6 +354,12 @@ describe('CSV export', () => {
     // A date range takes another path (windows of ids): the same rows in the same order.
     const dated = await client.send('GET', `/api/v2/operator/bookings.csv?From=${date}&To=${date}`);
     expect(dated.text.split('\r\n').slice(1, -1)).toEqual(rows);
+    // In batches of 300 (windows of 1,500 ids with the range, two of them asked for ahead): the same text.
+    for (const filters of [{}, { From: date, To: date }]) {
+      let text = '';
+      for await (const batch of streamOperatorBookingsCsv(db.pool, owner.account.id, filters, 300)) text += batch;
+      expect(text.split('\r\n').slice(0, -1)).toEqual(rows);
+    }
   });
 
   it('needs a session or an admin key', async () => {

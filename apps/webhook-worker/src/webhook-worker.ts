@@ -6,7 +6,7 @@ import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullm
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { QUEUES, WEBHOOK_DELIVERIES_QUEUE, WEBHOOK_DELIVERY_JOB, WEBHOOK_EVENT_TYPES, type JobPayloads, type WebhookDeliveryJob, type WebhookEventType } from '@backbone/contracts';
-import { failWebhookDelivery, fanOutWebhookEvent, findWebhookDeliveryTarget, recordWebhookAttempt, type Pool } from '@backbone/db';
+import { createGroupCommit, failWebhookDelivery, fanOutWebhookEvents, findWebhookDeliveryTargets, recordWebhookAttempts, type Pool, type WebhookAttemptToRecord, type WebhookDeliveryToRead, type WebhookEventToFanOut } from '@backbone/db';
 import { countJobProcessed, countWebhookDelivery } from '@backbone/metrics';
 import { validateEvent, webhookDeliveryJobOptions } from '@backbone/publisher';
 import { createEndpointSlots } from './endpoint-slots.js';
@@ -44,6 +44,8 @@ export interface WebhookWorker {
 /** A job over its endpoint's in-flight cap waits at least this long before it looks again. */
 const BUSY_ENDPOINT_MIN_DELAY_MS = 1000;
 const MAX_WAITING_FOR_SLOT = 10_000;
+// A statement that fails for one of its items is made again item by item, so the others do not fail with it.
+const GROUP_COMMIT = { maxBatchSize: 200, maxConcurrentBatches: 4, retryFailedBatchItemByItem: true } as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `delay` varied by up to 20% either way, so deliveries that failed together do not all come back together. */
@@ -63,6 +65,25 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     ...(options.maxStalledCount !== undefined ? { maxStalledCount: options.maxStalledCount } : {}),
   };
 
+  // The events being fanned out at once share one statement and one addBulk, the delivery jobs one read of their
+  // targets and one write of their attempts: under load a round trip (and a commit) per batch instead of one per job,
+  // and when idle nothing waits.
+  const fanOuts = createGroupCommit(
+    async (events: readonly WebhookEventToFanOut[]) => {
+      const pending = await fanOutWebhookEvents(pool, events);
+      // Every pending delivery, not only the new ones: a run that died after its commit left some without a job. A
+      // job whose id (the delivery's) already exists is not added again.
+      const jobs = events.flatMap((event, i) =>
+        pending[i]!.map((id) => ({ name: WEBHOOK_DELIVERY_JOB, data: { DeliveryID: id, AccountID: event.accountId }, opts: webhookDeliveryJobOptions(id) })),
+      );
+      if (jobs.length > 0) await deliveries.addBulk(jobs);
+      return events.map(() => undefined);
+    },
+    GROUP_COMMIT,
+  );
+  const targets = createGroupCommit((reads: readonly WebhookDeliveryToRead[]) => findWebhookDeliveryTargets(pool, reads), GROUP_COMMIT);
+  const attempts = createGroupCommit((made: readonly WebhookAttemptToRecord[]) => recordWebhookAttempts(pool, made, options.disableAfterMs), GROUP_COMMIT);
+
   const fanOutEvent = async (job: Job): Promise<void> => {
     if (!isWebhookEventType(job.name)) throw new UnrecoverableError(`No webhook event '${job.name}' on ${QUEUES.bookingEvents}.`);
     const errors = validateEvent(job.name, job.data);
@@ -71,12 +92,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     // Bookings of the operator's own channels have no partner, so no endpoint to hear of them.
     if (!event.PartnerID) return;
     const payload = { type: job.name, timestamp: new Date(event.OccurredAt * 1000).toISOString(), data: event };
-    const pending = await fanOutWebhookEvent(pool, { accountId: event.AccountID, partnerId: event.PartnerID, eventId: event.EventID, type: job.name, payload });
-    // Every pending delivery, not only the new ones: a run that died after its commit left some without a job. A job
-    // whose id (the delivery's) already exists is not added again.
-    if (pending.length > 0) {
-      await deliveries.addBulk(pending.map((id) => ({ name: WEBHOOK_DELIVERY_JOB, data: { DeliveryID: id, AccountID: event.AccountID }, opts: webhookDeliveryJobOptions(id) })));
-    }
+    await fanOuts.submit({ accountId: event.AccountID, partnerId: event.PartnerID, eventId: event.EventID, type: job.name, payload });
   };
 
   const slots = createEndpointSlots({ max: options.endpointMaxInFlight, minBackOffMs: BUSY_ENDPOINT_MIN_DELAY_MS, maxBackOffMs: options.attemptTimeoutMs });
@@ -103,7 +119,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     if (parkedAt !== undefined && slots.isFull(parkedAt)) await waitForSlot(job, token, DeliveryID, parkedAt);
     waitingForSlot.delete(DeliveryID);
     // The run started when its job was added: the fan-out's job, or a replay's fresh one.
-    const target = await findWebhookDeliveryTarget(pool, AccountID, DeliveryID, new Date(job.timestamp));
+    const target = await targets.submit({ accountId: AccountID, deliveryId: DeliveryID, runStartedAt: new Date(job.timestamp) });
     // Gone with its endpoint, or finished by another run: nothing to do.
     if (!target || target.status !== 'pending') return;
     if (target.endpointDisabled) {
@@ -122,7 +138,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     }
     const delay = result.succeeded ? undefined : options.retryDelaysMs[target.runAttempts];
     const nextAttemptAt = delay === undefined ? null : new Date(Date.now() + withJitter(delay));
-    const outcome = await recordWebhookAttempt(pool, {
+    const outcome = await attempts.submit({
       accountId: AccountID,
       deliveryId: DeliveryID,
       endpointId: target.endpointId,
@@ -132,7 +148,6 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       responseExcerpt: result.responseExcerpt,
       succeeded: result.succeeded,
       nextAttemptAt,
-      disableAfterMs: options.disableAfterMs,
     });
     // Deleted with its endpoint during the attempt: nothing left to record or retry.
     if (!outcome) return;

@@ -2,7 +2,7 @@
 // delivery row per matching endpoint, then one `deliver` job per pending delivery. The delivery worker makes one
 // attempt per run of a job and reschedules the same job for the next one: the retry schedule lives here and in
 // PostgreSQL, not in the job's options, so a replayed delivery (a fresh job added by the partner API) retries alike.
-import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { QUEUES, WEBHOOK_DELIVERIES_QUEUE, WEBHOOK_DELIVERY_JOB, WEBHOOK_EVENT_TYPES, type JobPayloads, type WebhookDeliveryJob, type WebhookEventType } from '@backbone/contracts';
@@ -96,14 +96,50 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   };
 
   const slots = createEndpointSlots({ max: options.endpointMaxInFlight, minBackOffMs: BUSY_ENDPOINT_MIN_DELAY_MS, maxBackOffMs: options.attemptTimeoutMs });
-  // The endpoint of each delivery sent back for its endpoint's cap: when it comes back while the endpoint is still
-  // full, it goes back again without a database read. Only a shortcut: a job another process takes leaves its entry
-  // here, so the map is emptied when it grows large, which costs at most one read per job.
-  const waitingForSlot = new Map<string, string>();
-  const waitForSlot = (job: Job, token: string | undefined, deliveryId: string, endpointId: string) => {
-    if (waitingForSlot.size >= MAX_WAITING_FOR_SLOT) waitingForSlot.clear();
-    waitingForSlot.set(deliveryId, endpointId);
-    return postpone(job, token, Date.now() + withJitter(slots.backOff(endpointId)));
+  // Jobs sent back for their endpoint's cap, by endpoint in the order they were parked, and the endpoint of each. A
+  // slot freed by an attempt brings its endpoint's oldest parked job back at once (promoted out of the delayed set);
+  // the delay a job was parked with brings it back only when no slot of its endpoint freed in this process meanwhile.
+  // So a dead endpoint's jobs do not come back again and again while its slots hang (each return is Redis work in the
+  // same queue as every healthy endpoint's jobs), and a slow endpoint's jobs do not wait longer than its slots. A job
+  // coming back while its endpoint is still full goes back again without a database read. Only bookkeeping: a job
+  // another process takes leaves its entry here, so it is emptied when it grows large; a promotion that finds its job
+  // no longer delayed goes on to the next one.
+  const parkedByEndpoint = new Map<string, Set<string>>();
+  const parkedAt = new Map<string, string>();
+  const unpark = (jobId: string) => {
+    const endpointId = parkedAt.get(jobId);
+    if (endpointId === undefined) return;
+    parkedAt.delete(jobId);
+    const parked = parkedByEndpoint.get(endpointId);
+    parked?.delete(jobId);
+    if (parked?.size === 0) parkedByEndpoint.delete(endpointId);
+  };
+  const waitForSlot = (job: Job, token: string | undefined, endpointId: string) => {
+    if (parkedAt.size >= MAX_WAITING_FOR_SLOT) {
+      parkedAt.clear();
+      parkedByEndpoint.clear();
+    }
+    parkedAt.set(job.id!, endpointId);
+    parkedByEndpoint.set(endpointId, (parkedByEndpoint.get(endpointId) ?? new Set()).add(job.id!));
+    // Spread over the 20% after the moment a slot is sure to be free, never before it: a job back earlier would only find
+    // its endpoint full again.
+    const backOff = slots.backOff(endpointId);
+    return postpone(job, token, Date.now() + backOff + Math.round(Math.random() * backOff * 0.2));
+  };
+  const wakeParked = async (endpointId: string): Promise<void> => {
+    for (const jobId of parkedByEndpoint.get(endpointId) ?? []) {
+      unpark(jobId);
+      try {
+        const parked = await Job.fromId(deliveries, jobId);
+        if (parked) {
+          await parked.promote();
+          return;
+        }
+      } catch (err) {
+        // Taken meanwhile (promote refuses a job that is not delayed), or Redis failed: its own delay brings it back.
+        logger.debug({ err, jobId }, 'parked delivery not promoted');
+      }
+    }
   };
   const postpone = async (job: Job, token: string | undefined, until: number): Promise<never> => {
     await job.moveToDelayed(until, token);
@@ -115,9 +151,9 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     if (typeof DeliveryID !== 'string' || !UUID.test(DeliveryID) || typeof AccountID !== 'string' || !UUID.test(AccountID)) {
       throw new UnrecoverableError(`Invalid ${WEBHOOK_DELIVERY_JOB} job data: DeliveryID and AccountID must be UUIDs.`);
     }
-    const parkedAt = waitingForSlot.get(DeliveryID);
-    if (parkedAt !== undefined && slots.isFull(parkedAt)) await waitForSlot(job, token, DeliveryID, parkedAt);
-    waitingForSlot.delete(DeliveryID);
+    const parkedFor = parkedAt.get(job.id!);
+    if (parkedFor !== undefined && slots.isFull(parkedFor)) await waitForSlot(job, token, parkedFor);
+    unpark(job.id!);
     // The run started when its job was added: the fan-out's job, or a replay's fresh one.
     const target = await targets.submit({ accountId: AccountID, deliveryId: DeliveryID, runStartedAt: new Date(job.timestamp) });
     // Gone with its endpoint, or finished by another run: nothing to do.
@@ -129,12 +165,13 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     // A job that ran again after a crash keeps to the schedule its attempt had set.
     if (target.nextAttemptAt && target.nextAttemptAt.getTime() > Date.now() + 1000) await postpone(job, token, target.nextAttemptAt.getTime());
     const release = slots.take(target.endpointId);
-    if (!release) return waitForSlot(job, token, DeliveryID, target.endpointId);
+    if (!release) return waitForSlot(job, token, target.endpointId);
     let result;
     try {
       result = await sender.send({ url: target.url, secret: target.secret, messageId: target.eventId, body: JSON.stringify(target.payload) });
     } finally {
       release();
+      if (parkedByEndpoint.has(target.endpointId)) void wakeParked(target.endpointId);
     }
     const delay = result.succeeded ? undefined : options.retryDelaysMs[target.runAttempts];
     const nextAttemptAt = delay === undefined ? null : new Date(Date.now() + withJitter(delay));

@@ -24,7 +24,7 @@ export interface WebhookWorkerOptions {
   deliveryConcurrency: number;
   fanOutConcurrency: number;
   endpointMaxInFlight: number;
-  /** Total time of one attempt; a job over its endpoint's cap waits at most this long. */
+  /** Total time of one attempt; a job over its endpoint's cap waits at most this long (and up to a fifth more). */
   attemptTimeoutMs: number;
   /** Delay before each retry; a run makes one attempt more than there are delays. */
   retryDelaysMs: readonly number[];

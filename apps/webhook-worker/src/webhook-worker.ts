@@ -35,8 +35,9 @@ export interface WebhookWorkerOptions {
 }
 
 export interface WebhookWorker {
-  fanOut: Worker;
-  delivery: Worker;
+  /** The BullMQ workers of each queue (several, each with a share of the concurrency). */
+  fanOut: Worker[];
+  delivery: Worker[];
   /** Stops taking jobs and waits for the active ones to finish. */
   close(): Promise<void>;
 }
@@ -44,6 +45,8 @@ export interface WebhookWorker {
 /** A job over its endpoint's in-flight cap waits at least this long before it looks again. */
 const BUSY_ENDPOINT_MIN_DELAY_MS = 1000;
 const MAX_WAITING_FOR_SLOT = 10_000;
+/** Most jobs one BullMQ worker runs at once (workersFor). */
+const WORKER_SHARE = 25;
 // A statement that fails for one of its items is made again item by item, so the others do not fail with it.
 const GROUP_COMMIT = { maxBatchSize: 200, maxConcurrentBatches: 4, retryFailedBatchItemByItem: true } as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -195,9 +198,9 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     if (outcome.status === 'pending' && nextAttemptAt) await postpone(job, token, nextAttemptAt.getTime());
   };
 
-  const fanOut = new Worker(QUEUES.bookingEvents, fanOutEvent, { ...workerOptions, concurrency: options.fanOutConcurrency });
-  const delivery = new Worker<WebhookDeliveryJob>(WEBHOOK_DELIVERIES_QUEUE, deliver, { ...workerOptions, concurrency: options.deliveryConcurrency });
-  for (const worker of [fanOut, delivery]) {
+  const fanOut = workersFor(QUEUES.bookingEvents, fanOutEvent, options.fanOutConcurrency);
+  const delivery = workersFor(WEBHOOK_DELIVERIES_QUEUE, deliver, options.deliveryConcurrency);
+  for (const worker of [...fanOut, ...delivery]) {
     worker.on('completed', () => countJobProcessed(worker.name, 'completed'));
     worker.on('failed', (job, err) => {
       // BullMQ stamps finishedOn only on a job that has no attempt left (moved to the failed set).
@@ -211,10 +214,21 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     fanOut,
     delivery,
     async close() {
-      await Promise.all([fanOut.close(), delivery.close()]);
+      await Promise.all([...fanOut, ...delivery].map((worker) => worker.close()));
       await deliveries.close();
     },
   };
+
+  /**
+   * `concurrency` jobs of `queue` at once, over as many BullMQ workers as it takes to give each at most WORKER_SHARE. A
+   * BullMQ worker fetches one job per round trip and starts none of those waiting until it has fetched as many as it
+   * has free slots: with all 200 delivery slots in one worker, a backlog waited for up to 200 round trips before its
+   * first attempt, and under load the backlog grew faster than it was started. Workers of a share fetch side by side.
+   */
+  function workersFor<T>(queue: string, processor: (job: Job<T>, token?: string) => Promise<void>, concurrency: number): Array<Worker<T>> {
+    const count = Math.ceil(concurrency / WORKER_SHARE);
+    return Array.from({ length: count }, (_, i) => new Worker<T>(queue, processor, { ...workerOptions, concurrency: Math.floor(concurrency / count) + (i < concurrency % count ? 1 : 0) }));
+  }
 }
 
 function isWebhookEventType(name: string): name is WebhookEventType {

@@ -7,7 +7,7 @@
 // rows in PostgreSQL, where they are durable, and goes on once the queue has room again.
 import type { Logger } from 'pino';
 import { JOBS, QUEUES, type JobName, type QueueName } from '@backbone/contracts';
-import { awaitDurable, claimUnsentOutboxEvents, markOutboxEventsSent, withTransaction, type OutboxEvent, type Pool } from '@backbone/db';
+import { awaitDurable, claimUnsentOutboxEvents, hasUnsentOutboxEvents, markOutboxEventsSent, withTransaction, type OutboxEvent, type Pool } from '@backbone/db';
 import { jobOptionsFor, withDeadline, type EventQueues } from '@backbone/publisher';
 import { startPassLoop, type PassLoop } from './pass-loop.js';
 
@@ -67,8 +67,12 @@ function toJob(name: OutboxJobName, event: OutboxEvent) {
 /** Relays in a loop: batch after batch while there is a backlog, then a pause of `intervalMs`. */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let holding = false;
+  // After a pass that found nothing, the next one first only looks (one indexed query, no transaction, no queue count):
+  // an idle relay polls often, so its passes must cost next to nothing.
+  let idle = false;
   return startPassLoop(options.intervalMs, async () => {
     try {
+      if (idle && !(await hasUnsentOutboxEvents(options.pool, OUTBOX_JOB_NAMES))) return 'pause';
       const { room, backlog } = await outboxQueueRoom(options.queues, options.maxBacklog);
       if (room === 0) {
         // Said once per episode, not once per pause: the condition lasts until a consumer catches up.
@@ -79,6 +83,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       if (holding) options.logger.info({ backlog, maxBacklog: options.maxBacklog }, 'outbox queue has room again: relaying');
       holding = false;
       const moved = await relayOutboxBatch(options.pool, options.queues, Math.min(options.batchSize, room));
+      idle = moved === 0;
       if (moved > 0) options.logger.debug({ moved }, 'outbox events relayed');
       return moved < options.batchSize ? 'pause' : 'again';
     } catch (err) {

@@ -1,14 +1,14 @@
 // The per-endpoint cap on attempts in flight in one process: a slow or dead endpoint holds at most `max` of the
 // process's delivery slots, and the jobs over the cap go back to the queue for a while without counting an attempt.
-// How long they wait follows the endpoint: about as long as its oldest attempt in flight has taken so far, so a dead
-// endpoint's jobs (whose slots free only at the attempt timeout) come back every few seconds rather than every
-// second, and do not crowd the queue in front of other endpoints' jobs.
+// The worker brings one back as soon as one of its endpoint's slots frees; the while they wait otherwise lasts until
+// the endpoint's oldest attempt in flight must have ended (an attempt lasts at most `maxBackOffMs`), when a slot is
+// sure to be free.
 
 export interface EndpointSlots {
   /** Takes a slot for an attempt to the endpoint and returns its release, or returns null when all are taken. */
   take(endpointId: string): (() => void) | null;
   isFull(endpointId: string): boolean;
-  /** How long a job over the endpoint's cap waits before it looks again, in ms (before jitter). */
+  /** How long a job over the endpoint's cap waits at most before it looks again, in ms (before jitter). */
   backOff(endpointId: string): number;
 }
 
@@ -40,7 +40,7 @@ export function createEndpointSlots(options: { max: number; minBackOffMs: number
       if (!attempts) return options.minBackOffMs;
       let oldest = Date.now();
       for (const id of attempts) oldest = Math.min(oldest, starts.get(id) ?? oldest);
-      return Math.min(options.maxBackOffMs, Math.max(options.minBackOffMs, Date.now() - oldest));
+      return Math.min(options.maxBackOffMs, Math.max(options.minBackOffMs, oldest + options.maxBackOffMs - Date.now()));
     },
   };
 }

@@ -44,7 +44,7 @@ try {
   if (metrics) logger.info({ url: metrics.url }, 'metrics listening');
   // A worker waits for Redis as long as it takes, but says so.
   const waiting = setTimeout(() => logger.warn({ redis: redactUrl(config.REDIS_URL) }, 'still waiting for Redis'), 5000);
-  await Promise.all([webhooks.fanOut.waitUntilReady(), webhooks.delivery.waitUntilReady()]);
+  await Promise.all([...webhooks.fanOut, ...webhooks.delivery].map((worker) => worker.waitUntilReady()));
   clearTimeout(waiting);
   logger.info(
     { concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY, endpointMaxInFlight: config.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT, allowedHosts: policy.allowedHosts, prefix: config.QUEUE_PREFIX },

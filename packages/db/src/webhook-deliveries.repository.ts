@@ -17,30 +17,39 @@ export interface WebhookEventToFanOut {
 }
 
 /**
- * Inserts one pending delivery per endpoint of the partner that is enabled and subscribed to the type (an event fans
- * out to an endpoint once: the unique (endpoint, event) key drops a redelivered event), and returns the ids of every
- * delivery of the event still pending, the new ones and those an earlier run inserted but may not have queued.
+ * Fans out several events in one statement: for each, one pending delivery per endpoint of its partner that is enabled
+ * and subscribed to its type (an event fans out to an endpoint once: the unique (endpoint, event) key drops a
+ * redelivered event). Answers, per event in order, the ids of every delivery of the event still pending, the new ones
+ * and those an earlier run inserted but may not have queued.
  */
-export async function fanOutWebhookEvent(db: Db, event: WebhookEventToFanOut): Promise<string[]> {
+export async function fanOutWebhookEvents(db: Db, events: readonly WebhookEventToFanOut[]): Promise<string[][]> {
+  if (events.length === 0) return [];
   // One statement: the outer SELECT does not see the CTE's rows (same snapshot), so the two halves never overlap.
-  const { rows } = await db.query<{ id: string }>(
-    `WITH inserted AS (
+  const { rows } = await db.query<{ n: number; id: string }>(
+    `WITH event AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(n int, account_id uuid, partner_id uuid, event_id uuid, event_type text, payload jsonb)
+     ),
+     inserted AS (
        INSERT INTO webhook_deliveries (endpoint_id, account_id, event_id, event_type, payload)
-       SELECT e.id, e.account_id, $3, $4, $5
-         FROM webhook_endpoints e
-        WHERE e.account_id = $1 AND e.partner_id = $2 AND e.disabled_at IS NULL AND $4 = ANY (e.event_types)
+       SELECT e.id, e.account_id, ev.event_id, ev.event_type, ev.payload
+         FROM event ev
+         JOIN webhook_endpoints e ON e.account_id = ev.account_id AND e.partner_id = ev.partner_id AND e.disabled_at IS NULL AND ev.event_type = ANY (e.event_types)
        ON CONFLICT (endpoint_id, event_id) DO NOTHING
-       RETURNING id
+       RETURNING id, account_id, event_id
      )
-     SELECT id FROM inserted
+     SELECT ev.n, i.id FROM inserted i JOIN event ev ON ev.account_id = i.account_id AND ev.event_id = i.event_id
      UNION
-     -- Through the partner's endpoints: (endpoint_id, event_id) is indexed, event_id alone is not.
-     SELECT d.id
-       FROM webhook_endpoints e JOIN webhook_deliveries d ON d.endpoint_id = e.id AND d.event_id = $3
-      WHERE e.account_id = $1 AND e.partner_id = $2 AND d.status = 'pending'`,
-    [event.accountId, event.partnerId, event.eventId, event.type, JSON.stringify(event.payload)],
+     -- Through the partners' endpoints: (endpoint_id, event_id) is indexed, event_id alone is not.
+     SELECT ev.n, d.id
+       FROM event ev
+       JOIN webhook_endpoints e ON e.account_id = ev.account_id AND e.partner_id = ev.partner_id
+       JOIN webhook_deliveries d ON d.endpoint_id = e.id AND d.event_id = ev.event_id
+      WHERE d.status = 'pending'`,
+    [JSON.stringify(events.map((event, n) => ({ n, account_id: event.accountId, partner_id: event.partnerId, event_id: event.eventId, event_type: event.type, payload: event.payload })))],
   );
-  return rows.map((row) => row.id);
+  const pending = events.map((): string[] => []);
+  for (const row of rows) pending[row.n]!.push(row.id);
+  return pending;
 }
 
 export interface WebhookDeliveryTarget {
@@ -58,10 +67,20 @@ export interface WebhookDeliveryTarget {
   runAttempts: number;
 }
 
-/** The delivery with its endpoint; null when either is gone (a deleted endpoint takes its deliveries with it). */
-export async function findWebhookDeliveryTarget(db: Db, accountId: string, deliveryId: string, runStartedAt: Date): Promise<WebhookDeliveryTarget | null> {
+export interface WebhookDeliveryToRead {
+  accountId: string;
+  deliveryId: string;
+  /** When the run started: its attempts since then place it in the retry schedule. */
+  runStartedAt: Date;
+}
+
+/** Each delivery with its endpoint, in one statement; null for one that is gone (with its endpoint, or the id is unknown). */
+export async function findWebhookDeliveryTargets(db: Db, deliveries: readonly WebhookDeliveryToRead[]): Promise<Array<WebhookDeliveryTarget | null>> {
+  if (deliveries.length === 0) return [];
   const { rows } = await db.query<{
+    n: number;
     id: string;
+    account_id: string;
     endpoint_id: string;
     status: WebhookDeliveryTarget['status'];
     event_id: string;
@@ -72,27 +91,30 @@ export async function findWebhookDeliveryTarget(db: Db, accountId: string, deliv
     next_attempt_at: Date | null;
     run_attempts: number;
   }>(
-    `SELECT d.id, d.endpoint_id, d.status, d.event_id, d.payload, e.url, e.secret, e.disabled_at IS NOT NULL AS disabled, d.next_attempt_at,
-            (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id AND a.attempted_at >= $3) AS run_attempts
-       FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.account_id = d.account_id
-      WHERE d.account_id = $1 AND d.id = $2`,
-    [accountId, deliveryId, runStartedAt],
+    `SELECT r.n, d.id, d.account_id, d.endpoint_id, d.status, d.event_id, d.payload, e.url, e.secret, e.disabled_at IS NOT NULL AS disabled, d.next_attempt_at,
+            (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id AND a.attempted_at >= r.run_started_at) AS run_attempts
+       FROM jsonb_to_recordset($1::jsonb) AS r(n int, account_id uuid, delivery_id uuid, run_started_at timestamptz)
+       JOIN webhook_deliveries d ON d.account_id = r.account_id AND d.id = r.delivery_id
+       JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.account_id = d.account_id`,
+    [JSON.stringify(deliveries.map((delivery, n) => ({ n, account_id: delivery.accountId, delivery_id: delivery.deliveryId, run_started_at: delivery.runStartedAt.toISOString() })))],
   );
-  const row = rows[0];
-  if (!row) return null;
-  return {
-    deliveryId: row.id,
-    accountId,
-    endpointId: row.endpoint_id,
-    status: row.status,
-    eventId: row.event_id,
-    payload: row.payload,
-    url: row.url,
-    secret: row.secret,
-    endpointDisabled: row.disabled,
-    nextAttemptAt: row.next_attempt_at,
-    runAttempts: row.run_attempts,
-  };
+  const targets = deliveries.map((): WebhookDeliveryTarget | null => null);
+  for (const row of rows) {
+    targets[row.n] = {
+      deliveryId: row.id,
+      accountId: row.account_id,
+      endpointId: row.endpoint_id,
+      status: row.status,
+      eventId: row.event_id,
+      payload: row.payload,
+      url: row.url,
+      secret: row.secret,
+      endpointDisabled: row.disabled,
+      nextAttemptAt: row.next_attempt_at,
+      runAttempts: row.run_attempts,
+    };
+  }
+  return targets;
 }
 
 export interface WebhookAttemptToRecord {
@@ -106,8 +128,6 @@ export interface WebhookAttemptToRecord {
   succeeded: boolean;
   /** When the attempt failed: the next attempt's time, or null when this was the run's last. */
   nextAttemptAt: Date | null;
-  /** An endpoint whose unbroken run of failures started longer ago than this is disabled by this failure. */
-  disableAfterMs: number;
 }
 
 export interface WebhookAttemptOutcome {
@@ -117,76 +137,104 @@ export interface WebhookAttemptOutcome {
 }
 
 /**
- * Records one attempt in one statement (one round trip, atomic): the attempt row, the endpoint's health (a success
- * ends a run of failures; a failure starts one, or disables the endpoint when the run is older than `disableAfterMs`)
- * and the delivery's state (delivered; pending until `nextAttemptAt`; failed when there is no next attempt or the
- * endpoint is disabled). A delivery no longer pending (another run finished it) keeps its state; the attempt is still
- * recorded. The parts are CTEs of one statement: they see the same snapshot, and the delivery's new state comes from
- * the endpoint's updated row. Null when the delivery is gone (its endpoint was deleted during the attempt).
+ * Records attempts in one statement (one round trip, atomic): the attempt rows, the endpoints' health and the
+ * deliveries' state. An endpoint's attempts in the batch are judged together: when the last of them succeeded its run
+ * of failures ends; when one succeeded and a later one failed a run starts now; when all failed a run starts, or the
+ * endpoint is disabled when its run started longer ago than `disableAfterMs`. Only a change of health touches the
+ * endpoint's row: every delivery to the endpoint would otherwise queue on its row lock, one commit after another. Each
+ * delivery becomes delivered; pending until its `nextAttemptAt`; failed when there is no next attempt or its endpoint
+ * is disabled. A delivery no longer pending (another run finished it) keeps its state; the attempt is still recorded.
+ * The parts are CTEs of one statement: they see the same snapshot, and the deliveries' new state comes from the
+ * endpoints' updated rows. Answers per attempt, in order; null for one whose delivery is gone (its endpoint was
+ * deleted during the attempt).
  */
-export async function recordWebhookAttempt(db: Db, attempt: WebhookAttemptToRecord): Promise<WebhookAttemptOutcome | null> {
+export async function recordWebhookAttempts(db: Db, attempts: readonly WebhookAttemptToRecord[], disableAfterMs: number): Promise<Array<WebhookAttemptOutcome | null>> {
+  if (attempts.length === 0) return [];
+  const input = attempts.map((attempt, n) => ({
+    n,
+    account_id: attempt.accountId,
+    delivery_id: attempt.deliveryId,
+    endpoint_id: attempt.endpointId,
+    duration_ms: attempt.durationMs,
+    status_code: attempt.statusCode,
+    error: attempt.error,
+    response_excerpt: attempt.responseExcerpt,
+    succeeded: attempt.succeeded,
+    next_attempt_at: attempt.nextAttemptAt?.toISOString() ?? null,
+  }));
   const { rows } = await db
-    .query<{ status: WebhookDeliveryTarget['status']; disabled: boolean }>(
-    `WITH attempt AS (
-       INSERT INTO webhook_attempts (delivery_id, duration_ms, status_code, error, response_excerpt) VALUES ($2, $4, $5, $6, $7)
+    .query<{ n: number; status: WebhookDeliveryTarget['status']; disabled: boolean }>(
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb)
+         AS i(n int, account_id uuid, delivery_id uuid, endpoint_id uuid, duration_ms int, status_code int, error text, response_excerpt text, succeeded boolean, next_attempt_at timestamptz)
      ),
-     -- Only a change of health touches the endpoint's row: every delivery to the endpoint would otherwise queue on its
-     -- row lock, one commit after another.
+     attempt AS (
+       INSERT INTO webhook_attempts (delivery_id, duration_ms, status_code, error, response_excerpt)
+       SELECT delivery_id, duration_ms, status_code, error, response_excerpt FROM input ORDER BY n
+     ),
+     batch AS (
+       SELECT account_id, endpoint_id, bool_or(succeeded) AS any_succeeded, (array_agg(succeeded ORDER BY n DESC))[1] AS last_succeeded
+         FROM input GROUP BY account_id, endpoint_id
+     ),
      health AS (
-       UPDATE webhook_endpoints
-          SET failing_since = CASE WHEN $8 THEN NULL ELSE COALESCE(failing_since, now()) END,
-              disabled_at = CASE WHEN NOT $8 AND failing_since < now() - $10 * interval '1 millisecond' THEN now() ELSE disabled_at END,
-              disabled_reason = CASE WHEN NOT $8 AND failing_since < now() - $10 * interval '1 millisecond'
-                                     THEN 'Every delivery attempt failed since ' || to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '.'
-                                     ELSE disabled_reason END
-        WHERE account_id = $1 AND id = $3
-          AND CASE WHEN $8 THEN failing_since IS NOT NULL
-                   ELSE failing_since IS NULL OR (disabled_at IS NULL AND failing_since < now() - $10 * interval '1 millisecond') END
-        RETURNING disabled_at IS NOT NULL AS disabled
+       UPDATE webhook_endpoints e
+          SET failing_since = CASE WHEN b.last_succeeded THEN NULL WHEN b.any_succeeded THEN now() ELSE COALESCE(e.failing_since, now()) END,
+              disabled_at = CASE WHEN NOT b.any_succeeded AND e.failing_since < now() - $2 * interval '1 millisecond' THEN now() ELSE e.disabled_at END,
+              disabled_reason = CASE WHEN NOT b.any_succeeded AND e.failing_since < now() - $2 * interval '1 millisecond'
+                                     THEN 'Every delivery attempt failed since ' || to_char(e.failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '.'
+                                     ELSE e.disabled_reason END
+         FROM batch b
+        WHERE e.account_id = b.account_id AND e.id = b.endpoint_id
+          AND CASE WHEN b.last_succeeded THEN e.failing_since IS NOT NULL
+                   WHEN b.any_succeeded THEN true
+                   ELSE e.failing_since IS NULL OR (e.disabled_at IS NULL AND e.failing_since < now() - $2 * interval '1 millisecond') END
+        RETURNING e.id, e.disabled_at IS NOT NULL AS disabled
      ),
      endpoint AS (
-       SELECT COALESCE((SELECT disabled FROM health), (SELECT disabled_at IS NOT NULL FROM webhook_endpoints WHERE account_id = $1 AND id = $3)) AS disabled
+       SELECT b.account_id, b.endpoint_id, COALESCE(h.disabled, CASE WHEN e.id IS NOT NULL THEN e.disabled_at IS NOT NULL END, true) AS disabled
+         FROM batch b
+         LEFT JOIN health h ON h.id = b.endpoint_id
+         LEFT JOIN webhook_endpoints e ON e.account_id = b.account_id AND e.id = b.endpoint_id
      ),
      outcome AS (
-       SELECT CASE WHEN $8 THEN 'delivered'
-                   WHEN $9::timestamptz IS NOT NULL AND NOT COALESCE((SELECT disabled FROM endpoint), true) THEN 'pending'
-                   ELSE 'failed' END AS status,
-              COALESCE((SELECT disabled FROM endpoint), true) AS disabled
+       SELECT i.n, i.account_id, i.delivery_id, i.status_code, i.error, i.next_attempt_at, ep.disabled,
+              CASE WHEN i.succeeded THEN 'delivered'
+                   WHEN i.next_attempt_at IS NOT NULL AND NOT ep.disabled THEN 'pending'
+                   ELSE 'failed' END AS status
+         FROM input i JOIN endpoint ep ON ep.account_id = i.account_id AND ep.endpoint_id = i.endpoint_id
+     ),
+     -- A delivery attempted twice in the batch (by two runs) takes the state of its last attempt.
+     latest AS (
+       SELECT DISTINCT ON (delivery_id) *, count(*) OVER (PARTITION BY delivery_id) AS attempts FROM outcome ORDER BY delivery_id, n DESC
      ),
      delivery AS (
        UPDATE webhook_deliveries d
-          SET status = o.status,
-              attempt_count = attempt_count + 1,
-              next_attempt_at = CASE WHEN o.status = 'pending' THEN $9::timestamptz END,
-              last_status_code = $5,
-              last_error = $6,
+          SET status = l.status,
+              attempt_count = attempt_count + l.attempts,
+              next_attempt_at = CASE WHEN l.status = 'pending' THEN l.next_attempt_at END,
+              last_status_code = l.status_code,
+              last_error = l.error,
               updated_at = now(),
-              delivered_at = CASE WHEN o.status = 'delivered' THEN now() ELSE delivered_at END,
-              failed_at = CASE WHEN o.status = 'failed' THEN now() ELSE failed_at END
-         FROM outcome o
-        WHERE d.account_id = $1 AND d.id = $2 AND d.status = 'pending'
+              delivered_at = CASE WHEN l.status = 'delivered' THEN now() ELSE delivered_at END,
+              failed_at = CASE WHEN l.status = 'failed' THEN now() ELSE failed_at END
+         FROM latest l
+        WHERE d.account_id = l.account_id AND d.id = l.delivery_id AND d.status = 'pending'
      )
-     SELECT status, disabled FROM outcome`,
-    [
-      attempt.accountId,
-      attempt.deliveryId,
-      attempt.endpointId,
-      attempt.durationMs,
-      attempt.statusCode,
-      attempt.error,
-      attempt.responseExcerpt,
-      attempt.succeeded,
-      attempt.nextAttemptAt,
-      attempt.disableAfterMs,
-    ],
+     SELECT n, status, disabled FROM outcome`,
+    [JSON.stringify(input), disableAfterMs],
     )
-    .catch((error: unknown) => {
-      // The attempt row's delivery no longer exists: deleted with its endpoint while the attempt was made.
-      if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) return { rows: [] };
-      throw error;
+    .catch(async (error: unknown) => {
+      // An attempt row's delivery no longer exists: deleted with its endpoint while the attempt was made.
+      if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw error;
+      if (attempts.length === 1) return { rows: [] };
+      // Which one is unknown: each alone, so the others are recorded.
+      const outcomes: Array<WebhookAttemptOutcome | null> = [];
+      for (const attempt of attempts) outcomes.push(...(await recordWebhookAttempts(db, [attempt], disableAfterMs)));
+      return { rows: outcomes.flatMap((outcome, n) => (outcome ? [{ n, status: outcome.status, disabled: outcome.endpointDisabled }] : [])) };
     });
-  const row = rows[0];
-  return row ? { status: row.status, endpointDisabled: row.disabled } : null;
+  const outcomes = attempts.map((): WebhookAttemptOutcome | null => null);
+  for (const row of rows) outcomes[row.n] = { status: row.status, endpointDisabled: row.disabled };
+  return outcomes;
 }
 
 /** Ends a pending delivery without an attempt (its endpoint was disabled): failed, kept, and replayable. */

@@ -15,9 +15,3 @@ export type ResultOf<Op extends Operation> = Op['responses'] extends { readonly 
   : Op['responses'] extends { readonly 201: { readonly schema: infer S } }
     ? SchemaType<S>
     : undefined;
-
-/**
- * The JSON text of a value of type T, serialised elsewhere (by PostgreSQL, for long lists) and sent as it is: the
- * brand keeps one such text from standing in for another's.
- */
-export type JsonText<T> = string & { readonly __jsonOf?: T };

@@ -1,7 +1,6 @@
 // The booking lifecycle in SQL: a booking as a partner (or the operator) reads it, the transitions (confirm, cancel,
 // expiry) each with its outbox event in the same transaction, the release of lapsed holds, and the sync feed.
 // Lock order everywhere: the booking rows first, then their timeslot's row, so two transitions never deadlock.
-import type { BookingDetails, JsonText } from '@backbone/contracts';
 import { formatInZone, type BookingStatus } from '@backbone/domain';
 import type { Db } from './pool.js';
 
@@ -223,56 +222,25 @@ export interface SyncPosition {
   id: number;
 }
 
-const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
-const isoUtc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', ${ISO_UTC})`;
-
 /**
- * A booking as the partner API answers it (contracts' BookingDetails, what toBookingDetails makes of a BookingRecord),
- * built by PostgreSQL: a sync page carries up to 500 of them, and building them in the service (parsing five
- * timestamps and two jsonb values a row, mapping, serialising again) cost more than the query. The sync test holds it
- * equal to the lookup's answer for every status.
- */
-const BOOKING_DETAILS_JSON = `json_build_object(
-         'Reference', b.reference,
-         'Status', CASE WHEN b.status = 'on_hold' AND b.expires_at <= now() THEN 'expired' ELSE b.status END,
-         'ActivityID', a.activity_id,
-         'Date', to_char(t.local_date, 'YYYY-MM-DD'),
-         'Time', to_char(t.local_time, 'HH24:MI'),
-         'Participants', b.participants,
-         'Customer', jsonb_build_object('Phone', NULL) || b.customer,
-         'PaymentReference', b.payment_reference,
-         'Channel', b.channel,
-         'CreatedAt', ${isoUtc('b.created_at')},
-         'ExpiresAt', ${isoUtc('b.expires_at')},
-         'CancelledAt', ${isoUtc('b.cancelled_at')},
-         'CancellationReason', b.cancellation_reason,
-         'UpdatedAt', ${isoUtc('b.updated_at')})`;
-
-/**
- * A partner's bookings changed at or after `since`, in the order of their last change, after `cursor`: the page as one
- * JSON array of BookingDetails, how many it holds and the position of its last booking. Only changes of transactions
- * older than every transaction still running are served: a change committing later than one already served always
- * sorts after it, so a client paging on never misses it.
+ * A partner's bookings changed at or after `since`, in the order of their last change, after `cursor`. Only changes
+ * of transactions older than every transaction still running are served: a change committing later than one already
+ * served always sorts after it, so a client paging on never misses it.
  */
 export async function listBookingChanges(
   db: Db,
   owner: { accountId: string; partnerId: string },
   query: { since: Date; cursor: SyncPosition | null; limit: number },
-): Promise<{ bookings: JsonText<BookingDetails[]>; count: number; last: SyncPosition | null }> {
-  const { rows } = await db.query<{ bookings: string; count: number; last_xid: string | null; last_id: number | null }>({
+): Promise<Array<{ record: BookingRecord; position: SyncPosition }>> {
+  const { rows } = await db.query<BookingRow & { change_xid: string }>({
     name: 'bookings-sync',
-    text: `SELECT coalesce(json_agg(page.json ORDER BY page.change_xid, page.id), '[]')::text AS bookings, count(*)::int AS count,
-                  (array_agg(page.change_xid::text ORDER BY page.change_xid DESC, page.id DESC))[1] AS last_xid,
-                  (array_agg(page.id ORDER BY page.change_xid DESC, page.id DESC))[1] AS last_id
-             FROM (SELECT b.id, b.change_xid, ${BOOKING_DETAILS_JSON} AS json
-                     FROM ${BOOKING_FROM}
-                    WHERE b.partner_id = $2 AND b.account_id = $1 AND b.updated_at >= $3
-                      AND b.change_xid < pg_snapshot_xmin(pg_current_snapshot())
-                      AND ($4::xid8 IS NULL OR (b.change_xid, b.id) > ($4::xid8, $5::bigint))
-                    ORDER BY b.change_xid, b.id
-                    LIMIT $6) AS page`,
+    text: `SELECT ${BOOKING_COLUMNS}, b.change_xid::text AS change_xid FROM ${BOOKING_FROM}
+            WHERE b.partner_id = $2 AND b.account_id = $1 AND b.updated_at >= $3
+              AND b.change_xid < pg_snapshot_xmin(pg_current_snapshot())
+              AND ($4::xid8 IS NULL OR (b.change_xid, b.id) > ($4::xid8, $5::bigint))
+            ORDER BY b.change_xid, b.id
+            LIMIT $6`,
     values: [owner.accountId, owner.partnerId, query.since, query.cursor?.xid ?? null, query.cursor?.id ?? 0, query.limit],
   });
-  const page = rows[0]!;
-  return { bookings: page.bookings, count: page.count, last: page.last_xid === null ? null : { xid: page.last_xid, id: Number(page.last_id) } };
+  return rows.map((r) => ({ record: toRecord(r), position: { xid: r.change_xid, id: r.id } }));
 }

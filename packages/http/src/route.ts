@@ -7,7 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import { hash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import { compileValidator, type JsonText, type Operation } from '@backbone/contracts';
+import { compileValidator, type Operation } from '@backbone/contracts';
 import { ValidationError } from '@backbone/domain';
 import type { Pool } from '@backbone/db';
 import { hashRequest, type IdempotencyRequest } from '@backbone/use-cases';
@@ -34,14 +34,11 @@ export interface HandlerContext<Op extends Operation> {
   res: Response;
 }
 
-export type HandlerResult = {
+export interface HandlerResult {
   status: number;
+  body: unknown;
   headers?: Record<string, string>;
-} & (
-  | { body: unknown }
-  /** The answer already serialised (JSON built by the database for a long list), sent as it is. */
-  | { json: JsonText<unknown> }
-);
+}
 
 export type Handler<Op extends Operation> = (ctx: HandlerContext<Op>) => Promise<HandlerResult>;
 
@@ -127,12 +124,12 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
     // A handler that streams its answer itself (a CSV export) has already sent it.
     if (res.headersSent) return;
     if (result.headers) for (const name in result.headers) res.setHeader(name, result.headers[name]!);
-    if ('body' in result && result.body === undefined) {
+    if (result.body === undefined) {
       res.statusCode = result.status;
       res.end();
       return;
     }
-    const answer = { status: result.status, text: 'json' in result ? result.json : JSON.stringify(result.body) };
+    const answer = { status: result.status, text: JSON.stringify(result.body) };
     if (options.etag && answer.status === 200) {
       // A strong validator of exactly the bytes a 200 carries; a matching If-None-Match gets 304 and no body.
       const etag = `"${hash('sha256', answer.text, 'base64url')}"`;

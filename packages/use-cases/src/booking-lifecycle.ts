@@ -3,7 +3,7 @@
 // decide, and writes the change with its outbox event in the same transaction. A partner sees only its own bookings;
 // the operator (partnerId null) every booking of the account.
 import { randomUUID } from 'node:crypto';
-import type { BookingChanges, BookingDetails, CancelBookingRequest, ConfirmBookingRequest, JsonText } from '@backbone/contracts';
+import type { BookingChanges, BookingDetails, CancelBookingRequest, ConfirmBookingRequest } from '@backbone/contracts';
 import {
   findBooking,
   inTransaction,
@@ -133,14 +133,13 @@ function decodeCursor(text: string): SyncCursor {
 export async function syncBookings(
   uow: { pool: Pool },
   request: { accountId: string; partnerId: string; updatedSince?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
-): Promise<JsonText<BookingChanges>> {
+): Promise<BookingChanges> {
   const limit = request.limit ?? 100;
   const cursor = request.cursor ? decodeCursor(request.cursor) : { since: request.updatedSince ?? new Date(0).toISOString(), position: null };
-  const page = await listBookingChanges(uow.pool, request, { since: new Date(cursor.since), cursor: cursor.position, limit });
-  const resume = encodeCursor({ since: cursor.since, position: page.last ?? cursor.position ?? { xid: '0', id: 0 } });
-  const next = page.count === limit ? resume : null;
-  // The bookings come as JSON text from the database; the page around them is written here, not parsed and re-serialised.
-  return `{"Bookings":${page.bookings},"Next":${JSON.stringify(next)},"Resume":${JSON.stringify(resume)}}`;
+  const rows = await listBookingChanges(uow.pool, request, { since: new Date(cursor.since), cursor: cursor.position, limit });
+  const last = rows.at(-1)?.position ?? cursor.position;
+  const resume = encodeCursor({ since: cursor.since, position: last ?? { xid: '0', id: 0 } });
+  return { Bookings: rows.map((row) => toBookingDetails(row.record)), Next: rows.length === limit ? resume : null, Resume: resume };
 }
 
 /**

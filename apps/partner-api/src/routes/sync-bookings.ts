@@ -8,6 +8,6 @@ import { partnerOf } from './partner-of.js';
 export function mountSyncBookings(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, syncBookingsOperation, async ({ query, auth }) => ({
     status: 200,
-    json: await syncBookings(deps, { ...partnerOf(auth), updatedSince: query.UpdatedSince, cursor: query.Cursor, limit: query.Limit }),
+    body: await syncBookings(deps, { ...partnerOf(auth), updatedSince: query.UpdatedSince, cursor: query.Cursor, limit: query.Limit }),
   }));
 }

@@ -2,6 +2,7 @@
 // with Resume. A pass that pages on while bookings are written misses none that existed when it started and repeats
 // none. Each test uses a partner of its own, so it reads only its own feed.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bookingChangesSchema, compileValidator } from '@backbone/contracts';
 import { createApiKey } from '@backbone/db';
 import { createTestTimeslot, futureDate, request, waitFor, type TestTimeslot } from '@backbone/testkit';
 import { bookingBody, bookingPath, createOperator, usePartnerApi, type Operator } from './support.js';
@@ -17,6 +18,7 @@ beforeAll(async () => {
   slot = await createTestTimeslot(db.pool, op.activity, { date: futureDate(12), time: '10:00', capacity: 100_000 });
 });
 
+const validateChanges = compileValidator(bookingChangesSchema, 'body');
 const newPartnerKey = async () => (await createApiKey(db.pool, op.account.id, { name: 'sync', scopes: ['ota'] })).secret;
 
 async function book(key: string, hold = false): Promise<string> {
@@ -72,6 +74,36 @@ describe('sync', () => {
     expect(pages).toBe(3);
     expect(last.Next).toBeNull();
     expect(last.Bookings.at(-1)).toMatchObject({ Reference: refs[6], Status: 'on_hold' });
+  });
+
+  it('serves each booking exactly as its lookup answers it, in every status, and the page matches its schema', async () => {
+    const key = await newPartnerKey();
+    const confirmed = await book(key);
+    const held = await book(key, true);
+    const lapsed = await book(key, true);
+    const cancelled = await book(key);
+    const noPhone = (await request(server.url, 'POST', BOOKING, {
+      key,
+      body: bookingBody(op.activity, slot, { Customer: { FirstName: 'Zoë', LastName: 'O\'Brien "Jr"', Email: 'zoe@example.com' }, PaymentReference: undefined }),
+    })).body.Reference as string;
+    expect((await request(server.url, 'POST', bookingPath(cancelled, 'cancel'), { key, body: { Reason: 'Rain, "heavy"' } })).status).toBe(200);
+    // A hold whose expiry has passed, not yet marked by the sweeper: expired in every answer.
+    await db.pool.query(`UPDATE bookings SET expires_at = now() - interval '1 second' WHERE reference = $1`, [lapsed]);
+    const feed = await page(key, 'Limit=10');
+    expect(validateChanges(feed)).toEqual([]);
+    const refs = [confirmed, held, lapsed, noPhone, cancelled];
+    expect(feed.Bookings.map((b) => b.Reference).sort()).toEqual([...refs].sort());
+    for (const booking of feed.Bookings) {
+      const lookup = await request(server.url, 'GET', bookingPath(booking.Reference), { key });
+      expect(booking).toEqual(lookup.body);
+    }
+    expect(Object.fromEntries(feed.Bookings.map((b) => [b.Reference, b.Status]))).toEqual({
+      [confirmed]: 'confirmed',
+      [held]: 'on_hold',
+      [lapsed]: 'expired',
+      [noPhone]: 'confirmed',
+      [cancelled]: 'cancelled',
+    });
   });
 
   it('a page exactly full answers a Next whose page is empty with Next null', async () => {

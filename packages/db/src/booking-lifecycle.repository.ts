@@ -2,7 +2,7 @@
 // expiry) each with its outbox event in the same transaction, the release of lapsed holds, and the sync feed.
 // Lock order everywhere: the booking rows first, then their timeslot's row, so two transitions never deadlock.
 import { formatInZone, type BookingStatus } from '@backbone/domain';
-import type { Db } from './pool.js';
+import { COMMIT_WITHOUT_FLUSH, type Db } from './pool.js';
 
 /** One booking with everything its transitions and its answer need. */
 export interface BookingRecord {
@@ -166,7 +166,10 @@ export async function markBookingCancelled(db: Db, booking: BookingRecord, chang
  * Marks holds whose expiry has passed as expired, gives their places back and records a booking.expired event for
  * each; one statement. `timeslotId` limits it to one timeslot (a reservation that found it full), else up to `limit`
  * of the oldest (the sweeper). Rows another transaction holds are skipped: whoever holds them is deciding their fate.
- * Answers how many holds it released.
+ * Answers how many holds it released. It commits without waiting for the disk, so a popular timeslot's row is not held
+ * through a flush: nobody is told of a release as such (a crash that undid one leaves holds that have lapsed, which
+ * count as free and are released again), and whoever answers after one (a reservation, a capacity change) awaits
+ * durability first.
  */
 /** Holds released by one call, by the channel that made them. */
 export type ReleasedHolds = Partial<Record<BookingRecord['channel'], number>>;
@@ -186,7 +189,7 @@ export async function releaseLapsedHolds(db: Db, options: { timeslotId?: number;
            ), per_slot AS (
              SELECT timeslot_id, sum(participants)::int AS n FROM lapsed GROUP BY timeslot_id
            ), released AS (
-             UPDATE timeslots t SET booked = t.booked - per_slot.n FROM per_slot WHERE t.id = per_slot.timeslot_id
+             UPDATE timeslots t SET booked = t.booked - per_slot.n FROM per_slot WHERE t.id = per_slot.timeslot_id AND ${COMMIT_WITHOUT_FLUSH}
            ), events AS (
              INSERT INTO outbox_events (account_id, event_id, type, payload)
              SELECT account_id, gen_random_uuid(), 'booking.expired',

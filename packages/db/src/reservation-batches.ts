@@ -4,69 +4,54 @@
 // process, and the next statement reserves them all: one lock taken per batch instead of one per booking. A timeslot
 // nobody else is booking pays nothing: its reservation runs at once, alone, as before.
 //
-// A batch takes, in arrival order, the reservations whose running sum of places fits what is free; the others (and
-// every reservation of a batch whose statement failed, e.g. a booking reference drawn twice) are tried alone, where
-// the refusal, its reason and the release of lapsed holds are worked out as for any single reservation.
+// Each timeslot's lane is a group commit (group-commit.ts) with one batch in flight at a time. A batch of one is the
+// single reservation statement (`reserveAlone`, whose refusal the store explains as for any reservation); a larger
+// batch takes, in arrival order, the reservations whose running sum of places fits what is free, and the others are
+// tried alone afterwards; a larger batch whose statement fails (a booking reference drawn twice) is tried again item
+// by item.
 import type pg from 'pg';
 import type { Reservation, ReservationOutcome } from '@backbone/domain';
+import { createGroupCommit, type GroupCommit } from './group-commit.js';
 import { COMMIT_WITHOUT_FLUSH } from './pool.js';
 
 /** At most this many reservations in one statement. */
 const MAX_BATCH = 64;
 
-type BatchOutcome = Extract<ReservationOutcome, { kind: 'booked' }> | { kind: 'alone' };
+/** 'alone': the batch could not take it; the caller reserves it on its own. */
+type LaneOutcome = ReservationOutcome | { kind: 'alone' };
+type Lane = GroupCommit<Reservation, LaneOutcome>;
 
-interface Waiting {
-  reservation: Reservation;
-  settle: (outcome: BatchOutcome) => void;
-}
-
-/** Per pool, per timeslot: the reservations waiting for its statement in flight (the key is absent when none is). */
-const lanesByPool = new WeakMap<pg.Pool, Map<string, Waiting[]>>();
-
-function lanesOf(pool: pg.Pool): Map<string, Waiting[]> {
-  let lanes = lanesByPool.get(pool);
-  if (!lanes) lanesByPool.set(pool, (lanes = new Map<string, Waiting[]>()));
-  return lanes;
-}
+/** Per pool, per timeslot: its lane while reservations of it are in flight (removed once the lane is idle). */
+const lanesByPool = new WeakMap<pg.Pool, Map<string, Lane>>();
 
 const timeslotKey = (r: Reservation) => `${r.accountId} ${r.activity.id} ${r.date} ${r.time}`;
 
 /**
- * Reserves through the timeslot's lane: at once with `reserveAlone` when no statement of the timeslot is in flight,
- * else in the next batch (or alone, when the batch could not take it).
+ * Reserves through the timeslot's lane: at once with `reserveAlone` when nothing of the timeslot is in flight, else
+ * in the next batch (or alone, when the batch could not take it).
  */
 export async function reserveInLane(pool: pg.Pool, reservation: Reservation, reserveAlone: (r: Reservation) => Promise<ReservationOutcome>): Promise<ReservationOutcome> {
-  const lanes = lanesOf(pool);
+  let lanes = lanesByPool.get(pool);
+  if (!lanes) lanesByPool.set(pool, (lanes = new Map<string, Lane>()));
   const key = timeslotKey(reservation);
-  const lane = lanes.get(key);
-  if (lane === undefined) {
-    lanes.set(key, []);
-    try {
-      return await reserveAlone(reservation);
-    } finally {
-      runNextBatch(pool, lanes, key);
-    }
+  let lane = lanes.get(key);
+  const opened = lane === undefined;
+  if (!lane) {
+    lane = createGroupCommit<Reservation, LaneOutcome>(
+      async (batch) => (batch.length === 1 ? [await reserveAlone(batch[0]!)] : reserveBatch(pool, batch)),
+      { maxBatchSize: MAX_BATCH, maxConcurrentBatches: 1, retryFailedBatchItemByItem: true },
+    );
+    lanes.set(key, lane);
   }
-  const outcome = await new Promise<BatchOutcome>((settle) => lane.push({ reservation, settle }));
+  const submitted = lane.submit(reservation);
+  if (opened) {
+    const opening = lane;
+    void opening.drain().then(() => {
+      if (lanes.get(key) === opening) lanes.delete(key);
+    });
+  }
+  const outcome = await submitted;
   return outcome.kind === 'alone' ? reserveAlone(reservation) : outcome;
-}
-
-/** Starts the statement for the reservations that queued meanwhile; the lane closes when none are left. */
-function runNextBatch(pool: pg.Pool, lanes: Map<string, Waiting[]>, key: string): void {
-  const waiting = lanes.get(key)!;
-  if (waiting.length === 0) {
-    lanes.delete(key);
-    return;
-  }
-  const batch = waiting.splice(0, MAX_BATCH);
-  const settleAll = (outcomes: BatchOutcome[]) => batch.forEach((w, i) => w.settle(outcomes[i]!));
-  reserveBatch(
-    pool,
-    batch.map((w) => w.reservation),
-  )
-    .then(settleAll, () => settleAll(batch.map(() => ({ kind: 'alone' }))))
-    .finally(() => runNextBatch(pool, lanes, key));
 }
 
 /**
@@ -74,7 +59,7 @@ function runNextBatch(pool: pg.Pool, lanes: Map<string, Waiting[]>, key: string)
  * longest arrival-order prefix that fits, adds their places to the counter, and inserts their bookings and their
  * booking.created events. Commits without flush, like the single reservation (the use case awaits durability).
  */
-async function reserveBatch(pool: pg.Pool, batch: Reservation[]): Promise<BatchOutcome[]> {
+async function reserveBatch(pool: pg.Pool, batch: readonly Reservation[]): Promise<LaneOutcome[]> {
   const first = batch[0]!;
   const { rows } = await pool.query<{ reference: string; created_at: Date; expires_at: Date | null }>({
     name: 'bookings-reserve-batch',

@@ -1,25 +1,36 @@
 // A stored booking as the partner API answers it: the create's members plus its lifecycle. A hold whose expiry has
 // passed is shown as expired, whether or not it was marked yet.
 import type { BookingDetails } from '@backbone/contracts';
-import type { BookingRecord } from '@backbone/db';
+import type { BookingChange, BookingRecord } from '@backbone/db';
 import { effectiveStatus } from '@backbone/domain';
 
 export function toBookingDetails(booking: BookingRecord): BookingDetails {
-  const status = effectiveStatus(booking.status, booking.expiresAt, booking.now);
+  return changeToBookingDetails({
+    ...booking,
+    status: effectiveStatus(booking.status, booking.expiresAt, booking.now),
+    createdAt: booking.createdAt.toISOString(),
+    expiresAt: booking.expiresAt?.toISOString() ?? null,
+    cancelledAt: booking.cancelledAt?.toISOString() ?? null,
+    updatedAt: booking.updatedAt.toISOString(),
+  });
+}
+
+/** The answer from the sync feed's lean row (its instants already ISO text, its status the effective one). */
+export function changeToBookingDetails(change: BookingChange): BookingDetails {
   return {
-    Reference: booking.reference,
-    Status: status,
-    ActivityID: booking.activityId,
-    Date: booking.date,
-    Time: booking.time,
-    Participants: booking.participants,
-    Customer: { Phone: null, ...booking.customer },
-    PaymentReference: booking.paymentReference,
-    Channel: booking.channel,
-    CreatedAt: booking.createdAt.toISOString(),
-    ExpiresAt: booking.expiresAt?.toISOString() ?? null,
-    CancelledAt: booking.cancelledAt?.toISOString() ?? null,
-    CancellationReason: booking.cancellationReason,
-    UpdatedAt: booking.updatedAt.toISOString(),
+    Reference: change.reference,
+    Status: change.status,
+    ActivityID: change.activityId,
+    Date: change.date,
+    Time: change.time,
+    Participants: change.participants,
+    Customer: { Phone: null, ...change.customer },
+    PaymentReference: change.paymentReference,
+    Channel: change.channel,
+    CreatedAt: change.createdAt,
+    ExpiresAt: change.expiresAt,
+    CancelledAt: change.cancelledAt,
+    CancellationReason: change.cancellationReason,
+    UpdatedAt: change.updatedAt,
   };
 }

@@ -21,7 +21,7 @@ import {
 } from '@backbone/db';
 import { checkAnswers, completeCustomer, decideCancel, decideConfirm, notFound, ValidationError, type BookingState, type FieldError } from '@backbone/domain';
 import { countBookings } from '@backbone/metrics';
-import { toBookingDetails } from './booking-details.js';
+import { changeToBookingDetails, toBookingDetails } from './booking-details.js';
 import { runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
 
 export interface BookingRef {
@@ -136,10 +136,9 @@ export async function syncBookings(
 ): Promise<BookingChanges> {
   const limit = request.limit ?? 100;
   const cursor = request.cursor ? decodeCursor(request.cursor) : { since: request.updatedSince ?? new Date(0).toISOString(), position: null };
-  const rows = await listBookingChanges(uow.pool, request, { since: new Date(cursor.since), cursor: cursor.position, limit });
-  const last = rows.at(-1)?.position ?? cursor.position;
-  const resume = encodeCursor({ since: cursor.since, position: last ?? { xid: '0', id: 0 } });
-  return { Bookings: rows.map((row) => toBookingDetails(row.record)), Next: rows.length === limit ? resume : null, Resume: resume };
+  const { changes, last } = await listBookingChanges(uow.pool, request, { since: new Date(cursor.since), cursor: cursor.position, limit });
+  const resume = encodeCursor({ since: cursor.since, position: last ?? cursor.position ?? { xid: '0', id: 0 } });
+  return { Bookings: changes.map(changeToBookingDetails), Next: changes.length === limit ? resume : null, Resume: resume };
 }
 
 /**

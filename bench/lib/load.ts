@@ -100,16 +100,20 @@ export interface Rounds {
 
 /**
  * `rounds` runs of each, alternating ours and the ceiling: a checkpoint, a stray process or a noisy neighbour on this
- * small shared machine can spoil one window of seconds, and alternating spreads such luck over both sides. `run`
- * gets the round number (0 first) so the first round can warm up longer.
+ * small shared machine can spoil one window of seconds, and alternating spreads such luck over both sides. Which side
+ * goes first changes every round (ours, ceiling; ceiling, ours; ...): the machine still warms up over a section's
+ * first rounds (caches, JIT, PostgreSQL's buffers), and always going second gave one side that warmth in every pair.
+ * `run` gets the round number (0 first) so the first round can warm up longer.
  */
 export async function alternatingRounds(run: (url: string, round: number) => Promise<LoadResult>, urls: { ours: string; ceiling: string }, rounds: number): Promise<Rounds> {
   const result: Rounds = { ours: [], ceiling: [] };
-  for (let i = 0; i < rounds; i++) {
-    result.ours.push(await run(urls.ours, i));
-    result.ceiling.push(await run(urls.ceiling, i));
-  }
+  for (let i = 0; i < rounds; i++) for (const side of sidesInRound(i)) result[side].push(await run(urls[side], i));
   return result;
+}
+
+/** The order of the two sides in round `round` (see alternatingRounds). */
+export function sidesInRound(round: number): readonly ['ours', 'ceiling'] | readonly ['ceiling', 'ours'] {
+  return round % 2 === 0 ? (['ours', 'ceiling'] as const) : (['ceiling', 'ours'] as const);
 }
 
 /**

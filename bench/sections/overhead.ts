@@ -102,7 +102,7 @@ export async function overheadSection(ctx: BenchContext): Promise<Section> {
     title: 'Rate limiter and metrics: their cost to the partner API (issue 12)',
     rows,
     method: [
-      `The same partner-api bundle started twice on the same database: once as deployed (RATE_LIMIT_ENABLED=true, METRICS_ENABLED=true, the metrics served on their own port) and once with both switched off; the "ceiling" column is the switched-off process. ${THROUGHPUT_ROUNDS} alternating rounds of ${roundSec} s with ${ctx.connections} connections, the round with the median ratio reported.`,
+      `The same partner-api bundle started twice on the same database: once as deployed (RATE_LIMIT_ENABLED=true, METRICS_ENABLED=true, the metrics served on their own port) and once with both switched off; the "ceiling" column is the switched-off process. ${THROUGHPUT_ROUNDS} alternating rounds of ${roundSec} s with ${ctx.connections} connections (which side goes first changes every round: the machine still warms up over the first rounds, and the side always going second had that warmth in every pair), the round with the median ratio reported.`,
       'The key\'s budget is raised (bench/lib/rate-limits.ts) so that no request is refused. With a quota that large the limiter takes its budget from Redis in chunks of 1% of the quota (one round trip per chunk, as for any key whose quota is 200 or more) and counts locally in between; a key with a quota under 200 asks Redis on every request, which costs about 25 µs of CPU per request on this machine but cannot happen at these rates without refusals.',
       ...(problems.length > 0 ? [`Unexpected: ${problems.join('; ')}`] : ['Every measured request got the expected status (200 for timeslots, 201 for bookings).']),
     ],

@@ -43,7 +43,6 @@ export function windowOf(budget: RateLimitBudget): RateLimitWindow {
   return { quota: budget.burst, windowSeconds: Math.max(1, Math.ceil(budget.burst / budget.perSecond)) };
 }
 
-/** The key's own limit if it has one, else the largest default among its scopes. */
 /** The budget that applies to a key, and its name for the metrics: the key's override, else its largest default. */
 export function budgetOf(auth: Pick<AuthContext, 'scopes' | 'rateLimit'>, defaults: RateLimitDefaults): RateLimitBudget & { name: string } {
   if (auth.rateLimit) return { ...auth.rateLimit, name: 'override' };
@@ -164,10 +163,22 @@ export function createKeyRateLimiter(options: { redis: Redis; defaults: RateLimi
     failedSinceWarning = 0;
   };
 
+  // A key's AuthContext is the key verifier's cached object, replaced when its limit changes: its budget and limiter
+  // are worked out once per such object rather than on every request.
+  const resolved = new WeakMap<object, { budget: ReturnType<typeof budgetOf>; limiter: Limiter }>();
+  const resolve = (auth: Pick<AuthContext, 'scopes' | 'rateLimit'>) => {
+    let found = resolved.get(auth);
+    if (!found) {
+      const budget = budgetOf(auth, options.defaults);
+      found = { budget, limiter: limiterOf(budget) };
+      resolved.set(auth, found);
+    }
+    return found;
+  };
+
   return {
     async admit(keyId, auth, res) {
-      const budget = budgetOf(auth, options.defaults);
-      const limiter = limiterOf(budget);
+      const { budget, limiter } = resolve(auth);
       let reserve = currentReserve(keyId, limiter, Date.now());
       // A key known to have spent its quota in this window is refused without asking Redis again.
       if (!reserve || (reserve.left === 0 && reserve.counted < limiter.window.quota)) {

@@ -2,6 +2,7 @@
 // expiry) each with its outbox event in the same transaction, the release of lapsed holds, and the sync feed.
 // Lock order everywhere: the booking rows first, then their timeslot's row, so two transitions never deadlock.
 import { formatInZone, type BookingStatus } from '@backbone/domain';
+import { isoInstantSql } from './iso-instant.js';
 import { COMMIT_WITHOUT_FLUSH, type Db } from './pool.js';
 
 /** One booking with everything its transitions and its answer need. */
@@ -226,10 +227,9 @@ export interface SyncPosition {
 }
 
 /**
- * A booking as the sync feed serves it: what the partner's answer shows and nothing more. Instants are ISO 8601 UTC
- * text with milliseconds, written by PostgreSQL (to_char truncates to the millisecond, as the driver's Date does
- * elsewhere), and the status is the effective one: a page is 500 rows, and parsing five timestamps and the answers
- * of each, only to print them again, was the largest part of the partner API's CPU per page.
+ * A booking as the sync feed serves it: what the partner's answer shows and nothing more. Instants are ISO 8601 text
+ * written by PostgreSQL (isoInstantSql) and the status is the effective one: a page is 500 rows, and parsing five
+ * timestamps and the answers of each, only to print them again, was the largest part of the partner API's CPU per page.
  */
 export interface BookingChange {
   reference: string;
@@ -249,8 +249,6 @@ export interface BookingChange {
   updatedAt: string;
 }
 
-const ISO_UTC = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /**
  * A partner's bookings changed at or after `since`, in the order of their last change, after `cursor`. Only changes
  * of transactions older than every transaction still running are served: a change committing later than one already
@@ -267,8 +265,8 @@ export async function listBookingChanges(
                   CASE WHEN b.status = 'on_hold' AND b.expires_at <= now() THEN 'expired' ELSE b.status END AS "status",
                   a.activity_id AS "activityId", to_char(t.local_date, 'YYYY-MM-DD') AS "date", to_char(t.local_time, 'HH24:MI') AS "time",
                   b.participants AS "participants", b.customer AS "customer", b.payment_reference AS "paymentReference", b.channel AS "channel",
-                  ${ISO_UTC('b.created_at')} AS "createdAt", ${ISO_UTC('b.expires_at')} AS "expiresAt", ${ISO_UTC('b.cancelled_at')} AS "cancelledAt",
-                  b.cancellation_reason AS "cancellationReason", ${ISO_UTC('b.updated_at')} AS "updatedAt"
+                  ${isoInstantSql('b.created_at')} AS "createdAt", ${isoInstantSql('b.expires_at')} AS "expiresAt", ${isoInstantSql('b.cancelled_at')} AS "cancelledAt",
+                  b.cancellation_reason AS "cancellationReason", ${isoInstantSql('b.updated_at')} AS "updatedAt"
              FROM ${BOOKING_FROM}
             WHERE b.partner_id = $2 AND b.account_id = $1 AND b.updated_at >= $3
               AND b.change_xid < pg_snapshot_xmin(pg_current_snapshot())

@@ -2,6 +2,7 @@
 // someone pages get higher ids, so they land before the first page and never shift or repeat rows of later pages.
 import { BOOKING_CSV_COLUMNS, type BookingDetail, type BookingListQuery, type OperatorBooking } from '@backbone/contracts';
 import { formatInZone } from '@backbone/domain';
+import { isoInstantSql } from './iso-instant.js';
 import type { Db } from './pool.js';
 
 export type BookingFilters = Omit<BookingListQuery, 'Limit' | 'Cursor'>;
@@ -242,8 +243,7 @@ const CSV_VALUES: Record<(typeof BOOKING_CSV_COLUMNS)[number], { sql: string; fr
   Email: { sql: `b.customer->>'Email'`, free: true },
   Phone: { sql: `b.customer->>'Phone'`, free: true },
   PaymentReference: { sql: 'b.payment_reference', free: true },
-  // As Date.prototype.toISOString writes it: UTC, milliseconds truncated.
-  CreatedAt: { sql: `to_char(b.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` },
+  CreatedAt: { sql: isoInstantSql('b.created_at') },
 };
 const CSV_COLUMNS = BOOKING_CSV_COLUMNS.map((column, i) => ({ ...CSV_VALUES[column], name: `c${i}` }));
 

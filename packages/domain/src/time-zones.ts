@@ -3,7 +3,8 @@
 import { DateTime, IANAZone } from 'luxon';
 
 export function isValidTimeZone(zone: string): boolean {
-  // Offsets and abbreviations such as "+02:00" or "CET" are not IANA names, even where luxon would take them.
+  // Offsets such as "+02:00" are not IANA names, even where luxon would take them. The tz database's legacy names
+  // (CET, EST, GMT) are, and are taken.
   return /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(zone) && IANAZone.isValidZone(zone);
 }
 

@@ -34,8 +34,13 @@ function isKnownZone(name: string): boolean {
   return true;
 }
 
-function startOfLocalDay(date: string, timeZone: string, plusDays = 0): number {
-  return DateTime.fromISO(date, { zone: timeZone }).plus({ days: plusDays }).startOf('day').toSeconds();
+/**
+ * The first instant of a local date. A day ends where the next date starts (not 24 hours of wall clock after its own
+ * start): a date the zone skipped (Pacific/Apia went from 2011-12-29 to 2011-12-31) starts at the next date's midnight
+ * and so has no length, instead of repeating the next day.
+ */
+function startOfLocalDay(date: string, timeZone: string): number {
+  return DateTime.fromISO(date, { zone: timeZone }).startOf('day').toSeconds();
 }
 
 /**
@@ -58,7 +63,7 @@ export function resolveSummaryPeriod(input: { from: string; to: string; tz?: str
     to: input.to,
     timeZone,
     fromTimestamp: startOfLocalDay(input.from, timeZone),
-    toTimestamp: startOfLocalDay(input.to, timeZone, 1) - 1,
+    toTimestamp: startOfLocalDay(addDays(input.to, 1), timeZone) - 1,
   };
 }
 
@@ -66,7 +71,7 @@ export function resolveSummaryPeriod(input: { from: string; to: string; tz?: str
 export function localDaysOf(period: SummaryPeriod): LocalDay[] {
   return Array.from({ length: daysBetween(period.from, period.to) + 1 }, (_, i) => {
     const date = addDays(period.from, i);
-    return { date, start: startOfLocalDay(date, period.timeZone), end: startOfLocalDay(date, period.timeZone, 1) };
+    return { date, start: startOfLocalDay(date, period.timeZone), end: startOfLocalDay(addDays(date, 1), period.timeZone) };
   });
 }
 

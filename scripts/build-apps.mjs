@@ -3,6 +3,12 @@
 // process, which saves memory and start-up time. Everything is bundled because a bundle outside a workspace
 // would otherwise resolve bare imports from the root node_modules, where another major version may sit
 // (eslint's ajv 6 hoisted next to our ajv 8). Optional native add-ons and packages read from disk stay external.
+//
+// Every file lands by rename, whole or not at all: the tests build again (npm start's test) while other tests serve
+// the console and start the bundles, and a page that found index.html or its script half-written, or the assets
+// folder emptied by the build, failed at random.
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { build } from 'esbuild';
 
 const apps = [
@@ -30,12 +36,53 @@ await Promise.all(
       logLevel: 'warning',
       external,
       banner,
-    }),
+      write: false,
+    }).then((result) => Promise.all(result.outputFiles.map((file) => replaceFile(file.path, file.contents)))),
   ),
 );
 console.log(`[build] bundled ${apps.map((a) => a.out).join(', ')}`);
 
 // The console is a browser app: Vite builds it into apps/console/dist, which the operator API serves under /console.
+// Vite writes into a folder of its own (emptied first), whose files then replace those of dist one by one; files of an
+// earlier build that this one no longer has go last.
+// Always React's production build: Vite keeps a NODE_ENV it finds set, and a build started from a test run (NODE_ENV
+// test) shipped the development build, 620 KB instead of 380, under other file names.
+process.env.NODE_ENV = 'production';
 const { build: viteBuild } = await import('vite');
-await viteBuild({ root: 'apps/console', configFile: 'apps/console/vite.config.ts', logLevel: 'warn' });
+const consoleDist = path.resolve('apps/console/dist');
+const staging = path.resolve(`apps/console/.dist-${process.pid}`);
+try {
+  await viteBuild({ root: 'apps/console', configFile: 'apps/console/vite.config.ts', logLevel: 'warn', build: { outDir: staging, emptyOutDir: true } });
+  const built = await filesUnder(staging);
+  for (const file of built) {
+    await mkdir(path.dirname(path.join(consoleDist, file)), { recursive: true });
+    await rename(path.join(staging, file), path.join(consoleDist, file));
+  }
+  const kept = new Set(built);
+  for (const file of await filesUnder(consoleDist)) if (!kept.has(file)) await rm(path.join(consoleDist, file), { force: true });
+} finally {
+  await rm(staging, { recursive: true, force: true });
+}
 console.log('[build] built apps/console/dist');
+
+/**
+ * Writes `contents` beside `file`, then renames it over `file`.
+ * @param {string} file
+ * @param {Uint8Array} contents
+ */
+async function replaceFile(file, contents) {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, contents);
+  await rename(temporary, file);
+}
+
+/**
+ * Every file under `dir`, as paths relative to it (none when it does not exist).
+ * @param {string} dir
+ * @returns {Promise<string[]>}
+ */
+async function filesUnder(dir) {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+}

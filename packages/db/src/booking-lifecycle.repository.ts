@@ -3,6 +3,7 @@
 // Lock order everywhere: the booking rows first, then their timeslot's row, so two transitions never deadlock.
 import { formatInZone, type BookingStatus } from '@backbone/domain';
 import { isoInstantSql } from './iso-instant.js';
+import { tenantIs } from './tenant-check.js';
 import { COMMIT_WITHOUT_FLUSH, type Db } from './pool.js';
 
 /** One booking with everything its transitions and its answer need. */
@@ -111,7 +112,7 @@ export async function findBooking(db: Db, owner: BookingOwner, reference: string
   const { rows } = await db.query<BookingRow>({
     name: options.lock ? 'booking-find-locked' : 'booking-find',
     text: `SELECT ${BOOKING_COLUMNS} FROM ${BOOKING_FROM}
-            WHERE b.account_id = $1 AND b.reference = $2 AND ($3::uuid IS NULL OR b.partner_id = $3)
+            WHERE b.reference = $2 AND ${tenantIs('b.account_id', '$1')} AND ($3::uuid IS NULL OR b.partner_id = $3)
             ${options.lock ? 'FOR UPDATE OF b' : ''}`,
     values: [owner.accountId, reference, owner.partnerId],
   });
@@ -135,7 +136,7 @@ export async function markBookingConfirmed(
     name: 'booking-confirm',
     text: `WITH confirmed AS (
              UPDATE bookings SET status = 'confirmed', expires_at = NULL, customer = $3, payment_reference = $4, answers = $5
-              WHERE account_id = $1 AND id = $2
+              WHERE id = $2 AND ${tenantIs('account_id', '$1')}
            )
            INSERT INTO outbox_events (account_id, event_id, type, payload)
            VALUES ($1, $6, $7, $8::jsonb || jsonb_build_object('OccurredAt', floor(extract(epoch FROM now()))::bigint))`,
@@ -152,7 +153,7 @@ export async function markBookingCancelled(db: Db, booking: BookingRecord, chang
     name: 'booking-cancel',
     text: `WITH cancelled AS (
              UPDATE bookings SET status = 'cancelled', expires_at = NULL, cancelled_at = now(), cancellation_reason = $3
-              WHERE account_id = $1 AND id = $2
+              WHERE id = $2 AND ${tenantIs('account_id', '$1')}
              RETURNING timeslot_id
            ), released AS (
              UPDATE timeslots SET booked = booked - $4 WHERE id = (SELECT timeslot_id FROM cancelled) AND $5

@@ -3,6 +3,7 @@
 import { BOOKING_CSV_COLUMNS, type BookingDetail, type BookingListQuery, type OperatorBooking } from '@backbone/contracts';
 import { formatInZone } from '@backbone/domain';
 import { isoInstantSql } from './iso-instant.js';
+import { tenantIs } from './tenant-check.js';
 import type { Db } from './pool.js';
 
 export type BookingFilters = Omit<BookingListQuery, 'Limit' | 'Cursor'>;
@@ -359,7 +360,7 @@ function prefetch<T>(query: Promise<T>): Promise<T> {
 }
 
 export async function findOperatorBooking(db: Db, accountId: string, reference: string): Promise<BookingDetail | null> {
-  const { rows } = await db.query<Row>(`${SELECT}, b.answers ${FROM} WHERE b.account_id = $1 AND b.reference = $2`, [accountId, reference]);
+  const { rows } = await db.query<Row>(`${SELECT}, b.answers ${FROM} WHERE b.reference = $2 AND ${tenantIs('b.account_id', '$1')}`, [accountId, reference]);
   const row = rows[0];
   return row ? { ...toBooking(row), Answers: row.answers ?? [] } : null;
 }

@@ -20,6 +20,10 @@ export function createPool(options: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 20,
+    // node-postgres closes a connection idle for 10 s by default; a burst after a lull then opened new server processes
+    // together, each paying its catalog caches and its first plans of every statement again (the first seconds after
+    // a pause answered in hundreds of ms). An idle connection costs PostgreSQL little.
+    idleTimeoutMillis: 60_000,
     application_name: options.applicationName ?? 'activity-backbone',
     // JIT compilation pays off for long analytical queries, not for these short indexed ones: planner guesses on
     // batch inserts and multi-range sums crossed jit_above_cost and cost 50-150 ms per statement.

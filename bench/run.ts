@@ -9,7 +9,8 @@
 // bench/.tmp/RESULTS.partial.md instead), CHROMIUM_PATH (the console's browser, /usr/bin/chromium),
 // DATABASE_URL / REDIS_URL / BENCH_DATABASE_URL, PGOPTIONS (passed to every process, e.g. '-c jit=off') and
 // BENCH_NODE_OPTIONS (NODE_OPTIONS of every process under test, e.g. '--max-old-space-size=128'), both recorded
-// in the results.
+// in the results; BENCH_PACED_DEBUG (any value: each paced run prints the driver's own event-loop delay and send lag,
+// to tell a late load generator from a slow server).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

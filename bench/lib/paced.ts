@@ -4,6 +4,7 @@
 // limit lets every connection send its whole per-second budget back to back at the start of each second, which
 // measures a saturated burst, not a steady load.
 import net from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadResult, type LoadResult } from './load.js';
 
 export interface PacedRequest {
@@ -53,12 +54,16 @@ export async function runPaced(options: PacedOptions): Promise<LoadResult> {
     },
   });
 
+  const lag = monitorEventLoopDelay({ resolution: 5 });
+  lag.enable();
+  let sendLagMax = 0;
   let n = 0;
   let due = started;
   while (due < endNs) {
     const now = process.hrtime.bigint();
     // Send everything that is due (catching up after a late timer), then sleep until the next one.
     while (due <= now && due < endNs) {
+      sendLagMax = Math.max(sendLagMax, Number(now - due) / 1e6);
       outstanding += 1;
       pool.send(encodeRequest(target, options.request(n)), due);
       n += 1;
@@ -69,6 +74,8 @@ export async function runPaced(options: PacedOptions): Promise<LoadResult> {
   }
   if (outstanding > 0) await new Promise<void>((resolve) => (drained = resolve));
   pool.close();
+  lag.disable();
+  if (process.env.BENCH_PACED_DEBUG) console.error(`[paced] loop delay max ${(lag.max / 1e6).toFixed(1)} ms p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms; send lag max ${sendLagMax.toFixed(1)} ms; latencies over 100 ms: ${times.filter((t) => t > 100).length}/${times.length}`);
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   return loadResult(times, elapsed, { statusCounts, ...counts });
 }

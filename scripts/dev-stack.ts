@@ -4,7 +4,7 @@
 // Every process it starts is supervised (scripts/supervisor.ts): restarted when it dies, and the stack stops when
 // one keeps failing right after its start, or on Ctrl+C / SIGTERM.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type http from 'node:http';
 import path from 'node:path';
@@ -29,8 +29,13 @@ const supervisor = createSupervisor({
   onGiveUp: (reason) => void shutdown(1, reason),
 });
 
+// Written beside the file and renamed over it: tools and tests read it while restarts rewrite it, and must never find
+// it empty or half-written.
 function writeState(): void {
-  if (state) writeFileSync(devStateFileOf(env), JSON.stringify({ ...state, pids: supervisor.pids() } satisfies DevState, null, 2));
+  if (!state) return;
+  const file = devStateFileOf(env);
+  writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify({ ...state, pids: supervisor.pids() } satisfies DevState, null, 2));
+  renameSync(`${file}.${process.pid}.tmp`, file);
 }
 
 /**

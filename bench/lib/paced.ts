@@ -54,8 +54,9 @@ export async function runPaced(options: PacedOptions): Promise<LoadResult> {
     },
   });
 
-  const lag = monitorEventLoopDelay({ resolution: 5 });
-  lag.enable();
+  const debug = Boolean(process.env.BENCH_PACED_DEBUG);
+  const lag = debug ? monitorEventLoopDelay({ resolution: 5 }) : null;
+  lag?.enable();
   let sendLagMax = 0;
   let n = 0;
   let due = started;
@@ -74,8 +75,8 @@ export async function runPaced(options: PacedOptions): Promise<LoadResult> {
   }
   if (outstanding > 0) await new Promise<void>((resolve) => (drained = resolve));
   pool.close();
-  lag.disable();
-  if (process.env.BENCH_PACED_DEBUG) console.error(`[paced] loop delay max ${(lag.max / 1e6).toFixed(1)} ms p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms; send lag max ${sendLagMax.toFixed(1)} ms; latencies over 100 ms: ${times.filter((t) => t > 100).length}/${times.length}`);
+  lag?.disable();
+  if (lag) console.error(`[paced] loop delay max ${(lag.max / 1e6).toFixed(1)} ms p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms; send lag max ${sendLagMax.toFixed(1)} ms; latencies over 100 ms: ${times.filter((t) => t > 100).length}/${times.length}`);
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   return loadResult(times, elapsed, { statusCounts, ...counts });
 }

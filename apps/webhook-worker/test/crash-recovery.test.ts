@@ -52,11 +52,26 @@ it('SIGKILL during a backlog, then a restart: every event at every endpoint at l
   const eventIds = new Set(events.map((event) => event.EventID));
   for (const endpoint of endpoints) expect(distinct(endpoint.path)).toEqual(eventIds);
   expect(receiver.rejected).toEqual([]);
-  const { rows } = await db.pool.query<{ status: string; n: number }>(
-    `SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE account_id = $1 GROUP BY status`,
-    [account.id],
+  // An attempt the killed worker made before it could record it reached the receiver, yet its row stays pending until
+  // the restarted worker takes the stalled job again (lock expiry, then the stalled check) and records its repeat.
+  const statuses = async () =>
+    (
+      await db.pool.query<{ status: string; n: number }>(
+        `SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE account_id = $1 GROUP BY status ORDER BY status`,
+        [account.id],
+      )
+    ).rows;
+  let latest: Awaited<ReturnType<typeof statuses>> = [];
+  await waitFor(
+    () => `every delivery recorded as delivered (${JSON.stringify(latest)})`,
+    async () => {
+      latest = await statuses();
+      return latest.length === 1 && latest[0]!.status === 'delivered';
+    },
+    30_000,
+    100,
   );
-  expect(rows).toEqual([{ status: 'delivered', n: EVENTS * endpoints.length }]);
+  expect(await statuses()).toEqual([{ status: 'delivered', n: EVENTS * endpoints.length }]);
 
   second.child.kill('SIGTERM');
   expect(await second.exited).toEqual({ code: 0, signal: null });

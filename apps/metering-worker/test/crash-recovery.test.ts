@@ -1,7 +1,7 @@
 // No loss, no double count when a worker process dies: a worker killed with SIGKILL in the middle of a backlog and
 // started again stores every event exactly once; a worker stopped with SIGTERM finishes its active jobs first.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEventPublisher } from '@backbone/publisher';
+import { createEventPublisher, type PublishableEvent } from '@backbone/publisher';
 import { createTestAccount, useTestDatabase, useTestRedis } from '@backbone/testkit';
 import { countDistinctEvents, countEntries, mixedEvents, spawnWorker, untilRunning, useQueues, waitFor } from './support.js';
 
@@ -9,6 +9,8 @@ const db = useTestDatabase();
 const redis = useTestRedis();
 const queues = useQueues(redis);
 const BACKLOG = 4_000;
+/** The event whose write the test holds back, so the kill lands in the middle of the backlog. */
+const BRAKE_AT = 1_500;
 
 // A killed worker's jobs are redelivered once their lock expires; short locks keep the test short.
 const workerEnv = () => ({
@@ -20,16 +22,43 @@ const workerEnv = () => ({
   OUTBOX_RELAY_ENABLED: 'false',
 });
 
-async function publishBacklog(accountId: string): Promise<void> {
+async function publishBacklog(accountId: string): Promise<PublishableEvent[]> {
   const publisher = createEventPublisher({ connection: redis.connection(), prefix: redis.prefix });
   try {
     const events = mixedEvents(accountId, BACKLOG);
     await publisher.publishBulk(events);
     // Publishing part of it again adds nothing.
     await publisher.publishBulk(events.slice(0, 500));
+    return events;
   } finally {
     await publisher.close();
   }
+}
+
+/**
+ * The worker writes thousands of entries a second and could finish the backlog before a signal lands. This holds, in
+ * an open transaction, an entry with the dedupe key of `event`: the worker's write of it waits on that (with the jobs
+ * of its batch active) while the jobs before it complete. `release` rolls the entry back and lets that write go on.
+ */
+async function holdWriteOf(accountId: string, event: PublishableEvent) {
+  const client = await db.pool.connect();
+  await client.query('BEGIN');
+  await client.query(`INSERT INTO usage_entries (account_id, meter, usage, occurred_at, dedupe_key) VALUES ($1, 'brake', 1, now(), $2)`, [
+    accountId,
+    `event:${event.payload.EventID.toLowerCase()}`,
+  ]);
+  const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  return {
+    untilWaitedOn: () =>
+      waitFor('a write of the worker waiting on the held entry', async () => {
+        const waiting = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [rows[0]!.pid]);
+        return waiting.rows[0]!.n > 0;
+      }),
+    async release() {
+      await client.query('ROLLBACK');
+      client.release();
+    },
+  };
 }
 
 async function jobCounts() {
@@ -45,18 +74,27 @@ describe('worker processes that die or stop', () => {
   it('SIGKILL in the middle of a backlog, then a restart: entries == distinct events, none failed', async () => {
     const { account } = await createTestAccount(db.pool);
     await queues.queue().obliterate({ force: true });
-    await publishBacklog(account.id);
+    const backlog = await publishBacklog(account.id);
     expect((await jobCounts()).waiting).toBe(BACKLOG);
 
-    const first = spawnWorker(db, workerEnv());
-    await untilRunning(first);
-    await waitFor('some entries', async () => (await countEntries(db.pool, account.id)) >= 300, 60_000, 10);
-    first.child.kill('SIGKILL');
-    expect((await first.exited).signal).toBe('SIGKILL');
-    const atKill = await countEntries(db.pool, account.id);
-    expect(atKill).toBeLessThan(BACKLOG);
-    // Jobs the dead worker held are still active, locked to nobody.
-    expect((await jobCounts()).active).toBeGreaterThan(0);
+    const brake = await holdWriteOf(account.id, backlog[BRAKE_AT]!);
+    let atKill: number;
+    try {
+      const first = spawnWorker(db, workerEnv());
+      await untilRunning(first);
+      await brake.untilWaitedOn();
+      first.child.kill('SIGKILL');
+      expect((await first.exited).signal).toBe('SIGKILL');
+      atKill = await countEntries(db.pool, account.id);
+      expect(atKill).toBeGreaterThan(0);
+      expect(atKill).toBeLessThan(BACKLOG);
+      // Jobs the dead worker held are still active, locked to nobody.
+      expect((await jobCounts()).active).toBeGreaterThan(0);
+    } finally {
+      // The dead worker's waiting write commits now, so the jobs of its batch run again after a write that counted:
+      // the double count this test must not see.
+      await brake.release();
+    }
 
     const second = spawnWorker(db, workerEnv());
     await untilRunning(second);
@@ -80,12 +118,20 @@ describe('worker processes that die or stop', () => {
   it('SIGTERM drains: active jobs finish and are recorded before the process exits; the rest waits for the next worker', async () => {
     const { account } = await createTestAccount(db.pool);
     await queues.queue().obliterate({ force: true });
-    await publishBacklog(account.id);
+    const backlog = await publishBacklog(account.id);
 
+    const brake = await holdWriteOf(account.id, backlog[BRAKE_AT]!);
     const worker = spawnWorker(db, workerEnv());
-    await untilRunning(worker);
-    await waitFor('some entries', async () => (await countEntries(db.pool, account.id)) >= 300, 60_000, 10);
-    worker.child.kill('SIGTERM');
+    try {
+      await untilRunning(worker);
+      await brake.untilWaitedOn();
+      worker.child.kill('SIGTERM');
+      // Draining: the active jobs (those waiting on the brake among them) must finish before the process may exit.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(worker.child.exitCode).toBeNull();
+    } finally {
+      await brake.release();
+    }
     expect(await worker.exited).toEqual({ code: 0, signal: null });
     expect(worker.output()).toContain('shutting down');
 

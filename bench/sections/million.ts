@@ -319,8 +319,9 @@ async function exportFigures(ctx: BenchContext, fixture: MillionFixture, base: s
   };
 }
 
-export async function millionSection(ctx: BenchContext): Promise<Section> {
-  const load = await ensureBookingsLoaded(ctx.pool, ctx.log);
+/** `preloaded`: the load run.ts made before the other sections (see there). */
+export async function millionSection(ctx: BenchContext, preloaded?: Awaited<ReturnType<typeof ensureBookingsLoaded>>): Promise<Section> {
+  const load = preloaded ?? (await ensureBookingsLoaded(ctx.pool, ctx.log));
   const { fixture } = load;
   // Keys are per run (their secrets are not stored): drop the last run's, then make this run's.
   await ctx.pool.query(`DELETE FROM api_keys WHERE account_id = $1 AND name LIKE 'bench run %'`, [fixture.accountId]);

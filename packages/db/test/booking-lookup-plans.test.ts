@@ -2,8 +2,9 @@
 // planner's statistics do not know yet. Before, PostgreSQL estimated one row for such an account and walked an index
 // led by account_id, reading every booking of the account for each lookup (100-300 ms on 165,000 bookings).
 import { describe, expect, it } from 'vitest';
-import { findBooking, findOperatorBooking, markBookingCancelled, markBookingConfirmed, type Db } from '@backbone/db';
+import { findBooking, findOperatorBooking, markBookingCancelled, markBookingConfirmed } from '@backbone/db';
 import { createTestAccount, createTestActivity, createTestTimeslot, futureDate, useTestDatabase } from '@backbone/testkit';
+import { recording } from './plan-recorder.js';
 
 const db = useTestDatabase();
 const BOOKINGS_EACH = 3_000;
@@ -20,37 +21,6 @@ async function accountWithBookings(prefix: string) {
   );
   await db.pool.query('UPDATE timeslots SET booked = $2 WHERE id = $1', [slot.id, BOOKINGS_EACH]);
   return { accountId: account.id, reference: `${prefix}0042` };
-}
-
-/** The statements a repository function sends, each then explained (without running it again). */
-function recording(target: Db) {
-  const statements: Array<{ text: string; values: unknown[] }> = [];
-  const recorder = {
-    query: (config: string | { text: string; values?: unknown[] }, ...rest: unknown[]) => {
-      statements.push(typeof config === 'string' ? { text: config, values: (rest[0] as unknown[] | undefined) ?? [] } : { text: config.text, values: config.values ?? [] });
-      return (target.query as (...args: unknown[]) => unknown)(config, ...rest);
-    },
-  } as unknown as Db;
-  const bookingIndexes = async (): Promise<string[]> => {
-    const used: string[] = [];
-    for (const { text, values } of statements) {
-      const { rows } = await target.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (FORMAT JSON) ${text}`, values);
-      const walk = (node: PlanNode) => {
-        if (node['Relation Name'] === 'bookings' && node['Node Type'].endsWith('Scan')) used.push(node['Index Name'] ?? node['Node Type']);
-        node.Plans?.forEach(walk);
-      };
-      walk(rows[0]!['QUERY PLAN'][0]!.Plan);
-    }
-    return used;
-  };
-  return { recorder, bookingIndexes };
-}
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
 }
 
 describe('booking lookups by their unique key, on an account the statistics do not know', () => {

@@ -2,10 +2,8 @@
 // that have lapsed but are not yet released (their places are free from the instant they lapse).
 import type { OperatorTimeslot } from '@backbone/contracts';
 import { formatInZone } from '@backbone/domain';
+import { LAPSED_HOLDS } from './lapsed-holds.js';
 import type { Db } from './pool.js';
-
-const LAPSED_HOLDS = `coalesce((SELECT sum(h.participants) FROM bookings h
-                                 WHERE h.timeslot_id = t.id AND h.status = 'on_hold' AND h.expires_at <= now()), 0)::int`;
 
 const COLUMNS = `t.id, to_char(t.local_date, 'YYYY-MM-DD') AS local_date, to_char(t.local_time, 'HH24:MI') AS local_time, t.starts_at, t.ends_at,
                  t.capacity, t.booked - ${LAPSED_HOLDS} AS booked, t.status, t.starts_at <= now() AS started, a.time_zone`;

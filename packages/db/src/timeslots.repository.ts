@@ -2,12 +2,13 @@
 // started and has free places; the reservation in bookings.repository.ts applies the same rule atomically. A hold
 // whose expiry has passed still sits in `booked` until it is released, but its places are free from that instant:
 // the reads subtract such lapsed holds (LAPSED_HOLDS), found through the small partial index of holds.
+// The reads find timeslots by the activity's internal id alone (it belongs to the one account the activity row was
+// found in), never with the account's id as well: that would let PostgreSQL cost the prepared statement per account
+// and plan it again on every execution (migration 1763707000000_timeslots-by-activity.sql).
 import type { BookableTimeslot, DateAvailability, PlannedTimeslot } from '@backbone/domain';
+import { LAPSED_HOLDS } from './lapsed-holds.js';
 import type { Db } from './pool.js';
 
-/** Participants of the timeslot `t`'s holds that have expired but are not yet released. */
-const LAPSED_HOLDS = `coalesce((SELECT sum(h.participants) FROM bookings h
-                                 WHERE h.timeslot_id = t.id AND h.status = 'on_hold' AND h.expires_at <= now()), 0)::int`;
 
 /** Adds the planned timeslots; those whose (date, time) already exists for the activity are left as they are. */
 export async function insertTimeslots(
@@ -57,7 +58,7 @@ export async function listBookableTimeslots(
              LEFT JOIN LATERAL (
                SELECT t.local_time, t.starts_at, t.ends_at, t.capacity, t.booked - ${LAPSED_HOLDS} AS booked
                  FROM timeslots t
-                WHERE t.account_id = a.account_id AND t.activity_id = a.id AND t.local_date = $3 AND t.status = 'open' AND t.starts_at > now()
+                WHERE t.activity_id = a.id AND t.local_date = $3 AND t.status = 'open' AND t.starts_at > now()
              ) t ON t.booked < t.capacity
             WHERE a.account_id = $1 AND a.activity_id = $2 AND a.active AND a.in_shopfront
             ORDER BY t.local_time`,
@@ -88,7 +89,7 @@ export async function listAvailableDates(
              LEFT JOIN LATERAL (
                SELECT t.id, t.local_date, t.capacity, t.booked - ${LAPSED_HOLDS} AS booked
                  FROM timeslots t
-                WHERE t.account_id = a.account_id AND t.activity_id = a.id AND t.local_date BETWEEN $3 AND $4
+                WHERE t.activity_id = a.id AND t.local_date BETWEEN $3 AND $4
                   AND t.status = 'open' AND t.starts_at > now()
              ) t ON t.booked < t.capacity
             WHERE a.account_id = $1 AND a.activity_id = $2 AND a.active AND a.in_shopfront

@@ -7,6 +7,7 @@
 import type { BookingChannel } from '@backbone/contracts';
 import { formatInZone, type BookableActivity, type BookingStore, type Reservation, type ReservationOutcome, type TimeslotState, type WaiverQuestion } from '@backbone/domain';
 import { releaseLapsedHolds } from './booking-lifecycle.repository.js';
+import { LAPSED_HOLDS } from './lapsed-holds.js';
 import pg from 'pg';
 import { COMMIT_WITHOUT_FLUSH, withSavepoint, type Db } from './pool.js';
 import { reserveInLane } from './reservation-batches.js';
@@ -115,8 +116,7 @@ async function timeslotState(db: Db, r: Reservation): Promise<TimeslotState | nu
   const { rows } = await db.query<{ id: number; status: 'open' | 'closed'; started: boolean; available: number; lapsed: number }>({
     name: 'bookings-timeslot-state',
     text: `SELECT t.id, t.status, t.starts_at <= now() AS started, t.capacity - t.booked AS available,
-                  coalesce((SELECT sum(h.participants) FROM bookings h
-                             WHERE h.timeslot_id = t.id AND h.status = 'on_hold' AND h.expires_at <= now()), 0)::int AS lapsed
+                  ${LAPSED_HOLDS} AS lapsed
              FROM timeslots t WHERE t.account_id = $1 AND t.activity_id = $2 AND t.local_date = $3 AND t.local_time = $4`,
     values: [r.accountId, r.activity.id, r.date, r.time],
   });

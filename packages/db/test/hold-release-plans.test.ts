@@ -6,21 +6,10 @@ import { expect, it } from 'vitest';
 import { releaseLapsedHolds } from '@backbone/db';
 import { createTestAccount, createTestActivity, createTestTimeslot, futureDate, useTestDatabase } from '@backbone/testkit';
 import { recording } from './plan-recorder.js';
+import { insertBookings } from './seed-bookings.js';
 
 const db = useTestDatabase();
 const OTHER_BOOKINGS = 3_000;
-
-async function insertBookings(accountId: string, timeslotId: number, prefix: string, count: number, hold: 'none' | 'live' | 'lapsed') {
-  await db.pool.query(
-    `INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer, status, expires_at)
-     SELECT $1, $2 || lpad(n::text, 4, '0'), t.activity_id, t.id, 'ota', 1, '{"FirstName":"Ada","LastName":"Lovelace"}',
-            CASE WHEN $5 = 'none' THEN 'confirmed' ELSE 'on_hold' END,
-            CASE $5 WHEN 'live' THEN now() + interval '1 hour' WHEN 'lapsed' THEN now() - interval '1 minute' END
-       FROM generate_series(1, $3::int) n, timeslots t WHERE t.id = $4`,
-    [accountId, prefix, count, timeslotId, hold],
-  );
-  await db.pool.query('UPDATE timeslots SET booked = booked + $2 WHERE id = $1', [timeslotId, count]);
-}
 
 it('a timeslot\'s lapsed holds are released through its own holds and the primary key, whatever the statistics say', async () => {
   const { account } = await createTestAccount(db.pool);
@@ -28,10 +17,10 @@ it('a timeslot\'s lapsed holds are released through its own holds and the primar
   const busy = await createTestTimeslot(db.pool, activity, { date: futureDate(5), time: '10:00', capacity: 100_000 });
   const hot = await createTestTimeslot(db.pool, activity, { date: futureDate(5), time: '12:00', capacity: 100 });
   // Statistics taken when no booking was on hold; then thousands of live holds elsewhere and a few lapsed ones here.
-  await insertBookings(account.id, busy.id, 'CONF-', OTHER_BOOKINGS, 'none');
+  await insertBookings(db.pool, account.id, busy.id, 'CONF-', OTHER_BOOKINGS, 'none');
   await db.pool.query('ANALYZE bookings');
-  await insertBookings(account.id, busy.id, 'LIVE-', OTHER_BOOKINGS, 'live');
-  await insertBookings(account.id, hot.id, 'GONE-', 5, 'lapsed');
+  await insertBookings(db.pool, account.id, busy.id, 'LIVE-', OTHER_BOOKINGS, 'live');
+  await insertBookings(db.pool, account.id, hot.id, 'GONE-', 5, 'lapsed');
 
   const client = await db.pool.connect();
   try {

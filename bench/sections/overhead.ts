@@ -55,13 +55,15 @@ const PROBES: Probe[] = [
 
 const valid = (result: LoadResult, status: number) => result.requests > 0 && result.errors === 0 && shareOf(result, (s) => s === status) >= 0.99;
 
+type Side = keyof Rounds;
+
 /** Rounds per probe, each on a fresh pair of processes (see the method). */
 const OVERHEAD_ROUNDS = 5;
 
 export async function overheadSection(ctx: BenchContext): Promise<Section> {
   const fixture = await createPartnerFixture(ctx.pool, 10);
   // Metrics are on by default in every bench process (bench/lib/processes.ts), on a free port of their own.
-  const startSide = (side: 'ours' | 'ceiling') =>
+  const startSide = (side: Side) =>
     side === 'ours'
       ? startServer(ctx, 'partner-api-limits-metrics-on', 'apps/partner-api/dist/server.js', { NODE_OPTIONS: API_NODE_OPTIONS }, '/readyz')
       : startServer(ctx, 'partner-api-limits-metrics-off', 'apps/partner-api/dist/server.js', { NODE_OPTIONS: API_NODE_OPTIONS, ...RATE_LIMITS_OFF, METRICS_ENABLED: 'false' }, '/readyz');
@@ -73,17 +75,18 @@ export async function overheadSection(ctx: BenchContext): Promise<Section> {
     const rounds: Rounds = { ours: [], ceiling: [] };
     for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
       const sides = sidesInRound(round);
-      const servers = { [sides[0]]: await startSide(sides[0]), [sides[1]]: await startSide(sides[1]) } as Record<'ours' | 'ceiling', StartedServer>;
+      const servers: Partial<Record<Side, StartedServer>> = {};
       try {
+        for (const side of sides) servers[side] = await startSide(side);
         for (const side of sides) {
-          const result = await runLoad({ ...probe.load(servers[side].url, fixture), connections: ctx.connections, durationSec: roundSec, warmupSec: ctx.warmupSec });
+          const result = await runLoad({ ...probe.load(servers[side]!.url, fixture), connections: ctx.connections, durationSec: roundSec, warmupSec: ctx.warmupSec });
           ctx.log(`  ${side === 'ours' ? 'ours:   ' : 'ceiling:'} ${summarize(result)}`);
           rounds[side].push(result);
         }
-        ensureRunning(servers.ours.proc, servers.ceiling.proc);
+        ensureRunning(...sides.map((side) => servers[side]!.proc));
       } finally {
-        await servers.ours.proc.stop();
-        await servers.ceiling.proc.stop();
+        // Whichever started, also when the other did not.
+        for (const server of Object.values(servers)) await server.proc.stop();
       }
     }
     for (const [who, results] of [['on', rounds.ours], ['off', rounds.ceiling]] as const) {

@@ -9,7 +9,6 @@ import type { BookableTimeslot, DateAvailability, PlannedTimeslot } from '@backb
 import { LAPSED_HOLDS } from './lapsed-holds.js';
 import type { Db } from './pool.js';
 
-
 /** Adds the planned timeslots; those whose (date, time) already exists for the activity are left as they are. */
 export async function insertTimeslots(
   db: Db,

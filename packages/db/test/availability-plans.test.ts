@@ -15,7 +15,7 @@ import { insertBookings } from './seed-bookings.js';
 const db = useTestDatabase();
 
 /** `days` days of `perDay` timeslots from the day after tomorrow, for the activity with internal id `activityId`. */
-async function insertTimeslots(accountId: string, activityId: number, days: number, perDay: number) {
+async function insertTimeslotGrid(accountId: string, activityId: number, days: number, perDay: number) {
   await db.pool.query(
     `INSERT INTO timeslots (account_id, activity_id, local_date, local_time, starts_at, ends_at, capacity)
      SELECT $1, $2, current_date + 2 + d, make_time(6 + s, 0, 0), (current_date + 2 + d + make_time(6 + s, 0, 0))::timestamptz,
@@ -27,10 +27,10 @@ async function insertTimeslots(accountId: string, activityId: number, days: numb
 
 it('GET timeslots and GET dates keep one generic plan beside an account that holds most of the timeslots', async () => {
   const big = await createTestAccount(db.pool);
-  for (let i = 0; i < 20; i++) await insertTimeslots(big.account.id, (await createTestActivity(db.pool, big.account.id)).id, 365, 8);
+  for (let i = 0; i < 20; i++) await insertTimeslotGrid(big.account.id, (await createTestActivity(db.pool, big.account.id)).id, 365, 8);
   const small = await createTestAccount(db.pool);
   const activity = await createTestActivity(db.pool, small.account.id);
-  await insertTimeslots(small.account.id, activity.id, 60, 8);
+  await insertTimeslotGrid(small.account.id, activity.id, 60, 8);
   await db.pool.query('ANALYZE timeslots');
 
   const client = await db.pool.connect();

@@ -250,6 +250,7 @@ describe('console: keys, usage and failed events', () => {
     const now = Math.floor(Date.now() / 1000);
     await recordUsageEntries({ pool: db.pool }, {
       accountId: operator.account.id,
+      caller: 'key:seed',
       entries: [
         { Meter: 'sms-sent', Usage: 2.5, OccurredAt: now - 3600 },
         { Meter: 'sms-sent', Usage: 4, OccurredAt: now - 86_400 * 2 },

@@ -65,6 +65,23 @@ describe('point-of-sale sales', () => {
     expect((await staff.send('POST', '/api/v2/operator/sales', sale('11:00', 1, { ActivityID: hidden.activityId }))).status).toBe(201);
   });
 
+  it('keeps an Idempotency-Key to the user who sent it: another user gets a sale of its own, the same user a replay', async () => {
+    await createSlot(db.pool, operator, date, '12:00', 10);
+    const owner = await signedIn(server.url, operator.owner.email);
+    const headers = { 'idempotency-key': 'till-press-1' };
+    const first = await staff.send('POST', '/api/v2/operator/sales', sale('12:00', 2), headers);
+    const again = await staff.send('POST', '/api/v2/operator/sales', sale('12:00', 2), headers);
+    const byOwner = await owner.send('POST', '/api/v2/operator/sales', sale('12:00', 2), headers);
+    const byKey = await request(server.url, 'POST', '/api/v2/operator/sales', { key: operator.key, body: sale('12:00', 2), headers });
+    expect([first.status, again.status, byOwner.status, byKey.status]).toEqual([201, 201, 201, 201]);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(byOwner.headers.get('idempotent-replayed')).toBeNull();
+    expect(byKey.headers.get('idempotent-replayed')).toBeNull();
+    expect(new Set([first.body.Reference, byOwner.body.Reference, byKey.body.Reference]).size).toBe(3);
+    expect((await slotOf('12:00')).Booked).toBe(6);
+  });
+
   it('refuses a sale without a customer, with Hold, or for another account\'s activity (422)', async () => {
     expect((await staff.send('POST', '/api/v2/operator/sales', sale('09:00', 1, { Customer: undefined }))).status).toBe(422);
     expect((await staff.send('POST', '/api/v2/operator/sales', sale('09:00', 1, { Hold: { Minutes: 5 } }))).status).toBe(422);

@@ -79,13 +79,14 @@ describe('usage', () => {
     const at = Math.floor(Date.parse(`${day}T12:00:00Z`) / 1000);
     await recordUsageEntries({ pool: db.pool }, {
       accountId: operator.account.id,
+      caller: 'key:seed',
       entries: [
         { Meter: 'sms-sent', Usage: 2.5, OccurredAt: at },
         { Meter: 'sms-sent', Usage: 1, OccurredAt: at },
         { Meter: 'api-calls', Usage: 10, OccurredAt: at - 86_400 },
       ],
     });
-    await recordUsageEntries({ pool: db.pool }, { accountId: other.account.id, entries: [{ Meter: 'sms-sent', Usage: 99, OccurredAt: at }] });
+    await recordUsageEntries({ pool: db.pool }, { accountId: other.account.id, caller: 'key:seed', entries: [{ Meter: 'sms-sent', Usage: 99, OccurredAt: at }] });
     const from = dayFromNow(-7);
     const to = dayFromNow(0);
     const answer = await staff.send('GET', `/api/v2/operator/usage?From=${from}&To=${to}&TimeZone=Europe/Lisbon`);

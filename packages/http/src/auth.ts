@@ -82,6 +82,16 @@ export function createKeyVerifier(pool: Pool, cacheTtlMs: number): KeyVerifier {
   };
 }
 
+/**
+ * Who owns an Idempotency-Key sent with this context: the partner of an ota key (its keys may be rotated), otherwise
+ * the signed-in user or the API key itself. Another caller sending the same key sends another key.
+ */
+export function idempotencyCallerOf(auth: AuthContext): string {
+  if (auth.partnerId) return `partner:${auth.partnerId}`;
+  if (auth.user) return `user:${auth.user.id}`;
+  return `key:${auth.keyId}`;
+}
+
 /** 401 without a valid key, 403 when the key lacks `scope`; otherwise the key's context. */
 export async function authorize(req: Request, verifier: KeyVerifier, scope: Scope): Promise<AuthContext> {
   const header = req.headers.authorization;

@@ -31,7 +31,7 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
       ...parameters(op.params, 'path'),
       ...parameters(op.query, 'query'),
       ...(op.idempotent
-        ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Retry-safe key: the same key and body within 24 hours replays the first answer.' }]
+        ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Retry-safe key, owned by the caller (the partner of an ota key, else the user or the API key): the same key with the same method, path and body within 24 hours replays the first answer; with another path or body it is a 422 /idempotency-conflict.' }]
         : []),
     ];
     const responses: Record<string, unknown> = {};

@@ -1,7 +1,7 @@
 // Bearer API keys and scopes. A key belongs to one account; its account id travels with every request
 // into the domain and the repositories, which is what keeps tenants apart.
 import type { Request } from 'express';
-import type { OperatorRole, Scope } from '@backbone/contracts';
+import type { OperatorRole, OperatorRoles, Scope } from '@backbone/contracts';
 import { findActiveApiKey, touchOperatorSession, type ApiKeyRecord, type KeyRateLimitOverride, type Pool } from '@backbone/db';
 import { HttpProblem } from './problems.js';
 
@@ -181,20 +181,21 @@ export function assertSameOrigin(req: Request): void {
 }
 
 /**
- * The operator API's one authorizer: an `admin` API key (Bearer, for scripts; it acts as an owner) or the console's
- * session cookie (same-origin checked on state changes). `ownerOnly` operations refuse staff with 403.
+ * The operator API's one authorizer: an `admin` API key (Bearer, for scripts; it acts as an owner, and every operation
+ * allows owners) or the console's session cookie (same-origin checked on state changes), whose user's role must be
+ * one of the operation's `roles`: 403 otherwise.
  */
 export async function authorizeOperator(
   req: Request,
   verifiers: { keyVerifier: KeyVerifier; sessionVerifier?: SessionVerifier | undefined },
-  options: { ownerOnly: boolean },
+  roles: OperatorRoles,
 ): Promise<AuthContext> {
   if (req.headers.authorization !== undefined) return authorize(req, verifiers.keyVerifier, 'admin');
   const sessionId = readSessionCookie(req);
   const context = sessionId && verifiers.sessionVerifier ? await verifiers.sessionVerifier.verify(sessionId) : null;
   if (!context) throw new HttpProblem('unauthorized', 'Sign in first, or send an admin API key: Authorization: Bearer <API_KEY>.', {}, CHALLENGE);
   assertSameOrigin(req);
-  if (options.ownerOnly && context.user.role !== 'owner') throw new HttpProblem('forbidden', 'Only an owner of the account may do this.');
+  if (!roles.includes(context.user.role)) throw new HttpProblem('forbidden', 'Only an owner of the account may do this.');
   return context;
 }
 

@@ -32,6 +32,7 @@ import { listWebhookDeliveriesOperation } from './partner/list-webhook-deliverie
 import { listWebhookEndpointsOperation } from './partner/list-webhook-endpoints.js';
 import { replayWebhookDeliveriesOperation } from './partner/replay-webhook-deliveries.js';
 import { replayWebhookDeliveryOperation } from './partner/replay-webhook-delivery.js';
+import { updateWebhookEndpointOperation } from './partner/update-webhook-endpoint.js';
 import { publishPlatformEventOperation } from './platform/publish-platform-event.js';
 import { getUsageSummary } from './usage/get-usage-summary.js';
 import { recordUsageEntries } from './usage/record-usage-entries.js';
@@ -51,6 +52,7 @@ export const PARTNER_OPERATIONS = [
   syncBookingsOperation,
   createWebhookEndpointOperation,
   listWebhookEndpointsOperation,
+  updateWebhookEndpointOperation,
   deleteWebhookEndpointOperation,
   listWebhookDeliveriesOperation,
   replayWebhookDeliveryOperation,

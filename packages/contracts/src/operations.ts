@@ -18,6 +18,7 @@ import { listWebhookEndpointsOperation } from './partner/list-webhook-endpoints.
 import { replayWebhookDeliveriesOperation } from './partner/replay-webhook-deliveries.js';
 import { replayWebhookDeliveryOperation } from './partner/replay-webhook-delivery.js';
 import { OPERATOR_OPERATIONS } from './operator/operations.js';
+import { updateWebhookEndpointOperation } from './partner/update-webhook-endpoint.js';
 import { publishPlatformEventOperation } from './platform/publish-platform-event.js';
 import { getUsageSummary } from './usage/get-usage-summary.js';
 import { recordUsageEntries } from './usage/record-usage-entries.js';
@@ -37,6 +38,7 @@ export const PARTNER_OPERATIONS = [
   syncBookingsOperation,
   createWebhookEndpointOperation,
   listWebhookEndpointsOperation,
+  updateWebhookEndpointOperation,
   deleteWebhookEndpointOperation,
   listWebhookDeliveriesOperation,
   replayWebhookDeliveryOperation,

@@ -48,7 +48,7 @@ export const commonEnv = {
 } as const;
 
 export const redisEnv = {
-  REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', description: 'Redis: the BullMQ queues, and the API key revocations both APIs listen to.' },
+  REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', description: 'Redis: the BullMQ queues, the API key revocations every API listens to, and the per-key rate limits. Run it with noeviction and AOF.' },
   QUEUE_PREFIX: { type: 'string', default: 'bull', description: 'BullMQ key prefix (lets several environments share one Redis).' },
 } as const;
 
@@ -79,7 +79,7 @@ export const queueWorkerEnv = {
 export const httpEnv = {
   PORT: { type: 'integer', default: 3000, minimum: 0, maximum: 65535, description: 'HTTP port.' },
   HOST: { type: 'string', default: '0.0.0.0', description: 'HTTP bind address.' },
-  PROBLEM_BASE: { type: 'string', default: 'https://problems.activity-backbone.dev', description: 'Base URI of RFC 7807 problem types.' },
+  PROBLEM_BASE: { type: 'string', default: 'https://problems.activity-backbone.dev', description: 'Base URI of the RFC 9457 problem types.' },
   BODY_LIMIT: { type: 'string', default: '1mb', description: 'Largest JSON body accepted (413 above it).' },
   AUTH_CACHE_TTL_MS: {
     type: 'integer',
@@ -138,7 +138,7 @@ export function rateLimitSettings(config: ConfigOf<{ type: 'object'; properties:
 /**
  * The metrics server of each process (GET /metrics on a port of its own, never behind the public gateway). Each app
  * overrides METRICS_PORT's default with its own (partner API 9101, usage API 9102, operator API 9103, metering worker
- * 9104), so processes on one host do not collide.
+ * 9104, webhook worker 9105), so processes on one host do not collide.
  */
 export const metricsEnv = {
   METRICS_ENABLED: { type: 'boolean', default: true, description: 'Serve /metrics and record the HTTP request metrics (false: neither).' },

@@ -1,8 +1,8 @@
-// The local stand-in for the production gateway (nginx in docker-compose.yml): one base URL in front of both APIs.
+// The local stand-in for the production gateway (nginx in docker-compose.yml): one base URL in front of the three APIs.
 // /api/v2/usage/* and /api/v2/platform/* go to the usage API, /api/v2/operator/* and /console to the operator API,
 // everything else to the partner API. /metrics is answered 404 here: each process serves its metrics on a port of its
-// own, never through the public gateway (a route of that name added to an API later must not leak). Its own answers (an upstream that does not answer, a request Node's parser
-// refuses, a slow client) are problems like the APIs'.
+// own, never through the public gateway (a route of that name added to an API later must not leak). Its own answers
+// (an upstream that does not answer, a request Node's parser refuses, a slow client) are problems like the APIs'.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { httpEnv } from '@backbone/config';

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { OPERATOR_OPERATIONS, OPERATOR_PERMISSIONS } from '@backbone/contracts';
-import { PERMISSIONS_DOC, permissionsMarkdown } from '../permissions-doc.js';
+import { PERMISSIONS_DOC, permissionsMarkdown } from '../docs/permissions-table.js';
 
 describe('docs/permissions.md', () => {
   it('is what npm run docs:permissions writes from the permission table', async () => {

@@ -1,11 +1,11 @@
 // docs/permissions.md, the operator API's permission table for people, generated from the contracts' table (each
-// operator operation's `roles`): `npm run docs:permissions` writes it, and scripts/test/permissions-doc.test.ts fails
+// operator operation's `roles`): `npm run docs:permissions` writes it, and scripts/test/permissions-table.test.ts fails
 // while the committed copy differs from what would be written, so the document cannot drift from what the API enforces.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OPERATOR_OPERATIONS, OPERATOR_PERMISSIONS } from '@backbone/contracts';
-import { repoRoot } from './dev-env.js';
+import { repoRoot } from '../dev-env.js';
 
 export const PERMISSIONS_DOC = path.join(repoRoot, 'docs', 'permissions.md');
 

@@ -1,6 +1,7 @@
 // Group commit: callers hand over one item each and wait; items that arrive while a batch is being written go into
 // the next one, so under load many callers share one statement (one round trip, one WAL flush), and when idle an item
 // is written at once (no timer, no added latency).
+import { isDatabaseUnavailable } from './database-unavailable.js';
 
 export interface GroupCommitOptions {
   /** Largest batch written by one call of `write`. */
@@ -9,7 +10,9 @@ export interface GroupCommitOptions {
   maxConcurrentBatches?: number;
   /**
    * A batch of several items that fails is written again item by item, so an item the statement refuses fails alone
-   * instead of failing every item that happened to share its batch.
+   * instead of failing every item that happened to share its batch. Not when the database could not be reached
+   * (isDatabaseUnavailable): a connection lost during the statement leaves unknown whether it committed, and writing
+   * its items again could then write them twice (a reservation under a new booking reference); they fail with it.
    */
   retryFailedBatchItemByItem?: boolean;
 }
@@ -40,7 +43,7 @@ export function createGroupCommit<I, R>(write: (items: readonly I[]) => Promise<
       const answers = await write(batch.map((p) => p.item));
       batch.forEach((p, i) => p.resolve(answers[i]!));
     } catch (error) {
-      if (!options.retryFailedBatchItemByItem || batch.length === 1) {
+      if (!options.retryFailedBatchItemByItem || batch.length === 1 || isDatabaseUnavailable(error)) {
         batch.forEach((p) => p.reject(error));
         return;
       }

@@ -4,11 +4,12 @@
 import type { Db } from './pool.js';
 
 /** A claim older than this is taken to belong to a crashed request and may be taken over. */
-const ABANDONED_AFTER_SECONDS = 60;
+export const IDEMPOTENCY_ABANDONED_AFTER_SECONDS = 60;
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
 
 export type IdempotencyClaim =
-  | { outcome: 'claimed' }
+  /** `claimedAt` (the claim's locked_at, exact to the microsecond) tells this claim from a later one of the same key. */
+  | { outcome: 'claimed'; claimedAt: string }
   | { outcome: 'replay'; body: string }
   | { outcome: 'mismatch' }
   | { outcome: 'in-progress' };
@@ -25,7 +26,7 @@ export interface IdempotencyScope {
 
 export async function claimIdempotencyKey(db: Db, scope: IdempotencyScope): Promise<IdempotencyClaim> {
   // Insert a fresh claim, or take over one that expired or was abandoned; otherwise read what is there.
-  const { rows } = await db.query<{ claimed: boolean }>(
+  const { rows } = await db.query<{ claimed_at: string }>(
     `INSERT INTO idempotency_keys AS k (account_id, caller, key, operation, request_hash, state)
      VALUES ($1, $2, $3, $4, $5, 'running')
      ON CONFLICT (account_id, caller, key) DO UPDATE
@@ -33,10 +34,10 @@ export async function claimIdempotencyKey(db: Db, scope: IdempotencyScope): Prom
             response_status = NULL, response_body = NULL, locked_at = now(), created_at = now()
       WHERE k.created_at < now() - make_interval(hours => $6)
          OR (k.state = 'running' AND k.locked_at < now() - make_interval(secs => $7))
-     RETURNING true AS claimed`,
-    [scope.accountId, scope.caller, scope.key, scope.operation, scope.requestHash, IDEMPOTENCY_RETENTION_HOURS, ABANDONED_AFTER_SECONDS],
+     RETURNING locked_at::text AS claimed_at`,
+    [scope.accountId, scope.caller, scope.key, scope.operation, scope.requestHash, IDEMPOTENCY_RETENTION_HOURS, IDEMPOTENCY_ABANDONED_AFTER_SECONDS],
   );
-  if (rows[0]) return { outcome: 'claimed' };
+  if (rows[0]) return { outcome: 'claimed', claimedAt: rows[0].claimed_at };
   const existing = await db.query<{ operation: string; request_hash: string; state: string; response_body: string | null }>(
     `SELECT operation, request_hash, state, response_body FROM idempotency_keys
       WHERE account_id = $1 AND caller = $2 AND key = $3`,
@@ -63,11 +64,15 @@ export async function completeIdempotencyKey(db: Db, scope: IdempotencyScope, bo
   );
 }
 
-/** Frees a claim whose request failed without an answer worth replaying (a 5xx), so a retry can run. */
-export async function releaseIdempotencyKey(db: Db, scope: IdempotencyScope): Promise<void> {
+/**
+ * Frees a claim whose request failed without an answer worth replaying (a 5xx), so a retry can run. Only that claim:
+ * once it was abandoned and taken over by another request, or completed, this deletes nothing.
+ */
+export async function releaseIdempotencyKey(db: Db, scope: IdempotencyScope, claimedAt: string): Promise<void> {
   await db.query(
-    `DELETE FROM idempotency_keys WHERE account_id = $1 AND caller = $2 AND key = $3 AND state = 'running'`,
-    [scope.accountId, scope.caller, scope.key],
+    `DELETE FROM idempotency_keys
+      WHERE account_id = $1 AND caller = $2 AND key = $3 AND state = 'running' AND locked_at = $4::timestamptz`,
+    [scope.accountId, scope.caller, scope.key, claimedAt],
   );
 }
 

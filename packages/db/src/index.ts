@@ -1,4 +1,5 @@
 export * from './pool.js';
+export * from './database-unavailable.js';
 export * from './migrate.js';
 export * from './accounts.repository.js';
 export * from './api-keys.repository.js';

@@ -31,6 +31,11 @@ export function createPool(options: PoolOptions): pg.Pool {
   });
   // An idle client losing its connection must not crash the process; the next checkout reconnects.
   pool.on('error', () => undefined);
+  // Nor may a checked-out one: pg-pool listens for errors only while a client is idle, and a client whose server
+  // process ends between two statements of a transaction (a restart, pg_terminate_backend) emits 'error', which
+  // without a listener is an uncaught exception. Its next query fails instead (isDatabaseUnavailable), and the pool
+  // discards it on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

@@ -3,11 +3,10 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { docsRouter } from './docs.js';
-import { notFoundHandler, errorHandler } from './error-handler.js';
+import { notFoundHandler, errorHandler, sendUnavailable } from './error-handler.js';
 import { createHttpMetricsRecorder } from './http-metrics.js';
 import { requestLogger } from './logger.js';
 import { createOperationRoutes, type OperationRoutes } from './operation-routes.js';
-import { sendProblem } from './problems.js';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -46,7 +45,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     );
     const failing = Object.entries(results).filter(([, ok]) => !ok).map(([name]) => name);
     if (failing.length > 0) {
-      sendProblem(req, res, 'unavailable', `Not ready: ${failing.join(', ')} unreachable.`, { checks: results });
+      sendUnavailable(req, res, `Not ready: ${failing.join(', ')} unreachable.`, { checks: results });
       return;
     }
     res.json({ status: 'ready', checks: results });

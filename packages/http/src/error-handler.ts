@@ -1,6 +1,8 @@
 // The one error middleware: every failure leaves as application/problem+json. Unexpected errors are logged
-// with their stack and answered with a 500 that carries only the request id.
+// with their stack and answered with a 500 that carries only the request id; a dependency that cannot be reached
+// (the database, the event queue) is a 503 with Retry-After, since the same request may simply be sent again.
 import type { NextFunction, Request, Response } from 'express';
+import { isDatabaseUnavailable } from '@backbone/db';
 import { DomainError, ValidationError } from '@backbone/domain';
 import { IdempotencyError, SignInError, UnavailableError } from '@backbone/use-cases';
 import { HttpProblem, sendProblem } from './problems.js';
@@ -9,6 +11,19 @@ interface BodyParserError {
   type?: string;
   status?: number;
   expose?: boolean;
+}
+
+/**
+ * The Retry-After of every 503 `/unavailable`. A PostgreSQL restart or crash recovery takes seconds (1.5 s for the
+ * embedded server in the outage test), and the 503s of an outage cost almost nothing (a refused connection answers at
+ * once): a client that waits this long comes back about when the database does, without a tight retry loop.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
+/** 503 `/unavailable` with Retry-After. */
+export function sendUnavailable(req: Request, res: Response, detail: string, extensions: Record<string, unknown> = {}): void {
+  res.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+  sendProblem(req, res, 'unavailable', detail, extensions);
 }
 
 export function notFoundHandler(req: Request, res: Response): void {
@@ -44,7 +59,16 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
     return;
   }
   if (error instanceof UnavailableError) {
-    sendProblem(req, res, 'unavailable', error.message);
+    sendUnavailable(req, res, error.message);
+    return;
+  }
+  if (isDatabaseUnavailable(error)) {
+    req.log.warn({ err: error }, 'database unavailable');
+    sendUnavailable(
+      req,
+      res,
+      `The database is unavailable at the moment; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} seconds (with the same Idempotency-Key, a retry is never applied twice).`,
+    );
     return;
   }
   const parserError = error as BodyParserError;

@@ -50,6 +50,8 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
       for (const response of Object.values(responses) as Array<{ headers?: Record<string, unknown> }>) response.headers = { ...response.headers, ...RATE_LIMIT_HEADERS };
       responses['429'] ??= { $ref: '#/components/responses/RateLimited' };
     }
+    // Every operation reads PostgreSQL (a key, a session, a user), so any of them may meet it unreachable.
+    responses['503'] ??= { $ref: '#/components/responses/Unavailable' };
     responses['401'] ??= { description: op.auth === 'session-or-key' ? 'No live session cookie and no valid admin API key.' : 'Missing, malformed, unknown or revoked API key.', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
     responses['403'] ??= {
       description:
@@ -99,6 +101,12 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
             'Retry-After': { description: 'Whole seconds until the quota is whole again.', schema: { type: 'integer', minimum: 1 } },
             ...RATE_LIMIT_HEADERS,
           },
+          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+        },
+        Unavailable: {
+          description:
+            'The database (or the event queue) cannot be reached at the moment (problem type `/unavailable`): a restart, a failover, no free connection. Send the same request again after `Retry-After` seconds; with an `Idempotency-Key` a retry is never applied twice.',
+          headers: { 'Retry-After': { description: 'Whole seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } } },
           content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
         },
       },

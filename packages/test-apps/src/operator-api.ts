@@ -23,6 +23,8 @@ export interface TestOperatorAppOptions {
   consoleDir?: string | null;
   /** Per-key limits; none by default, as the load of the other tests comes from one key. */
   rateLimiter?: KeyRateLimiter;
+  /** How long a verified key is trusted without a look-up (AUTH_CACHE_TTL_MS); 0 (no cache) by default. */
+  authCacheTtlMs?: number;
 }
 
 export function createTestOperatorApp(options: TestOperatorAppOptions) {
@@ -32,7 +34,7 @@ export function createTestOperatorApp(options: TestOperatorAppOptions) {
     logger: createLogger({ level: 'silent', name: 'operator-api-test' }),
     problemBase: PROBLEM_BASE,
     bodyLimit: '64kb',
-    keyVerifier: createKeyVerifier(options.pool, 0),
+    keyVerifier: createKeyVerifier(options.pool, options.authCacheTtlMs ?? 0),
     rateLimiter: options.rateLimiter,
     sessionVerifier: createSessionVerifier(options.pool, sessions),
     redisUrl: options.redisUrl,

@@ -22,18 +22,20 @@ export const WITHOUT_WEBHOOKS: Pick<PartnerAppDeps, 'destinationPolicy' | 'webho
 
 export interface TestPartnerAppOptions {
   bodyLimit?: string;
+  /** How long a verified key is trusted without a look-up (AUTH_CACHE_TTL_MS); 0 (no cache) by default. */
+  authCacheTtlMs?: number;
   webhooks?: Partial<Pick<PartnerAppDeps, 'destinationPolicy' | 'webhookDeliveries'>>;
 }
 
-/** The real partner app over `pool`, as the tests run it: silent logs and no key cache. */
+/** The real partner app over `pool`, as the tests run it: silent logs and, unless asked, no key cache. */
 export function createTestPartnerApp(pool: Pool, options: TestPartnerAppOptions = {}) {
   return createPartnerApp({
     pool,
     logger: createLogger({ level: 'silent', name: 'partner-api-test' }),
     problemBase: PROBLEM_BASE,
     bodyLimit: options.bodyLimit ?? '64kb',
-    // No key cache: a revoked key must fail on the very next request.
-    keyVerifier: createKeyVerifier(pool, 0),
+    // No key cache unless asked: a revoked key must fail on the very next request.
+    keyVerifier: createKeyVerifier(pool, options.authCacheTtlMs ?? 0),
     ...WITHOUT_WEBHOOKS,
     ...options.webhooks,
   });

@@ -97,20 +97,28 @@ export interface TestServer {
  * (with Node's default timeouts unless `timeouts` are given).
  */
 export function useTestServer(makeApp: () => Express, options: { timeouts?: ServerTimeouts } = {}): TestServer {
-  const server = { url: '' } as TestServer;
-  let instance: http.Server;
+  let served: TestServer | undefined;
+  const server: TestServer = { url: '', close: () => served?.close() ?? Promise.resolve() };
   beforeAll(async () => {
-    instance = createHttpServer(makeApp(), options.timeouts);
-    await new Promise<void>((resolve) => instance.listen(0, '127.0.0.1', resolve));
-    server.url = `http://127.0.0.1:${(instance.address() as AddressInfo).port}`;
+    served = await serveTestApp(makeApp(), options);
+    server.url = served.url;
   });
-  server.close = () =>
-    new Promise<void>((resolve) => {
-      instance.close(() => resolve());
-      instance.closeAllConnections();
-    });
   afterAll(() => server.close());
   return server;
+}
+
+/** Serves an Express app on a free loopback port until close(), for a test that needs a server of its own. */
+export async function serveTestApp(app: Express, options: { timeouts?: ServerTimeouts } = {}): Promise<TestServer> {
+  const instance: http.Server = createHttpServer(app, options.timeouts);
+  await new Promise<void>((resolve) => instance.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(instance.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        instance.close(() => resolve());
+        instance.closeAllConnections();
+      }),
+  };
 }
 
 export interface ApiResponse<T = unknown> {

@@ -1,3 +1,4 @@
+export * from './database-faults.js';
 export * from './fixtures.js';
 export * from './infrastructure.js';
 export * from './local-services.js';

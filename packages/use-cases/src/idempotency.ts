@@ -7,7 +7,17 @@
 // - runIdempotently claims the key in its own table and stores the answer in the transaction that does the work;
 // - writes that carry their own dedupe key (usage entries, where the claim would cost a round trip) ask judgeRepeat.
 import { hash } from 'node:crypto';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, withTransaction, type Db, type Pool } from '@backbone/db';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  IDEMPOTENCY_ABANDONED_AFTER_SECONDS,
+  isDatabaseUnavailable,
+  releaseIdempotencyKey,
+  withTransaction,
+  type Db,
+  type IdempotencyScope,
+  type Pool,
+} from '@backbone/db';
 import { IdempotencyError } from './errors.js';
 
 /** What the caller sent: who it is, its key, the request (method and concrete path) and a hash of the body. */
@@ -25,6 +35,9 @@ export interface Replayable<T> {
   value: T;
   replayed: boolean;
 }
+
+/** How often a claim is released again while the database does not answer. */
+const RELEASE_RETRY_MS = 1000;
 
 /**
  * Runs `work` once per key. Without a key, `work` runs on the pool (a single statement needs no transaction). With
@@ -46,8 +59,23 @@ export async function runIdempotently<T>(pool: Pool, accountId: string, request:
     });
     return { value, replayed: false };
   } catch (error) {
-    await releaseIdempotencyKey(pool, scope).catch(() => undefined);
+    await releaseClaim(pool, scope, claim.claimedAt, Date.now() + IDEMPOTENCY_ABANDONED_AFTER_SECONDS * 1000);
     throw error;
+  }
+}
+
+/**
+ * Releases a failed request's claim. When the database does not answer, which is often why the request failed, the
+ * release is tried again in the background until it succeeds or the claim counts as abandoned anyway: otherwise the
+ * client's retry once the database is back would be told for a minute that its request is still running.
+ */
+async function releaseClaim(pool: Pool, scope: IdempotencyScope, claimedAt: string, retryUntil: number): Promise<void> {
+  try {
+    await releaseIdempotencyKey(pool, scope, claimedAt);
+  } catch (error) {
+    if (isDatabaseUnavailable(error) && Date.now() < retryUntil) {
+      setTimeout(() => void releaseClaim(pool, scope, claimedAt, retryUntil), RELEASE_RETRY_MS).unref();
+    }
   }
 }
 

@@ -1,0 +1,50 @@
+// The one place that tells "PostgreSQL cannot be reached right now" from "this statement failed": a server that
+// refuses connections, cuts them, is shutting down, starting up or recovering, or has no connection slot left. The
+// first kind says nothing about the request, which may be sent again as it is once the server is back; the APIs
+// answer it with 503 and Retry-After (packages/http's error handler), everything else stays an unexpected error.
+
+/** SQLSTATEs of a server going away, coming back, or refusing the connection (class 08 is added below). */
+const UNAVAILABLE_SQLSTATES = new Set([
+  // admin_shutdown: a fast shutdown, or pg_terminate_backend.
+  '57P01',
+  // crash_shutdown: another server process crashed and the postmaster resets every connection.
+  '57P02',
+  // cannot_connect_now: starting up, not yet accepting connections, in recovery, shutting down.
+  '57P03',
+  // too_many_connections: no connection slot free.
+  '53300',
+]);
+
+/** The socket's own errors: nothing listens, the connection was reset, the host cannot be reached or named. */
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENETDOWN', 'EAI_AGAIN', 'ENOTFOUND']);
+
+/**
+ * node-postgres (pg 8, pg-pool 3) reports these with a message only: the server closed the socket, a connection
+ * attempt timed out (client or pool), a query was sent on a client whose connection had already failed.
+ */
+const UNAVAILABLE_MESSAGES = new Set([
+  'Connection terminated unexpectedly',
+  'Connection terminated due to connection timeout',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+]);
+
+/**
+ * Whether `error` (or what it wraps: `cause`, an AggregateError's errors) is a connection-class failure of
+ * PostgreSQL. Class 08 (connection exception) counts, but not 08P01 (protocol violation), which is a bug, not an outage.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return isUnavailable(error, 0);
+}
+
+function isUnavailable(error: unknown, depth: number): boolean {
+  if (typeof error !== 'object' || error === null || depth > 4) return false;
+  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === 'string') {
+    if (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code)) return true;
+    if (code.startsWith('08') && code !== '08P01') return true;
+  }
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGES.has(message)) return true;
+  if (Array.isArray(errors) && errors.some((inner) => isUnavailable(inner, depth + 1))) return true;
+  return isUnavailable(cause, depth + 1);
+}

@@ -173,4 +173,37 @@ describe('PostgreSQL out of reach: 503 with Retry-After', () => {
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
     expect((await databaseFingerprint(db.pool)).bookings).toBe(before.bookings! + 1);
   });
+
+  it('the connection is lost while the key is being claimed, and the claim commits after: 503; once the database is back, the same key books', async () => {
+    const key = newKey();
+    const before = await databaseFingerprint(db.pool);
+    // The claim's INSERT waits for this transaction's lock on the table.
+    const holder = await db.pool.connect();
+    let answer;
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE idempotency_keys IN SHARE MODE');
+      const pending = book(key);
+      await appBackendWaitingOnLock();
+      proxy.refuse();
+      proxy.cut();
+      answer = await pending;
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    expectUnavailable(answer, PROBLEM_BASE);
+    // Its server process did not notice the lost client while it waited: the claim commits now, the answer goes nowhere.
+    await waitFor('the lost claim committed', async () => (await db.pool.query(`SELECT 1 FROM idempotency_keys WHERE key = $1 AND state = 'running'`, [key])).rows.length === 1);
+    await proxy.accept();
+    let retry = await book(key);
+    await waitFor('the lost claim released', async () => {
+      if (retry.status !== 409) return true;
+      expect(retry.body).toMatchObject({ type: `${PROBLEM_BASE}/idempotency-in-progress` });
+      retry = await book(key);
+      return false;
+    }, 10_000, 100);
+    expect(retry.status).toBe(201);
+    expect((await databaseFingerprint(db.pool)).bookings).toBe(before.bookings! + 1);
+  });
 });

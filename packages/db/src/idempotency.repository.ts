@@ -8,8 +8,7 @@ export const IDEMPOTENCY_ABANDONED_AFTER_SECONDS = 60;
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
 
 export type IdempotencyClaim =
-  /** `claimedAt` (the claim's locked_at, exact to the microsecond) tells this claim from a later one of the same key. */
-  | { outcome: 'claimed'; claimedAt: string }
+  | { outcome: 'claimed' }
   | { outcome: 'replay'; body: string }
   | { outcome: 'mismatch' }
   | { outcome: 'in-progress' };
@@ -24,20 +23,21 @@ export interface IdempotencyScope {
   requestHash: string;
 }
 
-export async function claimIdempotencyKey(db: Db, scope: IdempotencyScope): Promise<IdempotencyClaim> {
+/** Claims the key for the request whose id is `claimId` (a UUID it drew), unless another request holds or answered it. */
+export async function claimIdempotencyKey(db: Db, scope: IdempotencyScope, claimId: string): Promise<IdempotencyClaim> {
   // Insert a fresh claim, or take over one that expired or was abandoned; otherwise read what is there.
-  const { rows } = await db.query<{ claimed_at: string }>(
-    `INSERT INTO idempotency_keys AS k (account_id, caller, key, operation, request_hash, state)
-     VALUES ($1, $2, $3, $4, $5, 'running')
+  const { rows } = await db.query<{ claimed: boolean }>(
+    `INSERT INTO idempotency_keys AS k (account_id, caller, key, operation, request_hash, state, claim_id)
+     VALUES ($1, $2, $3, $4, $5, 'running', $8)
      ON CONFLICT (account_id, caller, key) DO UPDATE
         SET operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash, state = 'running',
-            response_status = NULL, response_body = NULL, locked_at = now(), created_at = now()
+            response_status = NULL, response_body = NULL, locked_at = now(), created_at = now(), claim_id = EXCLUDED.claim_id
       WHERE k.created_at < now() - make_interval(hours => $6)
          OR (k.state = 'running' AND k.locked_at < now() - make_interval(secs => $7))
-     RETURNING locked_at::text AS claimed_at`,
-    [scope.accountId, scope.caller, scope.key, scope.operation, scope.requestHash, IDEMPOTENCY_RETENTION_HOURS, IDEMPOTENCY_ABANDONED_AFTER_SECONDS],
+     RETURNING true AS claimed`,
+    [scope.accountId, scope.caller, scope.key, scope.operation, scope.requestHash, IDEMPOTENCY_RETENTION_HOURS, IDEMPOTENCY_ABANDONED_AFTER_SECONDS, claimId],
   );
-  if (rows[0]) return { outcome: 'claimed', claimedAt: rows[0].claimed_at };
+  if (rows[0]) return { outcome: 'claimed' };
   const existing = await db.query<{ operation: string; request_hash: string; state: string; response_body: string | null }>(
     `SELECT operation, request_hash, state, response_body FROM idempotency_keys
       WHERE account_id = $1 AND caller = $2 AND key = $3`,
@@ -45,7 +45,7 @@ export async function claimIdempotencyKey(db: Db, scope: IdempotencyScope): Prom
   );
   const row = existing.rows[0];
   // Released between our insert and our read: the caller may simply try again.
-  if (!row) return claimIdempotencyKey(db, scope);
+  if (!row) return claimIdempotencyKey(db, scope, claimId);
   // The same key on another resource (another booking's cancel) or with another body is another request.
   if (row.operation !== scope.operation || row.request_hash !== scope.requestHash) return { outcome: 'mismatch' };
   if (row.state === 'running') return { outcome: 'in-progress' };
@@ -65,14 +65,13 @@ export async function completeIdempotencyKey(db: Db, scope: IdempotencyScope, bo
 }
 
 /**
- * Frees a claim whose request failed without an answer worth replaying (a 5xx), so a retry can run. Only that claim:
- * once it was abandoned and taken over by another request, or completed, this deletes nothing.
+ * Frees the claim of request `claimId`, which failed without an answer worth replaying (a 5xx), so a retry can run.
+ * Only that claim: when it was never made, was completed, or was abandoned and taken over, this deletes nothing.
  */
-export async function releaseIdempotencyKey(db: Db, scope: IdempotencyScope, claimedAt: string): Promise<void> {
+export async function releaseIdempotencyKey(db: Db, scope: IdempotencyScope, claimId: string): Promise<void> {
   await db.query(
-    `DELETE FROM idempotency_keys
-      WHERE account_id = $1 AND caller = $2 AND key = $3 AND state = 'running' AND locked_at = $4::timestamptz`,
-    [scope.accountId, scope.caller, scope.key, claimedAt],
+    `DELETE FROM idempotency_keys WHERE account_id = $1 AND caller = $2 AND key = $3 AND state = 'running' AND claim_id = $4`,
+    [scope.accountId, scope.caller, scope.key, claimId],
   );
 }
 

@@ -2,9 +2,9 @@
 // places with one conditional update that also records the booking and its booking.created event (409 when the
 // timeslot is unavailable or too full). With an Idempotency-Key the answer commits in the same transaction. The
 // reservation commits without waiting for the disk (so a hot timeslot's row lock is not held through a flush): the
-// answer waits for durability here, a replayed answer too, since its original may have committed a moment ago.
+// answer waits for durability (runIdempotently's `durable`), a replayed answer too.
 import type { Booking } from '@backbone/contracts';
-import { awaitDurable, createBookingStore, type Pool } from '@backbone/db';
+import { createBookingStore, type Pool } from '@backbone/db';
 import { createBooking as bookThroughDomain, DomainError, type NewBooking } from '@backbone/domain';
 import { countBookings } from '@backbone/metrics';
 import { runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
@@ -15,8 +15,7 @@ export interface BookingUnitOfWork {
 
 export async function createBooking(uow: BookingUnitOfWork, request: NewBooking, idempotency: IdempotencyRequest | null = null): Promise<Replayable<Booking>> {
   try {
-    const result = await runIdempotently(uow.pool, request.accountId, idempotency, (db) => bookThroughDomain(createBookingStore(db), request));
-    await awaitDurable(uow.pool);
+    const result = await runIdempotently(uow.pool, request.accountId, idempotency, (db) => bookThroughDomain(createBookingStore(db), request), { durable: true });
     if (!result.replayed) countBookings(request.channel, result.value.Status === 'on_hold' ? 'held' : 'created');
     return result;
   } catch (error) {

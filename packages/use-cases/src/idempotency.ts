@@ -6,8 +6,9 @@
 // one set of verdicts:
 // - runIdempotently claims the key in its own table and stores the answer in the transaction that does the work;
 // - writes that carry their own dedupe key (usage entries, where the claim would cost a round trip) ask judgeRepeat.
-import { hash } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import {
+  awaitDurable,
   claimIdempotencyKey,
   completeIdempotencyKey,
   IDEMPOTENCY_ABANDONED_AFTER_SECONDS,
@@ -15,6 +16,7 @@ import {
   releaseIdempotencyKey,
   withTransaction,
   type Db,
+  type IdempotencyClaim,
   type IdempotencyScope,
   type Pool,
 } from '@backbone/db';
@@ -43,12 +45,40 @@ const RELEASE_RETRY_MS = 1000;
  * Runs `work` once per key. Without a key, `work` runs on the pool (a single statement needs no transaction). With
  * one, the key is claimed, `work` runs in a transaction and its answer (JSON) commits with it; when `work` throws,
  * the claim is released, so only answers that did their work are kept and a failed request can be retried.
+ *
+ * `durable`: the work may commit without flush (COMMIT_WITHOUT_FLUSH), so the answer waits until it is on disk
+ * (awaitDurable), a replayed answer too, since its original may have committed a moment ago. A server that dies
+ * before the flush loses that commit, stored answer included, but not the claim, made before: so a failed wait
+ * releases the claim like a failed work does. When the commit was kept after all, the claim is done and stays.
  */
-export async function runIdempotently<T>(pool: Pool, accountId: string, request: IdempotencyRequest | null, work: (db: Db) => Promise<T>): Promise<Replayable<T>> {
-  if (!request) return { value: await work(pool), replayed: false };
+export async function runIdempotently<T>(
+  pool: Pool,
+  accountId: string,
+  request: IdempotencyRequest | null,
+  work: (db: Db) => Promise<T>,
+  options: { durable?: boolean } = {},
+): Promise<Replayable<T>> {
+  const durable = () => (options.durable ? awaitDurable(pool) : Promise.resolve());
+  if (!request) {
+    const value = await work(pool);
+    await durable();
+    return { value, replayed: false };
+  }
   const scope = { accountId, ...request };
-  const claim = await claimIdempotencyKey(pool, scope);
-  if (claim.outcome === 'replay') return { value: JSON.parse(claim.body) as T, replayed: true };
+  const claimId = randomUUID();
+  const release = () => releaseClaim(pool, scope, claimId, Date.now() + IDEMPOTENCY_ABANDONED_AFTER_SECONDS * 1000);
+  let claim: IdempotencyClaim;
+  try {
+    claim = await claimIdempotencyKey(pool, scope, claimId);
+  } catch (error) {
+    // The connection was lost with the claim on its way: it may have been made (the commit done, the answer lost).
+    if (isDatabaseUnavailable(error)) await release();
+    throw error;
+  }
+  if (claim.outcome === 'replay') {
+    await durable();
+    return { value: JSON.parse(claim.body) as T, replayed: true };
+  }
   if (claim.outcome === 'mismatch') throw new IdempotencyError('conflict');
   if (claim.outcome === 'in-progress') throw new IdempotencyError('in-progress');
   try {
@@ -57,24 +87,25 @@ export async function runIdempotently<T>(pool: Pool, accountId: string, request:
       await completeIdempotencyKey(client, scope, JSON.stringify(answer));
       return answer;
     });
+    await durable();
     return { value, replayed: false };
   } catch (error) {
-    await releaseClaim(pool, scope, claim.claimedAt, Date.now() + IDEMPOTENCY_ABANDONED_AFTER_SECONDS * 1000);
+    await release();
     throw error;
   }
 }
 
 /**
- * Releases a failed request's claim. When the database does not answer, which is often why the request failed, the
- * release is tried again in the background until it succeeds or the claim counts as abandoned anyway: otherwise the
- * client's retry once the database is back would be told for a minute that its request is still running.
+ * Releases the claim of a failed request. When the database does not answer, which is often why the request failed,
+ * the release is tried again in the background until it succeeds or the claim counts as abandoned anyway: otherwise
+ * the client's retry once the database is back would be told for a minute that its request is still running.
  */
-async function releaseClaim(pool: Pool, scope: IdempotencyScope, claimedAt: string, retryUntil: number): Promise<void> {
+async function releaseClaim(pool: Pool, scope: IdempotencyScope, claimId: string, retryUntil: number): Promise<void> {
   try {
-    await releaseIdempotencyKey(pool, scope, claimedAt);
+    await releaseIdempotencyKey(pool, scope, claimId);
   } catch (error) {
     if (isDatabaseUnavailable(error) && Date.now() < retryUntil) {
-      setTimeout(() => void releaseClaim(pool, scope, claimedAt, retryUntil), RELEASE_RETRY_MS).unref();
+      setTimeout(() => void releaseClaim(pool, scope, claimId, retryUntil), RELEASE_RETRY_MS).unref();
     }
   }
 }

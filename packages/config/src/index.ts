@@ -49,7 +49,12 @@ export const commonEnv = {
 
 export const redisEnv = {
   REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', description: 'Redis: the BullMQ queues, and the API key revocations both APIs listen to.' },
-  QUEUE_PREFIX: { type: 'string', default: 'bull', description: 'BullMQ key prefix (lets several environments share one Redis).' },
+  QUEUE_PREFIX: {
+    type: 'string',
+    default: 'bull',
+    description:
+      "BullMQ key prefix (lets several environments share one Redis). Bound to one database: the first process to use it records its database in Redis (key <prefix>:backbone:database), and a process of any other database refuses to start on it. `npm start` derives one from its database unless this is set.",
+  },
 } as const;
 
 /** How a BullMQ worker process holds its jobs and lets them go (the metering and webhook workers alike). */

@@ -1,14 +1,19 @@
 // `npm start` with one of its ports held by another program (a plain TCP server here): it says which port and which
 // variable moves it, and exits non-zero before starting anything, for the embedded PostgreSQL, its redis-server, the
-// gateway and each API.
+// gateway and each API. And with no redis-server to run, it says so as early.
 import net from 'node:net';
 import { rm } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '@backbone/testkit';
-import { stackDataDir, stackPort, startStack } from './stack-support.js';
+import { stackDataDir, stackPort, startStack, type Stack } from './stack-support.js';
 
 const dataDirs: string[] = [];
-afterAll(() => Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+// A stack that did not stop by itself (the check missed the port) is stopped, not left running.
+const stacks: Stack[] = [];
+afterAll(async () => {
+  await Promise.all(stacks.map((stack) => stack.stop()));
+  await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
 
 function hold(port: number): Promise<net.Server> {
   return new Promise((resolve, reject) => {
@@ -50,6 +55,7 @@ describe('npm start with a port in use', () => {
           EMBEDDED_PG_PORT: String(ports.postgres),
           EMBEDDED_REDIS_PORT: String(ports.redis),
         });
+        stacks.push(stack);
         const [code] = await stack.exited;
         expect(code, stack.output()).toBe(1);
         expect(stack.output().split('\n')).toContain(`[start] ${testCase.message(held)}`);
@@ -60,4 +66,28 @@ describe('npm start with a port in use', () => {
       }
     });
   }
+});
+
+describe('npm start without redis-server', () => {
+  it('says to install it or set REDIS_URL, and exits 1 before starting anything', { timeout: 60_000 }, async () => {
+    const dataDir = await stackDataDir();
+    dataDirs.push(dataDir);
+    const stack = startStack(dataDir, {
+      DATABASE_URL: undefined,
+      REDIS_URL: undefined,
+      QUEUE_PREFIX: undefined,
+      // Nothing on PATH (the stack runs Node by its own path): no redis-server.
+      PATH: dataDir,
+      PORT: String(await stackPort()),
+      EMBEDDED_PG_PORT: String(await freePort()),
+      EMBEDDED_REDIS_PORT: String(await freePort()),
+    });
+    stacks.push(stack);
+    const [code] = await stack.exited;
+    expect(code, stack.output()).toBe(1);
+    expect(stack.output().split('\n')).toContain(
+      '[start] redis-server is not installed: the stack runs one of its own beside its own PostgreSQL. Install it (apt-get install redis-server), or set REDIS_URL to a Redis to use.',
+    );
+    expect(stack.output()).not.toContain('starting the embedded PostgreSQL');
+  });
 });

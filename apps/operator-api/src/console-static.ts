@@ -1,11 +1,13 @@
 // The built console under /console: hashed assets cached for a year, every other path answered with index.html
 // (the console's routes live in the browser), all with a Content-Security-Policy that allows no inline script and
-// nothing from another origin.
+// nothing from another origin. A file that is not there is a 404 problem, never a 500: a browser holding an old
+// index.html after a deploy asks for scripts that are gone.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
-import express, { type Express } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
+import { sendProblem } from '@backbone/http';
 
 const gzip = promisify(gzipCallback);
 
@@ -43,11 +45,26 @@ export function serveConsole(app: Express, consoleDir: string): void {
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
     res.type(asset.type).send(asset.body);
   });
-  app.use('/console/assets', express.static(path.join(root, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }));
-  app.get(['/console', '/console/{*rest}'], (_req, res, next) => {
+  // Anything serve-static cannot send (no such file, a folder, a name it refuses) falls through to the 404 below.
+  app.use('/console/assets', express.static(path.join(root, 'assets'), { immutable: true, maxAge: '365d', index: false, redirect: false }));
+  app.use('/console/assets', (req, res) => sendProblem(req, res, 'not-found', 'No such console file; reload the console to get the current one.'));
+  app.get(['/console', '/console/{*rest}'], (req, res, next) => {
     res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(path.join(root, 'index.html'), (error) => (error ? next(error) : undefined));
+    res.sendFile(path.join(root, 'index.html'), (error) => {
+      if (!error) return;
+      if (isMissingFile(error) && !res.headersSent) consoleNotBuilt(req, res);
+      else next(error);
+    });
   });
+}
+
+function isMissingFile(error: Error & { code?: string }): boolean {
+  return error.code === 'ENOENT' || error.code === 'ENOTDIR';
+}
+
+function consoleNotBuilt(req: Request, res: Response): void {
+  res.removeHeader('Cache-Control');
+  sendProblem(req, res, 'not-found', 'The console is not built on this server (npm run build builds it).');
 }
 
 interface GzippedAsset {

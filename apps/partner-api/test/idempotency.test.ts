@@ -1,9 +1,11 @@
-// Idempotency-Key on POST booking: byte-identical replays that book once, one booking under concurrent retries,
-// 422 for a reused key with another body, and keys that a failed first attempt leaves free.
+// Idempotency-Key on POST booking, confirm and cancel: byte-identical replays that book once, one booking under
+// concurrent retries, 422 for a reused key with another body or on another resource, keys that a failed first attempt
+// leaves free, and keys that belong to the partner that sent them.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '@backbone/db';
 import { createTestActivity, createTestTimeslot, futureDate, request } from '@backbone/testkit';
 import type { Activity } from '@backbone/domain';
-import { bookingBody, createOperator, databaseFingerprint, keepAliveClient, PROBLEM_BASE, usePartnerApi, type Operator } from './support.js';
+import { bookingBody, bookingPath, createOperator, databaseFingerprint, keepAliveClient, PROBLEM_BASE, usePartnerApi, type Operator } from './support.js';
 
 const { db, server } = usePartnerApi();
 const BOOKING = '/api/v2/ota/partner/booking';
@@ -163,3 +165,96 @@ describe('Idempotency-Key', () => {
   });
 });
 
+
+describe('Idempotency-Key scope: the caller and the resource', () => {
+  const cancel = (reference: string, key: string, ota: string, body?: unknown) =>
+    request(server.url, 'POST', bookingPath(reference, 'cancel'), { key: ota, headers: { 'idempotency-key': key }, ...(body === undefined ? {} : { body }) });
+  const confirm = (reference: string, key: string, ota: string, body: unknown) =>
+    request(server.url, 'POST', bookingPath(reference, 'confirm'), { key: ota, headers: { 'idempotency-key': key }, body });
+  const statusOf = async (reference: string) =>
+    (await db.pool.query<{ status: string }>(`SELECT status FROM bookings WHERE reference = $1`, [reference])).rows[0]!.status;
+
+  it('answers 422 to the key of one booking\'s cancel sent to another booking\'s cancel, which stays confirmed', async () => {
+    const { activity, slot } = await slotWithCapacity(10);
+    const first = (await book(bookingBody(activity, slot))).body.Reference as string;
+    const second = (await book(bookingBody(activity, slot))).body.Reference as string;
+    const key = newKey();
+    const cancelled = await cancel(first, key, op.ota, { Reason: 'r' });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.Reference).toBe(first);
+    const before = await databaseFingerprint(db.pool);
+    const other = await cancel(second, key, op.ota, { Reason: 'r' });
+    expect(other.status).toBe(422);
+    expect(other.body).toMatchObject({ type: `${PROBLEM_BASE}/idempotency-conflict`, instance: bookingPath(second, 'cancel') });
+    expect(other.text).not.toContain(first);
+    expect(await statusOf(second)).toBe('confirmed');
+    expect(await databaseFingerprint(db.pool)).toEqual(before);
+    // The first cancel still replays for its own booking.
+    const replay = await cancel(first, key, op.ota, { Reason: 'r' });
+    expect(replay.text).toBe(cancelled.text);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('answers 422 to the key of one hold\'s confirm sent to another hold\'s confirm, which stays on hold', async () => {
+    const { activity, slot } = await slotWithCapacity(10);
+    const hold = () => book(bookingBody(activity, slot, { Hold: { Minutes: 30 } }));
+    const first = (await hold()).body.Reference as string;
+    const second = (await hold()).body.Reference as string;
+    const key = newKey();
+    const confirmed = await confirm(first, key, op.ota, {});
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toMatchObject({ Reference: first, Status: 'confirmed' });
+    const other = await confirm(second, key, op.ota, {});
+    expect(other.status).toBe(422);
+    expect(other.body.type).toBe(`${PROBLEM_BASE}/idempotency-conflict`);
+    expect(await statusOf(second)).toBe('on_hold');
+  });
+
+  it('gives another partner of the same account its own booking for the key and body another partner used', async () => {
+    const { activity, slot } = await slotWithCapacity(10);
+    const otherPartner = await op.keyWith(['ota']);
+    const key = newKey();
+    const body = bookingBody(activity, slot, { Customer: { FirstName: 'Pat', LastName: 'Partner-One', Email: 'pat@one.example' } });
+    const mine = await book(body, key);
+    const theirs = await book(body, key, otherPartner);
+    expect(mine.status).toBe(201);
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.body.Reference).not.toBe(mine.body.Reference);
+    expect(await bookingsOf(activity)).toEqual({ count: 2, booked: 2 });
+    // And each partner reads only its own booking.
+    expect((await request(server.url, 'GET', bookingPath(mine.body.Reference as string), { key: otherPartner })).status).toBe(404);
+  });
+
+  it('cancels the caller\'s own booking when another partner used the same key on a cancel without a body', async () => {
+    const { activity, slot } = await slotWithCapacity(10);
+    const otherPartner = await op.keyWith(['ota']);
+    const p1Booking = (await book(bookingBody(activity, slot, { Customer: { FirstName: 'One', LastName: 'First', Email: 'one@p1.example' } }))).body.Reference as string;
+    const p2Booking = (await book(bookingBody(activity, slot, { Customer: { FirstName: 'Two', LastName: 'Second', Email: 'two@p2.example' } }), undefined, otherPartner)).body.Reference as string;
+    const key = newKey();
+    expect((await cancel(p1Booking, key, op.ota)).status).toBe(200);
+    const theirs = await cancel(p2Booking, key, otherPartner);
+    expect(theirs.status).toBe(200);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.body).toMatchObject({ Reference: p2Booking, Status: 'cancelled', Customer: { Email: 'two@p2.example' } });
+    expect(theirs.text).not.toContain('one@p1.example');
+    expect(await statusOf(p2Booking)).toBe('cancelled');
+  });
+
+  it('replays for another key of the same partner (a rotated key), and refuses the key on another operation', async () => {
+    const { activity, slot } = await slotWithCapacity(10);
+    const key = newKey();
+    const body = bookingBody(activity, slot);
+    const first = await book(body, key, op.ota);
+    const partnerId = (await db.pool.query<{ partner_id: string }>(`SELECT partner_id FROM bookings WHERE reference = $1`, [first.body.Reference])).rows[0]!.partner_id;
+    const rotated = (await createApiKey(db.pool, op.account.id, { name: 'rotated', scopes: ['ota'], partnerId })).secret;
+    const viaRotated = await book(body, key, rotated);
+    expect(viaRotated.text).toBe(first.text);
+    expect(viaRotated.headers.get('idempotent-replayed')).toBe('true');
+    expect(await bookingsOf(activity)).toEqual({ count: 1, booked: 1 });
+    const onCancel = await cancel(first.body.Reference as string, key, op.ota);
+    expect(onCancel.status).toBe(422);
+    expect(onCancel.body.type).toBe(`${PROBLEM_BASE}/idempotency-conflict`);
+    expect(await statusOf(first.body.Reference as string)).toBe('confirmed');
+  });
+});

@@ -11,6 +11,8 @@ export interface MigrateOptions {
   databaseUrl: string;
   schema?: string;
   log?: (message: string) => void;
+  /** Applies only the migrations up to this one's timestamp (its file name's number): for tests of a data migration. */
+  until?: number;
 }
 
 const LOCK_WAIT_MS = 60_000;
@@ -41,6 +43,7 @@ async function runMigrations(options: MigrateOptions): Promise<void> {
     checkOrder: true,
     singleTransaction: true,
     log: options.log ?? (() => undefined),
+    ...(options.until === undefined ? {} : { count: options.until, timestamp: true }),
     noLock: false,
   });
 }

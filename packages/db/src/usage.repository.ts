@@ -10,7 +10,7 @@ export interface NewUsageEntry {
   extraInfo: string | null;
   /** Unix seconds. */
   occurredAt: number;
-  /** 'event:<EventID>' or 'key:<Idempotency-Key>'; null when the entry needs no dedupe. */
+  /** 'event:<EventID>' or 'idem:<caller>:<Idempotency-Key>'; null when the entry needs no dedupe. */
   dedupeKey: string | null;
   requestHash: string | null;
 }

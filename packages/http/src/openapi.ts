@@ -31,7 +31,7 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
       ...parameters(op.params, 'path'),
       ...parameters(op.query, 'query'),
       ...(op.idempotent
-        ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Retry-safe key: the same key and body within 24 hours replays the first answer.' }]
+        ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Retry-safe key, owned by the caller (the partner of an ota key, else the user or the API key): the same key with the same method, path and body within 24 hours replays the first answer; with another path or body it is a 422 /idempotency-conflict.' }]
         : []),
     ];
     const responses: Record<string, unknown> = {};
@@ -51,7 +51,15 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
       responses['429'] ??= { $ref: '#/components/responses/RateLimited' };
     }
     responses['401'] ??= { description: op.auth === 'session-or-key' ? 'No live session cookie and no valid admin API key.' : 'Missing, malformed, unknown or revoked API key.', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
-    responses['403'] ??= { description: op.auth === 'session-or-key' ? 'Another origin, or a staff user on an owner-only operation.' : `The API key lacks the '${op.scope}' scope.`, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+    responses['403'] ??= {
+      description:
+        op.auth === 'session-or-key'
+          ? op.roles.includes('staff')
+            ? 'Another origin: a session\'s state-changing request needs its own Origin, or Sec-Fetch-Site: same-origin.'
+            : 'Another origin (a session\'s state-changing request needs its own Origin, or Sec-Fetch-Site: same-origin), or a staff user: this operation is for owners (and admin keys).'
+          : `The API key lacks the '${op.scope}' scope.`,
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    };
     (paths[path] ??= {})[op.method] = {
       operationId: op.operationId,
       summary: op.summary,

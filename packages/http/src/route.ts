@@ -1,5 +1,5 @@
-// Mounts one Operation as one handler in the app's operation table: authentication and scope (401/403), the key's
-// rate limit (429), path (400), query and body (422) validation and, for operations that accept Idempotency-Key,
+// Mounts one Operation as one handler in the app's operation table: authentication, scope and role (401/403), the
+// key's rate limit (429), path (400), query and body (422) validation and, for operations that accept Idempotency-Key,
 // reading the key; then the handler, a thin call into one use case, which owns the key's replay protocol. One handler
 // rather than a middleware chain: every layer costs each request a dispatch, a closure and a promise, which showed in
 // the partner API's latency under load.
@@ -11,7 +11,7 @@ import { compileValidator, type Operation } from '@backbone/contracts';
 import { ValidationError } from '@backbone/domain';
 import type { Pool } from '@backbone/db';
 import { hashRequest, type IdempotencyRequest } from '@backbone/use-cases';
-import { assertSameOrigin, authorize, authorizeOperator, type AuthContext, type KeyVerifier, type SessionVerifier } from './auth.js';
+import { assertSameOrigin, authorize, authorizeOperator, idempotencyCallerOf, type AuthContext, type KeyVerifier, type SessionVerifier } from './auth.js';
 import type { OperationRoutes } from './operation-routes.js';
 import { HttpProblem } from './problems.js';
 import type { KeyRateLimiter } from './rate-limits.js';
@@ -26,9 +26,10 @@ export interface HandlerContext<Op extends Operation> {
   body: InputOf<Op['body']>;
   /** Who called; null for an operation that asks no authentication (signing in). */
   auth: Op['auth'] extends 'none' ? null : AuthContext;
-  /** The Idempotency-Key header, when the operation takes one and the caller sent it. */
-  idempotencyKey: string | null;
-  /** The key with this operation and a hash of the body, for the use case's idempotency module; null without a key. */
+  /**
+   * The Idempotency-Key header with who sent it, the request as sent (method and concrete path) and a hash of the body,
+   * for the use case's idempotency module; null when the operation takes no key or none was sent.
+   */
   idempotency: IdempotencyRequest | null;
   req: Request;
   res: Response;
@@ -64,22 +65,12 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
   const validateParams = op.params ? compileValidator(op.params as object, 'params') : null;
   const validateQuery = op.query ? compileValidator(op.query as object, 'query') : null;
   const validateBody = op.body ? compileValidator(op.body as object, 'body') : null;
-  const operationName = `${op.method.toUpperCase()} ${op.path}`;
+  const method = op.method.toUpperCase();
   const parseJson = express.json({ limit: deps.bodyLimit, type: JSON_TYPES, strict: false, verify: refuseInvalidUtf8 });
   // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- body-parser's http-errors Error, passed on unchanged
   const readJsonBody = (req: Request, res: Response) => new Promise<void>((resolve, reject) => parseJson(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
 
-  const authenticate = async (req: Request): Promise<AuthContext | null> => {
-    switch (op.auth ?? 'key') {
-      case 'none':
-        assertSameOrigin(req);
-        return null;
-      case 'session-or-key':
-        return authorizeOperator(req, deps, { ownerOnly: op.ownerOnly === true });
-      default:
-        return authorize(req, deps.keyVerifier, op.scope);
-    }
-  };
+  const authenticate = authenticatorOf(op, deps);
 
   routes.add(op.method, op.path, async (req: Request, res: Response) => {
     const auth = await authenticate(req);
@@ -116,8 +107,10 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
       query: query as InputOf<Op['query']>,
       body: req.body as InputOf<Op['body']>,
       auth: auth as HandlerContext<Op>['auth'],
-      idempotencyKey,
-      idempotency: idempotencyKey ? { operation: operationName, key: idempotencyKey, requestHash: hashRequest(req.body) } : null,
+      idempotency:
+        idempotencyKey && auth
+          ? { caller: idempotencyCallerOf(auth), operation: `${method} ${concretePath(req)}`, key: idempotencyKey, requestHash: hashRequest(req.body) }
+          : null,
       req,
       res,
     });
@@ -142,6 +135,24 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
     }
     sendJson(res, answer.status, answer.text);
   }, op.operationId);
+}
+
+/**
+ * Who may call, checked first, before the path, query or body is read: a refused caller changes nothing and learns
+ * nothing from validation errors. An operator operation admits the roles it declares (its row of the permission table).
+ */
+function authenticatorOf(op: Operation, deps: RouteDeps): (req: Request) => Promise<AuthContext | null> {
+  if (op.auth === 'session-or-key') {
+    const roles = op.roles;
+    return (req) => authorizeOperator(req, deps, roles);
+  }
+  if (op.auth === 'none') {
+    return async (req) => {
+      assertSameOrigin(req);
+      return null;
+    };
+  }
+  return (req) => authorize(req, deps.keyVerifier, op.scope);
 }
 
 /**
@@ -177,6 +188,13 @@ function readIdempotencyKey(req: Request): string | null {
     throw new HttpProblem('invalid-request', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
   }
   return value;
+}
+
+/** The path as the client sent it, without the query: the resource an idempotent write acts on. */
+function concretePath(req: Request): string {
+  const url = req.originalUrl;
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
 /** The header a replayed answer carries. */

@@ -1,14 +1,20 @@
 // The one idempotency module. A request that carries a key is answered once: a retry with the same key and the same
 // request gets the first answer again, the same key with another request is a conflict, and a retry racing the
-// first is told to wait. Two ways to keep the answer, one set of verdicts:
+// first is told to wait. A key is scoped by who sent it and what it acts on: the caller (the partner of an ota key,
+// else the API key or the signed-in user) owns its keys, and a stored answer is given only to the same method, the
+// same concrete path and the same body; another caller's identical key is another key. Two ways to keep the answer,
+// one set of verdicts:
 // - runIdempotently claims the key in its own table and stores the answer in the transaction that does the work;
 // - writes that carry their own dedupe key (usage entries, where the claim would cost a round trip) ask judgeRepeat.
 import { hash } from 'node:crypto';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, withTransaction, type Db, type Pool } from '@backbone/db';
 import { IdempotencyError } from './errors.js';
 
-/** What the caller sent: its key, the operation it belongs to, and a hash that tells the same request from another. */
+/** What the caller sent: who it is, its key, the request (method and concrete path) and a hash of the body. */
 export interface IdempotencyRequest {
+  /** 'partner:<id>', 'key:<id>' or 'user:<id>' (http's idempotencyCallerOf). */
+  caller: string;
+  /** Method and the concrete path as sent, e.g. 'POST /api/v2/ota/partner/booking/7KQ4X9MB/cancel'. */
   operation: string;
   key: string;
   requestHash: string;

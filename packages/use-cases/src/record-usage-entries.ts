@@ -27,7 +27,7 @@ const rejected = (index: number, errors: FieldError[]): BatchEntryResult => ({
 
 export async function recordUsageEntries(
   uow: { pool: Pool },
-  request: { accountId: string; entries: readonly unknown[] },
+  request: { accountId: string; caller: string; entries: readonly unknown[] },
   idempotency: IdempotencyRequest | null = null,
 ): Promise<Replayable<RecordUsageEntriesResponse>> {
   const now = nowInSeconds();
@@ -38,7 +38,7 @@ export async function recordUsageEntries(
     if (errors.length > 0) results[index] = rejected(index, errors);
     else {
       const input = raw as BatchUsageEntry;
-      accepted.push({ index, entry: toNewUsageEntry(input, { accountId: request.accountId, idempotencyKey: input.IdempotencyKey ?? null, now }) });
+      accepted.push({ index, entry: toNewUsageEntry(input, { accountId: request.accountId, idempotencyKey: input.IdempotencyKey === undefined ? null : { caller: request.caller, key: input.IdempotencyKey }, now }) });
     }
   });
 

@@ -1,12 +1,12 @@
 // Record one usage entry through the group-commit writer. Its idempotency rides on the entry itself (dedupe key
-// 'key:<Idempotency-Key>' plus the request hash), so a retry costs no extra round trip.
+// 'idem:<caller>:<Idempotency-Key>' plus the request hash), so a retry costs no extra round trip.
 import type { UsageEntry } from '@backbone/contracts';
 import type { InsertOutcome, UsageWriter } from '@backbone/db';
 import { ValidationError } from '@backbone/domain';
 import { countUsageEntriesWritten } from '@backbone/metrics';
 import { IdempotencyError } from './errors.js';
 import type { Replayable } from './idempotency.js';
-import { entryOutcome, nowInSeconds, toNewUsageEntry, usageEntryLimitErrors, type UsageEntryInput } from './usage-entries.js';
+import { entryOutcome, nowInSeconds, toNewUsageEntry, usageEntryLimitErrors, type EntryIdempotencyKey, type UsageEntryInput } from './usage-entries.js';
 
 export interface UsageWriterUnitOfWork {
   usageWriter: UsageWriter<InsertOutcome>;
@@ -14,7 +14,7 @@ export interface UsageWriterUnitOfWork {
 
 export async function recordUsageEntry(
   uow: UsageWriterUnitOfWork,
-  request: { accountId: string; entry: UsageEntryInput; idempotencyKey: string | null },
+  request: { accountId: string; entry: UsageEntryInput; idempotencyKey: EntryIdempotencyKey | null },
 ): Promise<Replayable<UsageEntry>> {
   const errors = usageEntryLimitErrors(request.entry);
   if (errors.length > 0) throw new ValidationError(errors);

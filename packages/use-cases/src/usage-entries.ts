@@ -27,7 +27,13 @@ function entryHash(input: UsageEntryInput): string {
   return hashRequest(members);
 }
 
-export function toNewUsageEntry(input: UsageEntryInput, context: { accountId: string; idempotencyKey: string | null; now: number }): NewUsageEntry {
+/** An entry's Idempotency-Key (the single POST's header, or a batch entry's IdempotencyKey) with who sent it. */
+export interface EntryIdempotencyKey {
+  caller: string;
+  key: string;
+}
+
+export function toNewUsageEntry(input: UsageEntryInput, context: { accountId: string; idempotencyKey: EntryIdempotencyKey | null; now: number }): NewUsageEntry {
   return {
     accountId: context.accountId,
     meter: input.Meter,
@@ -35,8 +41,10 @@ export function toNewUsageEntry(input: UsageEntryInput, context: { accountId: st
     usage: String(input.Usage),
     extraInfo: input.ExtraInfo ?? null,
     occurredAt: input.OccurredAt ?? context.now,
-    // One key space for the header of a single POST and the IdempotencyKey of a batch entry.
-    dedupeKey: context.idempotencyKey === null ? null : `key:${context.idempotencyKey}`,
+    // One key space per caller for the header of a single POST and the IdempotencyKey of a batch entry: both add to the
+    // same ledger. Another caller's identical key is another key. ('key:<K>', account-wide, is the form of entries
+    // stored before keys were the caller's; no new entry is stored under it.)
+    dedupeKey: context.idempotencyKey === null ? null : `idem:${context.idempotencyKey.caller}:${context.idempotencyKey.key}`,
     requestHash: context.idempotencyKey === null ? null : entryHash(input),
   };
 }

@@ -6,8 +6,12 @@ import { recordUsageEntry } from '@backbone/use-cases';
 import type { UsageAppDeps } from '../deps.js';
 
 export function mountRecordUsageEntry(routes: OperationRoutes, deps: UsageAppDeps): void {
-  mountOperation(routes, deps, recordUsageEntryOperation, async ({ body, auth, idempotencyKey }) => {
-    const { value, replayed } = await recordUsageEntry(deps, { accountId: auth.accountId, entry: body, idempotencyKey });
+  mountOperation(routes, deps, recordUsageEntryOperation, async ({ body, auth, idempotency }) => {
+    const { value, replayed } = await recordUsageEntry(deps, {
+      accountId: auth.accountId,
+      entry: body,
+      idempotencyKey: idempotency && { caller: idempotency.caller, key: idempotency.key },
+    });
     const response: RecordUsageEntryResponse = { data: value };
     return { status: 201, body: response, headers: replayHeaders(replayed) };
   });

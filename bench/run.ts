@@ -20,7 +20,7 @@ import { createPool } from '@backbone/db';
 import { workerEnv } from '@backbone/metering-worker/config';
 import { API_NODE_OPTIONS } from '../scripts/dev-env.js';
 import { buildEverything } from './lib/build.js';
-import { lockBenchDatabase, setUpInfrastructure } from './lib/infra.js';
+import { lockBenchDatabase, releaseBenchQueuePrefixes, setUpInfrastructure } from './lib/infra.js';
 import { createBenchAccount, resetBenchData, SUMMARY_ACCOUNT_ID } from './lib/fixtures.js';
 import { installExitHandlers, killAll, peakMemory } from './lib/processes.js';
 import { describeMachine, fmt, renderMarkdown, renderText, type Row, type Section } from './lib/report.js';
@@ -83,6 +83,7 @@ async function main(): Promise<void> {
   mkdirSync(tmpDir, { recursive: true });
   const infra = await setUpInfrastructure(env, tmpDir);
   const lock = await lockBenchDatabase(infra.databaseUrl);
+  await releaseBenchQueuePrefixes(infra.redisUrl);
   const pool = createPool({ connectionString: infra.databaseUrl, max: 4, applicationName: 'bench-driver' });
   installExitHandlers(async () => {
     killAll('SIGTERM');

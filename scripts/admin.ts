@@ -2,7 +2,7 @@
 // with the API's PascalCase members (errors as {"Error": ...} on stderr, exit code 1), so it can be scripted.
 import { parseArgs } from 'node:util';
 import { createPool, migrate } from '@backbone/db';
-import { resolveDatabaseUrl, resolveRedisUrl } from './dev-env.js';
+import { resolveDatabaseUrl, resolveQueuePrefix, resolveRedisUrl } from './dev-env.js';
 import type { AdminCommand } from './admin/command.js';
 import { operatorCommands } from './admin/operator.commands.js';
 import { partnerCommands } from './admin/partner.commands.js';
@@ -28,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
   await migrate({ databaseUrl });
   const pool = createPool({ connectionString: databaseUrl, max: 2, applicationName: 'backbone-admin' });
   try {
-    const result = await command.run(values as Record<string, string | boolean | string[] | undefined>, { pool, redisUrl: resolveRedisUrl() });
+    const result = await command.run(values as Record<string, string | boolean | string[] | undefined>, { pool, redisUrl: resolveRedisUrl(), queuePrefix: resolveQueuePrefix() });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {

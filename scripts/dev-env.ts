@@ -1,10 +1,11 @@
 // Where the local stack keeps its state: `npm start` writes dev.json in its data directory (the database URL, the
-// Redis URL, the base URL and the pid of each process it supervises); the admin CLI and the benchmarks read it when
-// DATABASE_URL / REDIS_URL are unset. The data directory is .data/ unless DEV_DATA_DIR names another one (the
+// Redis URL and queue prefix, the base URL and the pid of each process it supervises); the admin CLI and the
+// benchmarks read it when DATABASE_URL / REDIS_URL / QUEUE_PREFIX are unset. The data directory is .data/ unless DEV_DATA_DIR names another one (the
 // stack's own test runs in a temporary one, so it never touches a developer's .data/).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_QUEUE_PREFIX } from '@backbone/publisher';
 
 type Env = Record<string, string | undefined>;
 
@@ -21,6 +22,8 @@ export function devStateFileOf(env: Env = process.env): string {
 export interface DevState {
   databaseUrl: string;
   redisUrl: string;
+  /** The BullMQ prefix of the stack's queues (bound to its database: packages/publisher queue-owner.ts). */
+  queuePrefix: string;
   baseUrl: string;
   /** Each process's /metrics (its own port, not behind the gateway), by name; empty when METRICS_ENABLED is false. */
   metricsUrls: Record<string, string>;
@@ -42,6 +45,11 @@ export function resolveDatabaseUrl(env: Env = process.env): string {
 
 export function resolveRedisUrl(env: Env = process.env): string {
   return env.REDIS_URL ?? readDevState(env)?.redisUrl ?? 'redis://127.0.0.1:6379';
+}
+
+/** QUEUE_PREFIX, else the running stack's, else BullMQ's default as the deployments use it. */
+export function resolveQueuePrefix(env: Env = process.env): string {
+  return env.QUEUE_PREFIX || readDevState(env)?.queuePrefix || DEFAULT_QUEUE_PREFIX;
 }
 
 /**

@@ -1,6 +1,11 @@
 // The local stack behind `npm start`: PostgreSQL (DATABASE_URL, else the embedded server with data in .data/),
-// Redis (REDIS_URL, else the local one, else a redis-server from PATH), migrations, the demo operator (seeded
-// once), the APIs, the metering worker, the webhook worker and a gateway giving them one base URL. Prints the URL and demo keys.
+// Redis (REDIS_URL; else, with the embedded PostgreSQL, a redis-server of its own with data in .data/; else the local
+// one, else a redis-server of its own), migrations, the demo operator (seeded once), the APIs, the metering worker, the
+// webhook worker and a gateway giving them one base URL. Prints the URL and demo keys.
+// Its queues are bound to its database: the prefix is derived from the database's identity unless QUEUE_PREFIX is
+// set, and every process refuses to run on a prefix another database holds (packages/publisher queue-owner.ts), so
+// two stacks sharing a Redis never take each other's jobs.
+// Every port is checked before anything starts: one in use stops the stack at once, naming the variable that moves it.
 // Every process it starts is supervised (scripts/supervisor.ts): restarted when it dies, and the stack stops when
 // one keeps failing right after its start, or on Ctrl+C / SIGTERM.
 import { spawnSync } from 'node:child_process';
@@ -8,16 +13,53 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type http from 'node:http';
 import path from 'node:path';
-import { createPool, migrate } from '@backbone/db';
+import { createPool, migrate, readDatabaseIdentity } from '@backbone/db';
+import { claimQueuePrefix, createRedisConnection, databaseQueuePrefix } from '@backbone/publisher';
 import { canConnectPostgres, canConnectRedis, embeddedPostgres, redisServer } from '@backbone/testkit/local-services';
 import { DEMO_ACCOUNT_ID, seedDemoOperator, seedDemoOwner } from './admin/demo-seed.js';
 import { API_NODE_OPTIONS, dataDirOf, devStateFileOf, repoRoot, type DevState } from './dev-env.js';
 import { createGateway } from './gateway.js';
+import { PortInUseError, portInUse, type PortClaim } from './ports.js';
 import { commandService, createSupervisor } from './supervisor.js';
 
 const env = process.env;
 const port = Number(env.PORT ?? 3000);
+const host = env.HOST ?? '127.0.0.1';
 const dataDir = dataDirOf(env);
+const LOCAL_REDIS = 'redis://127.0.0.1:6379';
+const metricsEnabled = env.METRICS_ENABLED !== 'false';
+
+const gatewayPort: PortClaim = { port, host, variable: 'PORT' };
+const postgresPort: PortClaim = { port: Number(env.EMBEDDED_PG_PORT ?? 54329), host: '127.0.0.1', variable: 'EMBEDDED_PG_PORT' };
+const redisPort: PortClaim = { port: Number(env.EMBEDDED_REDIS_PORT ?? 63790), host: '127.0.0.1', variable: 'EMBEDDED_REDIS_PORT' };
+
+// Each app's port and its metrics server's follow from PORT: the APIs at + 1 to + 3, the metrics at + 101 to + 105.
+interface App {
+  entry: string;
+  title: string;
+  /** The API's port: PORT + this (workers serve no API). */
+  portOffset?: number;
+  metricsOffset: number;
+}
+const APPS = {
+  'partner-api': { entry: 'apps/partner-api/dist/server.js', title: 'the partner API', portOffset: 1, metricsOffset: 101 },
+  'usage-api': { entry: 'apps/usage-api/dist/server.js', title: 'the usage API', portOffset: 2, metricsOffset: 102 },
+  'operator-api': { entry: 'apps/operator-api/dist/server.js', title: 'the operator API', portOffset: 3, metricsOffset: 103 },
+  'metering-worker': { entry: 'apps/metering-worker/dist/main.js', title: 'the metering worker', metricsOffset: 104 },
+  'webhook-worker': { entry: 'apps/webhook-worker/dist/main.js', title: 'the webhook worker', metricsOffset: 105 },
+} as const satisfies Record<string, App>;
+type AppName = keyof typeof APPS;
+const APP_NAMES = Object.keys(APPS) as AppName[];
+const metricsPort = (name: AppName) => port + APPS[name].metricsOffset;
+const apiPort = (name: 'partner-api' | 'usage-api' | 'operator-api') => port + APPS[name].portOffset;
+
+function appPorts(name: AppName): PortClaim[] {
+  const { title, portOffset, metricsOffset } = APPS[name] as App;
+  return [
+    ...(portOffset ? [{ port: port + portOffset, host: '127.0.0.1', variable: 'PORT', derived: `PORT + ${portOffset}, ${title}'s` }] : []),
+    ...(metricsEnabled ? [{ port: port + metricsOffset, host: '127.0.0.1', variable: 'PORT', derived: `PORT + ${metricsOffset}, ${title}'s metrics` }] : []),
+  ];
+}
 const log = (message: string) => console.log(`[start] ${message}`);
 let gateway: http.Server | null = null;
 let state: Omit<DevState, 'pids'> | null = null;
@@ -50,32 +92,75 @@ function takeOverSignals(): void {
   }
 }
 
-async function database(): Promise<string> {
-  if (env.DATABASE_URL) {
-    if (!(await canConnectPostgres(env.DATABASE_URL))) throw new Error('DATABASE_URL is set but PostgreSQL does not answer there.');
-    return env.DATABASE_URL;
+/** What the stack runs itself: the embedded PostgreSQL unless DATABASE_URL is set, a redis-server unless REDIS_URL is. */
+interface Plan {
+  ownPostgres: boolean;
+  ownRedis: boolean;
+}
+
+async function plan(): Promise<Plan> {
+  const ownPostgres = !env.DATABASE_URL;
+  // A stack with a database of its own has a Redis of its own too: another checkout's stack on the machine's Redis
+  // must not meet its queues. With DATABASE_URL the machine's Redis serves, when there is one.
+  const ownRedis = !env.REDIS_URL && (ownPostgres || !(await canConnectRedis(LOCAL_REDIS)));
+  return { ownPostgres, ownRedis };
+}
+
+/** Fails before anything starts: a port in use, or a redis-server to run that is not installed. */
+async function checkPlan({ ownPostgres, ownRedis }: Plan): Promise<void> {
+  const ports = [gatewayPort, ...APP_NAMES.flatMap(appPorts), ...(ownPostgres ? [postgresPort] : []), ...(ownRedis ? [redisPort] : [])];
+  const taken = await portInUse(ports);
+  if (taken) throw taken;
+  if (ownRedis && spawnSync('redis-server', ['--version']).error) {
+    throw new Error(`redis-server is not installed: the stack runs one of its own ${ownPostgres ? 'beside its own PostgreSQL' : '(nothing answers on 127.0.0.1:6379)'}. Install it (apt-get install redis-server), or set REDIS_URL to a Redis to use.`);
   }
-  const pgPort = Number(env.EMBEDDED_PG_PORT ?? 54329);
-  log(`starting the embedded PostgreSQL on 127.0.0.1:${pgPort} (data in ${path.join(dataDir, 'postgres')})`);
-  const server = await embeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), port: pgPort, persistent: true });
+}
+
+async function database({ ownPostgres }: Plan): Promise<string> {
+  if (!ownPostgres) {
+    if (!(await canConnectPostgres(env.DATABASE_URL!))) throw new Error('DATABASE_URL is set but PostgreSQL does not answer there.');
+    return env.DATABASE_URL!;
+  }
+  log(`starting the embedded PostgreSQL on 127.0.0.1:${postgresPort.port} (data in ${path.join(dataDir, 'postgres')})`);
+  const server = await embeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), port: postgresPort.port, persistent: true });
   takeOverSignals();
-  await supervisor.add({ name: 'postgres', start: () => server.start() }).catch((error: Error) => {
-    throw new Error(`The embedded PostgreSQL did not start (${error.message}). Is another stack running on port ${pgPort}? Set EMBEDDED_PG_PORT or DATABASE_URL.`);
+  await supervisor.add({ name: 'postgres', ports: [postgresPort], start: () => server.start() }).catch((error: Error) => {
+    throw error instanceof PortInUseError ? error : new Error(`The embedded PostgreSQL did not start (${error.message}). Set DATABASE_URL to use another PostgreSQL.`);
   });
   return server.url;
 }
 
-async function redis(): Promise<string> {
-  const url = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  if (await canConnectRedis(url)) return url;
-  if (env.REDIS_URL) throw new Error(`REDIS_URL is set but Redis does not answer at ${url}.`);
-  log(`no Redis on 127.0.0.1:6379; trying redis-server from PATH (data in ${path.join(dataDir, 'redis')})`);
+async function redis({ ownRedis }: Plan): Promise<string> {
+  if (!ownRedis) {
+    const url = env.REDIS_URL ?? LOCAL_REDIS;
+    if (!(await canConnectRedis(url))) throw new Error(`${env.REDIS_URL ? 'REDIS_URL is set but ' : ''}Redis does not answer at ${url}.`);
+    return url;
+  }
+  log(`starting redis-server on 127.0.0.1:${redisPort.port} (data in ${path.join(dataDir, 'redis')})`);
   await mkdir(path.join(dataDir, 'redis'), { recursive: true });
-  const server = redisServer({ port: Number(env.EMBEDDED_REDIS_PORT ?? 63790), dataDir: path.join(dataDir, 'redis') });
-  await supervisor.add({ name: 'redis', start: () => server.start() }).catch((error: Error) => {
-    throw new Error(`No Redis: nothing answers on 127.0.0.1:6379 and redis-server did not start (${error.message}). Install it (apt-get install redis-server), start it, or set REDIS_URL.`);
+  const server = redisServer({ port: redisPort.port, dataDir: path.join(dataDir, 'redis') });
+  await supervisor.add({ name: 'redis', ports: [redisPort], start: () => server.start() }).catch((error: Error) => {
+    throw error instanceof PortInUseError ? error : new Error(`redis-server did not start (${error.message}). Set REDIS_URL to use another Redis.`);
   });
   return server.url;
+}
+
+/**
+ * The stack's queue prefix, claimed for its database before any app starts: QUEUE_PREFIX, else one derived from the
+ * database's identity. Refused when another database's processes hold it in this Redis.
+ */
+async function queuePrefix(databaseUrl: string, redisUrl: string): Promise<string> {
+  const pool = createPool({ connectionString: databaseUrl, max: 1 });
+  const connection = createRedisConnection(redisUrl, 'producer');
+  try {
+    const database = await readDatabaseIdentity(pool);
+    const prefix = env.QUEUE_PREFIX || databaseQueuePrefix(database);
+    await claimQueuePrefix(connection, prefix, database);
+    return prefix;
+  } finally {
+    connection.disconnect();
+    await pool.end();
+  }
 }
 
 type DemoKeys = Record<string, string>;
@@ -112,8 +197,9 @@ async function demoOwner(databaseUrl: string): Promise<{ Email: string; Password
   return existsSync(ownerFile) ? (JSON.parse(readFileSync(ownerFile, 'utf8')) as { Email: string; Password: string }) : null;
 }
 
-function runApp(name: string, entry: string, extraEnv: Record<string, string>): Promise<void> {
-  return supervisor.add(commandService(name, process.execPath, [entry], { cwd: repoRoot, env: { ...env, ...extraEnv } }));
+function runApp(name: AppName, extraEnv: Record<string, string>): Promise<void> {
+  const service = commandService(name, process.execPath, [APPS[name].entry], { cwd: repoRoot, env: { ...env, ...extraEnv } });
+  return supervisor.add({ ...service, ports: appPorts(name) });
 }
 
 async function waitUntilReady(url: string, name: string): Promise<void> {
@@ -141,22 +227,23 @@ async function shutdown(code: number, message?: string): Promise<void> {
 
 async function main(): Promise<void> {
   takeOverSignals();
+  const stack = await plan();
+  await checkPlan(stack);
   await mkdir(dataDir, { recursive: true });
-  const databaseUrl = await database();
-  const redisUrl = await redis();
+  const databaseUrl = await database(stack);
+  const redisUrl = await redis(stack);
   log('applying migrations');
   await migrate({ databaseUrl });
+  const prefix = await queuePrefix(databaseUrl, redisUrl);
   const keys = await demoKeys(databaseUrl);
   const owner = await demoOwner(databaseUrl);
 
-  const partnerUrl = `http://127.0.0.1:${port + 1}`;
-  const usageUrl = `http://127.0.0.1:${port + 2}`;
-  const operatorUrl = `http://127.0.0.1:${port + 3}`;
-  // Each process's metrics server: the gateway's port + 101 to + 105 (3101-3105 by default), never through the gateway.
-  const metricsPorts = { 'partner-api': port + 101, 'usage-api': port + 102, 'operator-api': port + 103, 'metering-worker': port + 104, 'webhook-worker': port + 105 };
-  const metricsEnabled = env.METRICS_ENABLED !== 'false';
-  const metricsEnv = (name: keyof typeof metricsPorts) => ({ METRICS_PORT: String(metricsPorts[name]), METRICS_HOST: '127.0.0.1' });
-  const shared = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, LOG_LEVEL: env.LOG_LEVEL ?? 'info', HOST: '127.0.0.1' };
+  const partnerUrl = `http://127.0.0.1:${apiPort('partner-api')}`;
+  const usageUrl = `http://127.0.0.1:${apiPort('usage-api')}`;
+  const operatorUrl = `http://127.0.0.1:${apiPort('operator-api')}`;
+  // Each process's metrics server: never through the gateway.
+  const metricsEnv = (name: AppName) => ({ METRICS_PORT: String(metricsPort(name)), METRICS_HOST: '127.0.0.1' });
+  const shared = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, LOG_LEVEL: env.LOG_LEVEL ?? 'info', HOST: '127.0.0.1' };
   log('bundling the apps');
   const built = spawnSync(process.execPath, ['scripts/build-apps.mjs'], { cwd: repoRoot, stdio: 'inherit' });
   if (built.status !== 0) throw new Error('building the apps failed');
@@ -165,23 +252,24 @@ async function main(): Promise<void> {
   // (registration) and the webhook worker (every delivery) must agree, or one accepts what the other refuses.
   const webhookHosts = { WEBHOOK_ALLOWED_HOSTS: env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost' };
   await Promise.all([
-    runApp('partner-api', 'apps/partner-api/dist/server.js', { ...api, ...webhookHosts, ...metricsEnv('partner-api'), PORT: String(port + 1) }),
-    runApp('usage-api', 'apps/usage-api/dist/server.js', { ...api, ...metricsEnv('usage-api'), PORT: String(port + 2) }),
-    runApp('operator-api', 'apps/operator-api/dist/server.js', { ...api, ...metricsEnv('operator-api'), PORT: String(port + 3) }),
-    runApp('metering-worker', 'apps/metering-worker/dist/main.js', { ...shared, ...metricsEnv('metering-worker') }),
-    runApp('webhook-worker', 'apps/webhook-worker/dist/main.js', { ...shared, ...webhookHosts, ...metricsEnv('webhook-worker') }),
+    runApp('partner-api', { ...api, ...webhookHosts, ...metricsEnv('partner-api'), PORT: String(apiPort('partner-api')) }),
+    runApp('usage-api', { ...api, ...metricsEnv('usage-api'), PORT: String(apiPort('usage-api')) }),
+    runApp('operator-api', { ...api, ...metricsEnv('operator-api'), PORT: String(apiPort('operator-api')) }),
+    runApp('metering-worker', { ...shared, ...metricsEnv('metering-worker') }),
+    runApp('webhook-worker', { ...shared, ...webhookHosts, ...metricsEnv('webhook-worker') }),
   ]);
   await Promise.all([waitUntilReady(partnerUrl, 'partner-api'), waitUntilReady(usageUrl, 'usage-api'), waitUntilReady(operatorUrl, 'operator-api')]);
 
   gateway = createGateway({ partnerApi: partnerUrl, usageApi: usageUrl, operatorApi: operatorUrl });
   const listening = gateway;
   await new Promise<void>((resolve, reject) => {
-    listening.once('error', reject);
-    listening.listen(port, env.HOST ?? '127.0.0.1', resolve);
+    // Taken since the check at the start: said the same way.
+    listening.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new PortInUseError(gatewayPort) : error));
+    listening.listen(port, host, resolve);
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const metricsUrls = metricsEnabled ? Object.fromEntries(Object.entries(metricsPorts).map(([name, metricsPort]) => [name, `http://127.0.0.1:${metricsPort}/metrics`])) : {};
-  state = { databaseUrl, redisUrl, baseUrl, metricsUrls };
+  const metricsUrls = metricsEnabled ? Object.fromEntries(APP_NAMES.map((name) => [name, `http://127.0.0.1:${metricsPort(name)}/metrics`])) : {};
+  state = { databaseUrl, redisUrl, queuePrefix: prefix, baseUrl, metricsUrls };
   writeState();
 
   const ota = keys?.ota ?? '<an ota key: npm run admin -- create-key ...>';
@@ -193,6 +281,7 @@ async function main(): Promise<void> {
   Metrics      ${metricsEnabled ? `http://127.0.0.1:${port + 101}/metrics to :${port + 105}/metrics (partner, usage, operator API, metering and webhook workers; not through the gateway)` : 'off (METRICS_ENABLED=false)'}
   Console      ${baseUrl}/console   ${owner ? `sign in as ${owner.Email} / ${owner.Password}` : `(${path.join(dataDir, 'demo-console.json')} is missing: npm run admin -- reset-password ...)`}
   Demo account ${DEMO_ACCOUNT_ID}   (the admin CLI's --account; npm run admin -- list-accounts)
+  Queues       ${redisUrl} under the prefix ${prefix}
   Demo keys    ${keys ? Object.entries(keys).map(([name, key]) => `${name.padEnd(10)} ${key}`).join('\n               ') : `not available (${path.join(dataDir, 'demo-keys.json')} is missing)`}
 
   Try it:

@@ -1,14 +1,18 @@
 // Keeps the local stack's processes running, as an orchestrator does in production: a process that ends without
 // being asked to is started again after a backoff, and logged. One that keeps ending right after its start (a bad
-// config, a port in use, a missing database) is given up on: then everything is stopped, so a broken stack fails
-// once and says why instead of flapping forever. Stopping is orderly: last added first (the apps before the
-// databases they use).
+// config, a missing database) is given up on: then everything is stopped, so a broken stack fails
+// once and says why instead of flapping forever. A port another program holds is checked before each start and stops
+// everything at once, saying which port and which variable moves it. Stopping is orderly: last added first (the apps
+// before the databases they use).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { lastLineOf, watchChild, type ProcessRun } from '@backbone/testkit/local-services';
+import { portInUse, type PortClaim } from './ports.js';
 
 export interface Service {
   name: string;
+  /** The ports it listens on: each must be free before every start. */
+  ports?: readonly PortClaim[];
   /** Starts one run; resolves once the process is up. Called again for every restart. */
   start(): Promise<ProcessRun>;
 }
@@ -82,6 +86,15 @@ export function createSupervisor(options: SupervisorOptions): Supervisor {
     const { name } = entry.service;
     let quickExits = 0;
     while (!stopping) {
+      // Not a failure to retry: a port another program holds stays held.
+      const taken = await portInUse(entry.service.ports ?? []);
+      if (stopping) return; // stop() went past this service while it was checking: start nothing
+      if (taken) {
+        firstRun.reject(taken);
+        await stop();
+        options.onGiveUp(taken.message);
+        return;
+      }
       const startedAt = Date.now();
       const ended = await runOnce(entry, (pid) => {
         options.onStart?.(name, pid);

@@ -42,6 +42,9 @@ export async function startServer(ctx: BenchContext, name: string, entry: string
       HOST: '127.0.0.1',
       DATABASE_URL: ctx.databaseUrl,
       REDIS_URL: ctx.redisUrl,
+      // The APIs' queues bind their prefix to the bench database (packages/publisher queue-owner.ts): not 'bull', which
+      // another database's processes on this Redis may hold. A section that queues names its own.
+      QUEUE_PREFIX: 'bench',
       LOG_LEVEL: ctx.logLevel,
       ...BENCH_RATE_LIMITS,
       ...env,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { migrate } from '@backbone/db';
+import { queueOwnerKey } from '@backbone/publisher';
 import { canConnectPostgres, canConnectRedis, freePort, startEmbeddedPostgres, startRedisServer, type LocalService } from '@backbone/testkit/local-services';
 
 export const BENCH_DATABASE = 'backbone_bench';
@@ -106,6 +107,25 @@ export async function lockBenchDatabase(databaseUrl: string): Promise<{ release(
     throw new Error('Another `npm run bench` is running against this database (it holds the bench lock). Wait for it to finish: runs reset shared tables, so they cannot overlap.');
   }
   return { release: () => client.end() };
+}
+
+/**
+ * Lets this run's database claim the bench's queue prefixes (all named bench...): the processes of a bench run
+ * against another database (BENCH_DATABASE_URL, an embedded PostgreSQL) bound them to that one, and would refuse to
+ * start (packages/publisher queue-owner.ts). Called under the bench lock.
+ */
+export async function releaseBenchQueuePrefixes(redisUrl: string): Promise<void> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', queueOwnerKey('bench*'), 'COUNT', 5000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** Deletes every Redis key under a BullMQ prefix: a section's queues start and end empty. */

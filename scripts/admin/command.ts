@@ -5,6 +5,8 @@ import type { Pool } from '@backbone/db';
 export interface AdminContext {
   pool: Pool;
   redisUrl: string;
+  /** The queues' prefix unless a command's --prefix names another: QUEUE_PREFIX, else the running stack's, else 'bull'. */
+  queuePrefix: string;
 }
 
 export interface AdminCommand {

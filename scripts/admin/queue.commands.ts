@@ -1,10 +1,11 @@
 // Admin commands for the failed set: list the jobs that used up their attempts, and replay them once the cause is
 // fixed (`npm run admin -- failed-jobs`, `npm run admin -- replay-failed --all`).
 import type { QueueName } from '@backbone/contracts';
+import { readDatabaseIdentity } from '@backbone/db';
 import {
+  claimQueuePrefix,
   closeQueues,
   createRedisConnection,
-  DEFAULT_QUEUE_PREFIX,
   listFailedJobs,
   openQueues,
   QUEUE_NAMES,
@@ -30,10 +31,12 @@ function queueOption(options: Record<string, unknown>): QueueName | undefined {
 }
 
 async function withQueues<T>(options: Record<string, unknown>, ctx: AdminContext, work: (queues: EventQueues) => Promise<T>): Promise<T> {
-  const prefix = typeof options.prefix === 'string' && options.prefix !== '' ? options.prefix : DEFAULT_QUEUE_PREFIX;
+  const prefix = typeof options.prefix === 'string' && options.prefix !== '' ? options.prefix : ctx.queuePrefix;
   const redis = createRedisConnection(ctx.redisUrl, 'producer');
   const queues = openQueues(redis, prefix);
   try {
+    // A replayed job runs against the database that holds the prefix: it must be the one this CLI works on.
+    await claimQueuePrefix(redis, prefix, await readDatabaseIdentity(ctx.pool));
     return await work(queues);
   } finally {
     await closeQueues(queues);
@@ -56,7 +59,7 @@ export type ListedFailedJob = ReturnType<typeof describeFailedJob>;
 export const queueCommands: Record<string, AdminCommand> = {
   'failed-jobs': {
     summary: 'List the failed jobs (attempts used up, or failed for good) with their reason and payload.',
-    usage: '[--queue platform-events|booking-events] [--limit N per queue] [--prefix bull]',
+    usage: '[--queue platform-events|booking-events] [--limit N per queue] [--prefix <QUEUE_PREFIX>]',
     options: { ...common, limit: { type: 'string' } },
     async run(options, ctx) {
       const queue = queueOption(options);
@@ -71,7 +74,7 @@ export const queueCommands: Record<string, AdminCommand> = {
   },
   'replay-failed': {
     summary: 'Move failed jobs back to wait with a fresh set of attempts: one (--job <id>) or all (--all).',
-    usage: '(--job <id> | --all) [--queue platform-events|booking-events] [--prefix bull]',
+    usage: '(--job <id> | --all) [--queue platform-events|booking-events] [--prefix <QUEUE_PREFIX>]',
     options: { ...common, job: { type: 'string' }, all: { type: 'boolean' } },
     async run(options, ctx) {
       const queue = queueOption(options);

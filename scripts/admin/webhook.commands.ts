@@ -2,8 +2,8 @@
 // them once a receiver is back (`npm run admin -- replay-webhook-deliveries --endpoint <id> --since <instant>`). They
 // call the partner API's own use cases, for the endpoint's owner, so both see and change the same rows.
 import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '@backbone/contracts';
-import { findWebhookEndpointOwner, listAllWebhookEndpoints, type Pool, type WebhookOwner } from '@backbone/db';
-import { createRedisConnection, DEFAULT_QUEUE_PREFIX, openWebhookDeliveryQueue, type WebhookDeliveryQueue } from '@backbone/publisher';
+import { findWebhookEndpointOwner, listAllWebhookEndpoints, readDatabaseIdentity, type Pool, type WebhookOwner } from '@backbone/db';
+import { claimQueuePrefix, createRedisConnection, openWebhookDeliveryQueue, type WebhookDeliveryQueue } from '@backbone/publisher';
 import { listWebhookDeliveries, replayWebhookDeliveries, replayWebhookDelivery, toWebhookEndpoint } from '@backbone/use-cases';
 import { requireOption, type AdminCommand, type AdminContext } from './command.js';
 
@@ -27,10 +27,12 @@ async function endpointOwner(pool: Pool, options: Options): Promise<{ owner: Web
 }
 
 async function withDeliveryQueue<T>(options: Options, ctx: AdminContext, work: (queue: WebhookDeliveryQueue) => Promise<T>): Promise<T> {
-  const prefix = typeof options.prefix === 'string' && options.prefix !== '' ? options.prefix : DEFAULT_QUEUE_PREFIX;
+  const prefix = typeof options.prefix === 'string' && options.prefix !== '' ? options.prefix : ctx.queuePrefix;
   const redis = createRedisConnection(ctx.redisUrl, 'producer');
   const queue = openWebhookDeliveryQueue(redis, { prefix });
   try {
+    // The webhook worker that takes the job looks the delivery up in its own database: it must be this one.
+    await claimQueuePrefix(redis, prefix, await readDatabaseIdentity(ctx.pool));
     return await work(queue);
   } finally {
     await queue.close();
@@ -67,7 +69,7 @@ export const webhookCommands: Record<string, AdminCommand> = {
   },
   'replay-webhook-deliveries': {
     summary: 'Queue an endpoint\'s deliveries again: one (--delivery) or every failed one created since an instant (--since). Enables a disabled endpoint.',
-    usage: '--endpoint <id> (--delivery <id> | --since <ISO 8601 instant>) [--prefix bull]',
+    usage: '--endpoint <id> (--delivery <id> | --since <ISO 8601 instant>) [--prefix <QUEUE_PREFIX>]',
     options: { endpoint: { type: 'string' }, delivery: { type: 'string' }, since: { type: 'string' }, prefix: { type: 'string' } },
     async run(options, ctx) {
       const { owner, endpointId } = await endpointOwner(ctx.pool, options);

@@ -7,14 +7,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort, useTestRedis } from '@backbone/testkit';
+import { useTestRedis } from '@backbone/testkit';
 import { repoRoot, type DevState } from '../dev-env.js';
+import { stackPort } from './stack-support.js';
 
 const redis = useTestRedis();
 const database = `stack_${randomBytes(6).toString('hex')}`;
@@ -37,22 +37,6 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
     return await work(client);
   } finally {
     await client.end();
-  }
-}
-
-const isFree = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const server = net.createServer().once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-
-/** A port for the gateway whose next two (the APIs') are free too. */
-async function stackPort(): Promise<number> {
-  for (;;) {
-    const port = await freePort();
-    // The APIs at +1 to +3, their metrics servers at +101 to +104.
-    const used = [1, 2, 3, 101, 102, 103, 104].map((offset) => port + offset);
-    if (port < 65000 && (await Promise.all(used.map(isFree))).every(Boolean)) return port;
   }
 }
 

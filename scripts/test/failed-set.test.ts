@@ -24,7 +24,7 @@ beforeAll(() => {
 afterAll(() => publisher.close());
 
 const cli = (command: 'failed-jobs' | 'replay-failed', options: Record<string, string | boolean>) =>
-  queueCommands[command]!.run({ prefix: redis.prefix, ...options }, { pool: db.pool, redisUrl: redis.redisUrl });
+  queueCommands[command]!.run({ prefix: redis.prefix, ...options }, { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix });
 
 /** Makes PostgreSQL refuse every entry whose ExtraInfo mentions 'poison' (a failure the worker cannot get past). */
 async function poisonEntries(on: boolean): Promise<void> {

@@ -110,7 +110,7 @@ describe('key revocation', () => {
     expect(await statusOf(partner.url, PRODUCTS, key.secret)).toBe(200);
     expect(await statusOf(usage.url, SUMMARY, key.secret)).toBe(200);
 
-    const result = (await partnerCommands['revoke-key']!.run({ account: operator.account.id, key: key.id }, { pool: db.pool, redisUrl: redis.redisUrl })) as {
+    const result = (await partnerCommands['revoke-key']!.run({ account: operator.account.id, key: key.id }, { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix })) as {
       RunningProcessesNotified: number;
     };
     // From the moment revoke-key has returned (the revocation committed and announced).

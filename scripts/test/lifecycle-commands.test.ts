@@ -10,7 +10,7 @@ const db = useTestDatabase();
 // Commands return plain JSON-able objects; tests read their members freely.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const run = async (command: string, options: Record<string, string | boolean>): Promise<any> => {
-  const result = await partnerCommands[command]!.run(options, { pool: db.pool, redisUrl: 'redis://unused' });
+  const result = await partnerCommands[command]!.run(options, { pool: db.pool, redisUrl: 'redis://unused', queuePrefix: 'unused' });
   return JSON.parse(JSON.stringify(result));
 };
 

@@ -10,7 +10,7 @@ import { DEMO_OWNER_EMAIL, seedDemoOperator, seedDemoOwner } from '../admin/demo
 const db = useTestDatabase();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const run = async (command: string, options: Record<string, string | boolean>): Promise<any> =>
-  JSON.parse(JSON.stringify(await operatorCommands[command]!.run(options, { pool: db.pool, redisUrl: 'redis://unused' })));
+  JSON.parse(JSON.stringify(await operatorCommands[command]!.run(options, { pool: db.pool, redisUrl: 'redis://unused', queuePrefix: 'unused' })));
 
 describe('admin CLI: console users', () => {
   it('creates a user with a one-time password, resets it and disables the user (PascalCase output)', async () => {

@@ -12,7 +12,7 @@ const redis = useTestRedis();
 // Commands return plain JSON-able objects; tests read their members freely.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const run = async (command: string, options: Record<string, string | boolean>): Promise<any> => {
-  const result = await partnerCommands[command]!.run(options, { pool: db.pool, redisUrl: redis.redisUrl });
+  const result = await partnerCommands[command]!.run(options, { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix });
   // Every command's answer must survive the trip through JSON that the CLI prints.
   return JSON.parse(JSON.stringify(result));
 };
@@ -59,7 +59,7 @@ describe('admin CLI: partner commands', () => {
   it('revoke-key still revokes when Redis does not answer, and says that running servers refuse the key within the TTL', async () => {
     const account = await run('create-account', { name: 'No Redis' });
     const key = await run('create-key', { account: account.ID, name: 'partner', scopes: 'ota' });
-    const offline = { pool: db.pool, redisUrl: `redis://127.0.0.1:${await freePort()}` };
+    const offline = { pool: db.pool, redisUrl: `redis://127.0.0.1:${await freePort()}`, queuePrefix: redis.prefix };
     const result = await partnerCommands['revoke-key']!.run({ account: account.ID, key: key.ID }, offline);
     expect(result).toEqual({ Revoked: true, ID: key.ID, RunningProcessesNotified: null, Note: expect.stringMatching(/AUTH_CACHE_TTL_MS/) });
     expect(await findActiveApiKey(db.pool, key.Secret)).toBeNull();

@@ -130,7 +130,7 @@ function remainingAndReset(field: string | null): { r: number; t: number } {
   if (!match) throw new Error(`not a RateLimit field of the "default" policy: ${field}`);
   return { r: Number(match[1]), t: Number(match[2]) };
 }
-const setKeyLimit = (options: Record<string, string | boolean>) => partnerCommands['set-key-limit']!.run({ account: operator.account.id, ...options }, { pool: db.pool, redisUrl: redis.redisUrl });
+const setKeyLimit = (options: Record<string, string | boolean>) => partnerCommands['set-key-limit']!.run({ account: operator.account.id, ...options }, { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix });
 
 describe('per-key rate limits', () => {
   it('lets exactly the burst through at once; the next request is a 429 problem with Retry-After and the RateLimit fields', async () => {
@@ -245,7 +245,7 @@ describe('per-key rate limits', () => {
     expect(remainingAndReset(second.headers.get('ratelimit')).r).toBe(0);
     expect((await get(partner.url, PRODUCTS, key.secret)).status).toBe(429);
 
-    const listed = (await partnerCommands['list-keys']!.run({ account: operator.account.id }, { pool: db.pool, redisUrl: redis.redisUrl })) as Array<Record<string, unknown>>;
+    const listed = (await partnerCommands['list-keys']!.run({ account: operator.account.id }, { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix })) as Array<Record<string, unknown>>;
     expect(listed.find((k) => k.ID === key.id)).toMatchObject({ RateLimit: { PerSecond: 1, Burst: 2 } });
     expect(listed.find((k) => k.ID !== key.id)).toMatchObject({ RateLimit: null });
 
@@ -266,7 +266,7 @@ describe('per-key rate limits', () => {
     const elsewhere = await createTestAccount(db.pool);
     const foreign = await createApiKey(db.pool, elsewhere.account.id, { name: 'foreign', scopes: ['ota'] });
     await expect(setKeyLimit({ key: foreign.id, 'per-second': '1', burst: '1' })).rejects.toThrow(/has no single active key/);
-    await partnerCommands['revoke-key']!.run({ account: operator.account.id, key: key.id }, { pool: db.pool, redisUrl: redis.redisUrl });
+    await partnerCommands['revoke-key']!.run({ account: operator.account.id, key: key.id }, { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix });
     await expect(setKeyLimit({ key: key.id, 'per-second': '1', burst: '1' })).rejects.toThrow(/has no single active key/);
     const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM api_keys WHERE rate_limit_per_second IS NOT NULL AND id = ANY($1)`, [[key.id, foreign.id]]);
     expect(rows[0]).toEqual({ n: 0 });

@@ -1,6 +1,9 @@
 // The supervisor with tiny real child processes: a process that dies is restarted with a new pid, one that keeps
-// dying right after its start is given up on with a message naming it and why, and then everything is stopped.
+// dying right after its start is given up on with a message naming it and why, and then everything is stopped. A port
+// another program holds stops everything at once, saying which port and which variable moves it.
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '@backbone/testkit';
 import { commandService, createSupervisor, type Supervisor, type SupervisorOptions } from '../supervisor.js';
 
 const node = (name: string, code: string) => commandService(name, process.execPath, ['-e', code], { cwd: process.cwd(), env: process.env });
@@ -24,7 +27,18 @@ async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 
 }
 
 let supervisor: Supervisor | undefined;
-afterEach(() => supervisor?.stop());
+const held: net.Server[] = [];
+afterEach(async () => {
+  await supervisor?.stop();
+  for (const server of held.splice(0)) server.close();
+});
+
+/** A plain TCP server on the port, as another program would hold it. */
+async function hold(port: number): Promise<void> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  held.push(server);
+}
 
 function supervise(options: Partial<SupervisorOptions> = {}) {
   const logged: string[] = [];
@@ -89,6 +103,33 @@ describe('supervisor', () => {
     const fatal = JSON.stringify({ level: 60, msg: 'partner API failed to start', err: { message: 'listen EADDRINUSE: address already in use 127.0.0.1:3001', stack: 'Error: …' } });
     await supervisor.add(node('partner-api', `console.log(${JSON.stringify(fatal)}); process.exit(1)`));
     expect(await waitFor('the give-up', () => gaveUp[0])).toContain('(last: exit code 1: partner API failed to start: listen EADDRINUSE: address already in use 127.0.0.1:3001)');
+  });
+
+  it('does not start a service whose port another program holds: add() rejects with the port and its variable, at once', async () => {
+    const { supervisor, logged, gaveUp } = supervise();
+    await supervisor.add(longRunning('database'));
+    const database = supervisor.pids().database!;
+    const port = await freePort();
+    await hold(port);
+
+    const api = { ...longRunning('api'), ports: [{ port, host: '127.0.0.1', variable: 'PORT', derived: 'PORT + 1, the API\'s' }] };
+    await expect(supervisor.add(api)).rejects.toThrow(`port ${port} is in use; set PORT to another (this port is PORT + 1, the API's)`);
+    expect(await waitFor('the give-up', () => gaveUp[0])).toBe(`port ${port} is in use; set PORT to another (this port is PORT + 1, the API's)`);
+    expect(logged).toEqual([]);
+    expect(isAlive(database)).toBe(false);
+    expect(supervisor.pids()).toEqual({});
+  });
+
+  it('gives up at once, without a restart, when the port of a service that died was taken meanwhile', async () => {
+    const { supervisor, logged, gaveUp } = supervise();
+    const port = await freePort();
+    await supervisor.add({ ...longRunning('postgres'), ports: [{ port, host: '127.0.0.1', variable: 'EMBEDDED_PG_PORT' }] });
+    await hold(port); // the child does not listen: the port is free for another program
+    process.kill(supervisor.pids().postgres!, 'SIGKILL');
+
+    expect(await waitFor('the give-up', () => gaveUp[0])).toBe(`port ${port} is in use; set EMBEDDED_PG_PORT to another`);
+    expect(logged).toEqual(['postgres ended (signal SIGKILL); restarting it in 10 ms']);
+    expect(supervisor.pids()).toEqual({});
   });
 
   it('counts only exits in a row: a process that ran longer than the window starts a fresh count', async () => {

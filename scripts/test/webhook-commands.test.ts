@@ -16,7 +16,7 @@ let jobs: Queue;
 // Commands return plain JSON-able objects; tests read their members freely.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const run = async (command: string, options: Record<string, string | boolean>): Promise<any> => {
-  const result = await webhookCommands[command]!.run({ prefix: redis.prefix, ...options }, { pool: db.pool, redisUrl: redis.redisUrl });
+  const result = await webhookCommands[command]!.run({ prefix: redis.prefix, ...options }, { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix });
   return JSON.parse(JSON.stringify(result));
 };
 

@@ -1,10 +1,10 @@
 // Composition root of the metering worker: config -> migrations -> pool -> worker (and the outbox relay, the hold
 // sweeper) -> graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the active ones finish (up to
 // SHUTDOWN_TIMEOUT_MS; unfinished ones are redelivered to another worker), then closes its connections.
-import { createEventEntryWriter, createPool, migrate } from '@backbone/db';
+import { createEventEntryWriter, createPool, migrate, readDatabaseIdentity } from '@backbone/db';
 import { createLogger, writeLogsBeforeExit } from '@backbone/http/logger';
 import { registry, startMetricsServer } from '@backbone/metrics';
-import { closeQueues, createRedisConnection, openQueues } from '@backbone/publisher';
+import { closeQueues, createRedisConnection, guardQueuePrefix, openQueues } from '@backbone/publisher';
 import { loadWorkerConfig } from './config.js';
 import { platformEventHandlers } from './handlers/index.js';
 import { startMeteringWorker } from './metering-worker.js';
@@ -22,6 +22,15 @@ try {
   const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'metering-worker', ...(schema ? { schema } : {}) });
   const consumer = createRedisConnection(config.REDIS_URL, 'consumer');
   const producer = createRedisConnection(config.REDIS_URL, 'producer');
+  // No job is taken, relayed or swept before the queues are known to be this database's (packages/publisher
+  // queue-owner.ts): a worker waits for Redis as long as it takes.
+  await guardQueuePrefix({
+    connection: producer,
+    prefix: config.QUEUE_PREFIX,
+    owner: await readDatabaseIdentity(pool),
+    waitForRedis: true,
+    onUnanswered: (err) => logger.warn({ err, redis: redactUrl(config.REDIS_URL) }, 'still waiting for Redis'),
+  });
   const writer = createEventEntryWriter(pool, { maxBatchSize: config.USAGE_WRITER_MAX_BATCH, maxConcurrentBatches: config.USAGE_WRITER_CONCURRENCY });
 
   const metering = startMeteringWorker({

@@ -1,10 +1,10 @@
 // Entry point: config -> migrations -> pool, Redis, queues -> key verifier (and its revocation listener) and sessions
 // -> app -> listen, with graceful shutdown on SIGTERM/SIGINT.
-import { createPool, migrate } from '@backbone/db';
+import { createPool, migrate, readDatabaseIdentity } from '@backbone/db';
 import { rateLimitSettings } from '@backbone/config';
 import { createKeyVerifier, createLogger, createSessionVerifier, listen, listenForKeyRevocations, openKeyRateLimiter, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
 import { registry, startMetricsServer } from '@backbone/metrics';
-import { closeQueues, createRedisConnection, openQueues } from '@backbone/publisher';
+import { closeQueues, createRedisConnection, guardQueuePrefix, openQueues } from '@backbone/publisher';
 import { createOperatorApp } from './app.js';
 import { loadOperatorApiConfig } from './config.js';
 import { createSignInThrottle } from './sign-in-throttle.js';
@@ -18,6 +18,19 @@ try {
   await migrate({ databaseUrl: config.DATABASE_URL, ...(schema ? { schema } : {}), log: (message) => logger.debug(message) });
   const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'operator-api', ...(schema ? { schema } : {}) });
   const redis = createRedisConnection(config.REDIS_URL, 'producer');
+  // The queues must be this database's before a job is replayed (packages/publisher queue-owner.ts). Without Redis the
+  // API still serves; the check goes on until Redis answers.
+  await guardQueuePrefix({
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    owner: await readDatabaseIdentity(pool),
+    waitForRedis: false,
+    onUnanswered: (err) => logger.warn({ err }, 'Redis unreachable: checking whose queues these are once it answers'),
+    onTaken: (err) => {
+      logger.fatal({ err }, 'operator API stopping: the queues are another database\'s');
+      process.exit(1);
+    },
+  });
   const queues = openQueues(redis, config.QUEUE_PREFIX, (error) => logger.warn({ err: error }, 'queue connection error'));
   const keyVerifier = createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS);
   const revocations = listenForKeyRevocations({ redisUrl: config.REDIS_URL, verifier: keyVerifier, logger, clientName: 'operator-api:key-revocations' });

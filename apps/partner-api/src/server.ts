@@ -1,8 +1,8 @@
 // Entry point: config -> migrations -> pool, Redis and the webhook delivery queue -> key verifier (and its revocation
 // listener) -> app -> listen, with graceful shutdown on SIGTERM/SIGINT.
-import { createPool, migrate } from '@backbone/db';
+import { createPool, migrate, readDatabaseIdentity } from '@backbone/db';
 import { rateLimitSettings } from '@backbone/config';
-import { createRedisConnection, openWebhookDeliveryQueue } from '@backbone/publisher';
+import { createRedisConnection, guardQueuePrefix, openWebhookDeliveryQueue } from '@backbone/publisher';
 import { destinationPolicyFrom } from '@backbone/webhooks';
 import { createKeyVerifier, createLogger, listen, listenForKeyRevocations, openKeyRateLimiter, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
 import { registry, startMetricsServer } from '@backbone/metrics';
@@ -20,6 +20,19 @@ try {
   const keyVerifier = createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS);
   const revocations = listenForKeyRevocations({ redisUrl: config.REDIS_URL, verifier: keyVerifier, logger, clientName: 'partner-api:key-revocations' });
   const redis = createRedisConnection(config.REDIS_URL, 'producer');
+  // The queues must be this database's before a delivery is queued (packages/publisher queue-owner.ts). Without Redis
+  // the API still serves; the check goes on until Redis answers.
+  await guardQueuePrefix({
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    owner: await readDatabaseIdentity(pool),
+    waitForRedis: false,
+    onUnanswered: (err) => logger.warn({ err }, 'Redis unreachable: checking whose queues these are once it answers'),
+    onTaken: (err) => {
+      logger.fatal({ err }, 'partner API stopping: the queues are another database\'s');
+      process.exit(1);
+    },
+  });
   const webhookDeliveries = openWebhookDeliveryQueue(redis, { prefix: config.QUEUE_PREFIX, onError: (error) => logger.warn({ err: error }, 'webhook queue connection error') });
   const rateLimits = openKeyRateLimiter({ settings: rateLimitSettings(config), redisUrl: config.REDIS_URL, logger, clientName: 'partner-api:rate-limits' });
   const app = createPartnerApp({

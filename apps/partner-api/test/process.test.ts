@@ -20,6 +20,7 @@ describe('partner API process', () => {
       DATABASE_SCHEMA: db.schema,
       DATABASE_POOL_SIZE: '2',
       REDIS_URL: redis.redisUrl,
+      QUEUE_PREFIX: redis.prefix,
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',

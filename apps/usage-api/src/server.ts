@@ -1,10 +1,10 @@
 // Entry point: config -> migrations -> pool -> usage writer -> publisher -> app -> listen, with graceful shutdown:
 // in-flight requests finish, queued usage entries are committed, then the publisher and the pool close.
-import { createPool, createUsageWriter, migrate } from '@backbone/db';
+import { createPool, createUsageWriter, migrate, readDatabaseIdentity } from '@backbone/db';
 import { rateLimitSettings } from '@backbone/config';
 import { createKeyVerifier, createLogger, listen, listenForKeyRevocations, openKeyRateLimiter, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
 import { registry, startMetricsServer } from '@backbone/metrics';
-import { createEventPublisher, createRedisConnection } from '@backbone/publisher';
+import { createEventPublisher, createRedisConnection, guardQueuePrefix } from '@backbone/publisher';
 import { createUsageApp } from './app.js';
 import { loadUsageApiConfig } from './config.js';
 
@@ -19,6 +19,19 @@ try {
   const usageWriter = createUsageWriter(pool, { maxBatchSize: config.USAGE_WRITER_MAX_BATCH, maxConcurrentBatches: config.USAGE_WRITER_CONCURRENCY });
   // One Redis connection serves the publisher's queues and the readiness probe.
   const redis = createRedisConnection(config.REDIS_URL, 'producer');
+  // The queues must be this database's before an event is published (packages/publisher queue-owner.ts). Without Redis
+  // the API still serves usage; the check goes on until Redis answers.
+  await guardQueuePrefix({
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    owner: await readDatabaseIdentity(pool),
+    waitForRedis: false,
+    onUnanswered: (err) => logger.warn({ err }, 'Redis unreachable: checking whose queues these are once it answers'),
+    onTaken: (err) => {
+      logger.fatal({ err }, 'usage API stopping: the queues are another database\'s');
+      process.exit(1);
+    },
+  });
   const publisher = createEventPublisher({ connection: redis, prefix: config.QUEUE_PREFIX, onError: (err) => logger.warn({ err }, 'event queue connection error') });
   const keyVerifier = createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS);
   const revocations = listenForKeyRevocations({ redisUrl: config.REDIS_URL, verifier: keyVerifier, logger, clientName: 'usage-api:key-revocations' });

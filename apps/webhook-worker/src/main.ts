@@ -1,10 +1,10 @@
 // Composition root of the webhook worker: config -> migrations -> pool -> the fan-out and delivery workers ->
 // graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the attempts in flight finish (up to
 // SHUTDOWN_TIMEOUT_MS; unfinished jobs are redelivered to another worker), then closes its connections.
-import { createPool, migrate } from '@backbone/db';
+import { createPool, migrate, readDatabaseIdentity } from '@backbone/db';
 import { createLogger, writeLogsBeforeExit } from '@backbone/http/logger';
 import { registry, startMetricsServer } from '@backbone/metrics';
-import { createRedisConnection } from '@backbone/publisher';
+import { createRedisConnection, guardQueuePrefix } from '@backbone/publisher';
 import { destinationPolicyFrom } from '@backbone/webhooks';
 import { loadWebhookWorkerConfig, retryDelaysOf } from './config.js';
 import { createWebhookSender } from './send-webhook.js';
@@ -21,6 +21,15 @@ try {
   const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'webhook-worker', ...(schema ? { schema } : {}) });
   const consumer = createRedisConnection(config.REDIS_URL, 'consumer');
   const producer = createRedisConnection(config.REDIS_URL, 'producer');
+  // No job is taken before the queues are known to be this database's (packages/publisher queue-owner.ts): a worker
+  // waits for Redis as long as it takes.
+  await guardQueuePrefix({
+    connection: producer,
+    prefix: config.QUEUE_PREFIX,
+    owner: await readDatabaseIdentity(pool),
+    waitForRedis: true,
+    onUnanswered: (err) => logger.warn({ err, redis: redactUrl(config.REDIS_URL) }, 'still waiting for Redis'),
+  });
   const sender = createWebhookSender({ policy, timeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS });
 
   const webhooks = startWebhookWorker({

@@ -49,7 +49,12 @@ export const commonEnv = {
 
 export const redisEnv = {
   REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', description: 'Redis: the BullMQ queues, the API key revocations every API listens to, and the per-key rate limits. Run it with noeviction and AOF.' },
-  QUEUE_PREFIX: { type: 'string', default: 'bull', description: 'BullMQ key prefix (lets several environments share one Redis).' },
+  QUEUE_PREFIX: {
+    type: 'string',
+    default: 'bull',
+    description:
+      'BullMQ key prefix (lets several environments share one Redis). Bound to one database: the first process to use it records its database in Redis (key `<prefix>:backbone:database`: PostgreSQL\'s system identifier, the database and the schema), and a process of any other database refuses to start on it, naming both. Only when a database took another\'s place with its queued jobs (restored to a new server, upgraded) delete that key. `npm start` derives one from its database unless this is set.',
+  },
 } as const;
 
 /** How a BullMQ worker process holds its jobs and lets them go (the metering and webhook workers alike). */

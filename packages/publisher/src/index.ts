@@ -3,3 +3,4 @@ export * from './queues.js';
 export * from './event-validation.js';
 export * from './failed-jobs.js';
 export * from './webhook-deliveries.js';
+export * from './queue-owner.js';

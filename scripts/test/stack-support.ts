@@ -1,0 +1,86 @@
+// `npm start` (scripts/start.mjs) run as the child process a developer runs, in a data directory and on ports of its
+// own, for the tests of the local stack.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { chmod, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '@backbone/testkit';
+import { canListen } from '../ports.js';
+import { repoRoot, type DevState } from '../dev-env.js';
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A port for the gateway whose followers are free too: the APIs at + 1 to + 3, their metrics servers at + 101 to + 105. */
+export async function stackPort(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    const used = [1, 2, 3, 101, 102, 103, 104, 105].map((offset) => port + offset);
+    if (port < 65000 && (await Promise.all(used.map((p) => canListen(p, '127.0.0.1')))).every(Boolean)) return port;
+  }
+}
+
+/** A temporary data directory the embedded PostgreSQL can use: where we are root, it runs as the 'postgres' user. */
+export async function stackDataDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'backbone-stack-'));
+  await chmod(dir, 0o755);
+  return dir;
+}
+
+export interface Stack {
+  child: ChildProcess;
+  dataDir: string;
+  /** What it wrote so far, stdout and stderr. */
+  output(): string;
+  /** Its dev.json (null before it is running). */
+  state(): DevState | null;
+  exited: Promise<[number | null, NodeJS.Signals | null]>;
+  /** Resolves once it is running (dev.json written); rejects when it ends first or takes longer than timeoutMs. */
+  running(timeoutMs: number): Promise<DevState>;
+  /** SIGTERM, and its exit. */
+  stop(): Promise<[number | null, NodeJS.Signals | null]>;
+}
+
+/** Starts `npm start` with the test's environment and `env` on top; a variable set to undefined is left out. */
+export function startStack(dataDir: string, env: Record<string, string | undefined>): Stack {
+  // A stack that ran here before left its dev.json: this one is running once it wrote its own.
+  rmSync(path.join(dataDir, 'dev.json'), { force: true });
+  const merged = Object.fromEntries(Object.entries({ ...process.env, DEV_DATA_DIR: dataDir, ...env }).filter(([, value]) => value !== undefined));
+  const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: repoRoot, env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  let ended = false;
+  void exited.then(() => (ended = true));
+  const state = () => {
+    const file = path.join(dataDir, 'dev.json');
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DevState) : null;
+  };
+  return {
+    child,
+    dataDir,
+    output: () => output,
+    state,
+    exited,
+    async running(timeoutMs) {
+      for (const deadline = Date.now() + timeoutMs; Date.now() < deadline && !ended; await sleep(100)) {
+        const current = state();
+        if (current?.baseUrl) return current;
+      }
+      throw new Error(`the stack ${ended ? 'ended' : `was not running after ${timeoutMs} ms`}; it said:\n${output.slice(-4000)}`);
+    },
+    async stop() {
+      if (!ended) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number, said: () => string = () => ''): Promise<T> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) {
+    const value = await probe();
+    if (value !== undefined) return value;
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${said() ? `; the stack said:\n${said().slice(-4000)}` : ''}`);
+}

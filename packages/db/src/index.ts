@@ -20,3 +20,4 @@ export * from './operator-timeslots.repository.js';
 export * from './webhooks.repository.js';
 export * from './webhook-deliveries.repository.js';
 export * from './monitoring.repository.js';
+export * from './booking-changes.repository.js';

@@ -57,7 +57,7 @@ const request = (overrides: Partial<NewBooking> = {}): NewBooking => ({
   ...overrides,
 });
 
-const booked: ReservationOutcome = { kind: 'booked', createdAt: CREATED_AT, expiresAt: null };
+const booked: ReservationOutcome = { kind: 'booked', createdAt: CREATED_AT, expiresAt: null, price: { unitPriceMinor: 4500, currency: 'EUR' } };
 const refused = (timeslot: { status: 'open' | 'closed'; started: boolean; available: number } | null): ReservationOutcome => ({ kind: 'refused', timeslot: timeslot && { ...timeslot, lapsed: 0 } });
 
 async function rejection(promise: Promise<unknown>): Promise<DomainError> {

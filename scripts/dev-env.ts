@@ -45,7 +45,7 @@ export function resolveRedisUrl(env: Env = process.env): string {
 }
 
 /**
- * V8 heap limits for the two APIs, as in docker-compose.yml: without them V8 lets the heap of a busy API grow past
+ * V8 heap limits for the three APIs, as in docker-compose.yml: without them V8 lets the heap of a busy API grow past
  * 200 MB before collecting (measured: usage API under batch load, 233 MB peak RSS without, 121 MB with), although
  * what is live stays around 30 MB. The young generation keeps 16 MB semi-spaces: with 4 MB, a 1,000-entry batch or a
  * 500-booking sync page outlived several scavenges and was copied into the old generation, and garbage collection

@@ -1,8 +1,8 @@
-// The local stand-in for the production gateway (nginx in docker-compose.yml): one base URL in front of both APIs.
+// The local stand-in for the production gateway (nginx in docker-compose.yml): one base URL in front of the three APIs.
 // /api/v2/usage/* and /api/v2/platform/* go to the usage API, /api/v2/operator/* and /console to the operator API,
 // everything else to the partner API. /metrics is answered 404 here: each process serves its metrics on a port of its
-// own, never through the public gateway (a route of that name added to an API later must not leak). Its own answers (an upstream that does not answer, a request Node's parser
-// refuses, a slow client) are problems like the APIs'.
+// own, never through the public gateway (a route of that name added to an API later must not leak). Its own answers
+// (an upstream that does not answer, a request Node's parser refuses, a slow client) are problems like the APIs'.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { httpEnv } from '@backbone/config';
@@ -42,8 +42,7 @@ export function createGateway(targets: GatewayTargets, options: GatewayOptions =
       if (isMetricsPath(req.url ?? '/')) return answerProblem(res, problemBase, 404, 'not-found', `No route for ${req.method} /metrics.`, '/metrics');
       const target = new URL(routeFor(req.url ?? '/', targets));
       const upstream = http.request(
-        // X-Forwarded-For is set, not passed on: the operator API's sign-in throttle counts per caller address.
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, 'x-forwarded-for': req.socket.remoteAddress ?? '' }, agent },
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: forwardedHeaders(req), agent },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
@@ -63,6 +62,18 @@ export function createGateway(targets: GatewayTargets, options: GatewayOptions =
   );
   server.on('clientError', answerClientErrors({ problemBase }));
   return server;
+}
+
+/**
+ * The request's headers with what the gateway saw set, never passed on from the client, as deploy/nginx.conf does: the
+ * operator API's sign-in throttle counts per caller address (X-Forwarded-For), and it compares a state-changing
+ * request's Origin with the scheme, host and port the caller reached (X-Forwarded-Proto and -Host).
+ */
+function forwardedHeaders(req: http.IncomingMessage): http.OutgoingHttpHeaders {
+  const headers: http.OutgoingHttpHeaders = { ...req.headers, 'x-forwarded-for': req.socket.remoteAddress ?? '', 'x-forwarded-proto': 'http' };
+  if (req.headers.host === undefined) delete headers['x-forwarded-host'];
+  else headers['x-forwarded-host'] = req.headers.host;
+  return headers;
 }
 
 /** /metrics in any spelling the APIs' routing would match: a trailing slash, a query, other letter cases. */

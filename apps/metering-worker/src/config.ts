@@ -30,7 +30,12 @@ export const workerEnv = {
       description:
         'Jobs waiting on the booking-events queue beyond which the relay leaves events in the outbox (PostgreSQL) until consumers catch up; keeps a queue without consumers from filling Redis.',
     },
-    HOLD_SWEEPER_ENABLED: { type: 'boolean', default: true, description: 'Run the hold sweeper in this process (several may run side by side).' },
+    HOLD_SWEEPER_ENABLED: {
+      type: 'boolean',
+      default: true,
+      description:
+        'Run the hold sweeper in this process (several may run side by side): it marks lapsed holds expired, releases their places and writes booking.expired. Their places are free from the expiry whether or not it runs.',
+    },
     HOLD_SWEEPER_INTERVAL_MS: { type: 'integer', default: 1000, minimum: 10, description: 'Pause of the hold sweeper between passes that found less than a batch.' },
     HOLD_SWEEPER_BATCH_SIZE: { type: 'integer', default: 100, minimum: 1, maximum: 10000, description: 'Timeslots with lapsed holds released per pass (one statement each).' },
   },

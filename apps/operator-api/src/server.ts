@@ -33,7 +33,12 @@ try {
     redisUrl: config.REDIS_URL,
     sessionVerifier: createSessionVerifier(pool, sessions),
     sessions,
-    throttle: createSignInThrottle(redis, { keyPrefix: `${config.QUEUE_PREFIX}:sign-in`, maxFailures: config.SIGN_IN_MAX_FAILURES, windowSeconds: config.SIGN_IN_WINDOW_SECONDS }),
+    throttle: createSignInThrottle(redis, {
+      keyPrefix: `${config.QUEUE_PREFIX}:sign-in`,
+      maxFailures: config.SIGN_IN_MAX_FAILURES,
+      maxFailuresPerAddress: config.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
+      windowSeconds: config.SIGN_IN_WINDOW_SECONDS,
+    }),
     queues,
     consoleDir: config.CONSOLE_DIR,
     redisReady: async () => (await redis.ping()) === 'PONG',

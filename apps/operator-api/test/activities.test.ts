@@ -62,10 +62,10 @@ describe('activities', () => {
     const from = dayFromNow(30);
     const to = dayFromNow(43);
     const pattern = { From: from, To: to, Days: ['mon', 'wed', 'sat'], Times: ['09:00', '14:00'], Capacity: 6 };
-    const first = await staff.send('POST', `/api/v2/operator/activities/${operator.activity.activityId}/timeslots`, pattern);
+    const first = await owner.send('POST', `/api/v2/operator/activities/${operator.activity.activityId}/timeslots`, pattern);
     expect(first.status).toBe(201);
     expect(first.body).toEqual({ Created: 12, Existing: 0, Skipped: [] });
-    const again = await staff.send('POST', `/api/v2/operator/activities/${operator.activity.activityId}/timeslots`, pattern);
+    const again = await owner.send('POST', `/api/v2/operator/activities/${operator.activity.activityId}/timeslots`, pattern);
     expect(again.body).toEqual({ Created: 0, Existing: 12, Skipped: [] });
     const listed = await staff.send('GET', `/api/v2/operator/activities/${operator.activity.activityId}/timeslots?From=${from}&To=${to}`);
     expect(listed.body).toHaveLength(12);

@@ -1,6 +1,7 @@
 // Point-of-sale sales and availability: a sale goes through the same reservation (409 when full), the week's
-// timeslots show capacity, booked and available, closing stops the partner API from offering a slot and every channel
-// from booking it, a capacity never goes below what is booked, and another account's slots are 404.
+// timeslots show capacity, booked and available, closing (the owner's, as is the whole schedule) stops the partner
+// API from offering a slot and every channel from booking it, a capacity never goes below what is booked, and another
+// account's slots are 404.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestPartnerApp } from '@backbone/test-apps/partner-api';
 import { request, useTestServer } from '@backbone/testkit';
@@ -12,6 +13,7 @@ const partner = useTestServer(() => createTestPartnerApp(db.pool));
 let operator: Operator;
 let other: Operator;
 let staff: SessionClient;
+let owner: SessionClient;
 let ota: string;
 const date = dayFromNow(4);
 
@@ -19,6 +21,7 @@ beforeAll(async () => {
   operator = await createOperator(db.pool);
   other = await createOperator(db.pool);
   staff = await signedIn(server.url, operator.staff.email);
+  owner = await signedIn(server.url, operator.owner.email);
   ota = await operator.keyWith(['ota']);
 });
 
@@ -97,14 +100,14 @@ describe('availability', () => {
       return answer.body.map((s: { Time: string }) => s.Time) as string[];
     };
     expect(await offered()).toContain('15:00');
-    const closed = await staff.send('POST', `/api/v2/operator/timeslots/${slot.id}/close`);
+    const closed = await owner.send('POST', `/api/v2/operator/timeslots/${slot.id}/close`);
     expect(closed.status).toBe(200);
     expect(closed.body).toMatchObject({ TimeslotID: slot.id, Status: 'closed', Capacity: 6 });
     expect(await offered()).not.toContain('15:00');
     const refused = await staff.send('POST', '/api/v2/operator/sales', sale('15:00', 1));
     expect(refused.status).toBe(409);
     expect(refused.body.type).toBe(`${PROBLEM_BASE}/timeslot-unavailable`);
-    const reopened = await staff.send('POST', `/api/v2/operator/timeslots/${slot.id}/reopen`);
+    const reopened = await owner.send('POST', `/api/v2/operator/timeslots/${slot.id}/reopen`);
     expect(reopened.body.Status).toBe('open');
     expect(await offered()).toContain('15:00');
   });
@@ -112,15 +115,15 @@ describe('availability', () => {
   it('never sets a capacity below what is booked (409 /capacity-below-booked)', async () => {
     const slot = await createSlot(db.pool, operator, date, '16:00', 6);
     await book(db.pool, operator, { date, time: '16:00' }, { participants: 4 });
-    const below = await staff.send('PATCH', `/api/v2/operator/timeslots/${slot.id}`, { Capacity: 3 });
+    const below = await owner.send('PATCH', `/api/v2/operator/timeslots/${slot.id}`, { Capacity: 3 });
     expect(below.status).toBe(409);
     expect(below.body).toMatchObject({ type: `${PROBLEM_BASE}/capacity-below-booked`, Booked: 4 });
-    const equal = await staff.send('PATCH', `/api/v2/operator/timeslots/${slot.id}`, { Capacity: 4 });
+    const equal = await owner.send('PATCH', `/api/v2/operator/timeslots/${slot.id}`, { Capacity: 4 });
     expect(equal.status).toBe(200);
     expect(equal.body).toMatchObject({ Capacity: 4, Booked: 4, Available: 0 });
-    const more = await staff.send('PATCH', `/api/v2/operator/timeslots/${slot.id}`, { Capacity: 10 });
+    const more = await owner.send('PATCH', `/api/v2/operator/timeslots/${slot.id}`, { Capacity: 10 });
     expect(more.body).toMatchObject({ Capacity: 10, Available: 6 });
-    expect((await staff.send('PATCH', `/api/v2/operator/timeslots/${slot.id}`, { Capacity: -1 })).status).toBe(422);
+    expect((await owner.send('PATCH', `/api/v2/operator/timeslots/${slot.id}`, { Capacity: -1 })).status).toBe(422);
   });
 
   it('counts a lapsed hold as free, and lets the capacity go down to what is really booked', async () => {
@@ -131,7 +134,7 @@ describe('availability', () => {
     expect(held.status).toBe(201);
     await db.pool.query(`UPDATE bookings SET expires_at = now() - interval '1 second' WHERE reference = $1`, [held.body.Reference]);
     expect(await slotOf('17:00')).toMatchObject({ Booked: 2, Available: 4 });
-    const down = await staff.send('PATCH', `/api/v2/operator/timeslots/${slot.id}`, { Capacity: 2 });
+    const down = await owner.send('PATCH', `/api/v2/operator/timeslots/${slot.id}`, { Capacity: 2 });
     expect(down.status).toBe(200);
     expect(down.body).toMatchObject({ Capacity: 2, Booked: 2 });
   });
@@ -144,7 +147,7 @@ describe('availability', () => {
       ['PATCH', `/api/v2/operator/timeslots/${theirs.id}`, { Capacity: 1 }],
       ['GET', `/api/v2/operator/activities/${other.activity.activityId}/timeslots?From=${date}&To=${date}`, undefined],
     ] as const) {
-      const answer = await staff.send(method, path, body);
+      const answer = await owner.send(method, path, body);
       expect(answer.status, `${method} ${path}`).toBe(404);
       expect(answer.body.type).toBe(`${PROBLEM_BASE}/not-found`);
     }

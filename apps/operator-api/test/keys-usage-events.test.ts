@@ -110,18 +110,18 @@ describe('failed platform events', () => {
     const connection = redis.connection();
     const mine = await failPlatformEvent(connection, redis.prefix, operator.account.id, 'basket-mine');
     const theirs = await failPlatformEvent(connection, redis.prefix, other.account.id, 'basket-theirs');
-    const listed = await staff.send('GET', '/api/v2/operator/failed-events');
+    const listed = await owner.send('GET', '/api/v2/operator/failed-events');
     expect(listed.status).toBe(200);
     expect(listed.body.map((e: { JobID: string }) => e.JobID)).toEqual([mine]);
     expect(listed.body[0]).toMatchObject({ Queue: 'platform-events', Name: 'order.completed', FailedReason: 'refused by the test', AttemptsMade: 1, Payload: { BasketID: 'basket-mine' } });
 
-    const refused = await staff.send('POST', `/api/v2/operator/failed-events/${encodeURIComponent(theirs)}/replay`);
+    const refused = await owner.send('POST', `/api/v2/operator/failed-events/${encodeURIComponent(theirs)}/replay`);
     expect(refused.status).toBe(404);
     expect(await (await queues()['platform-events'].getJob(theirs))!.getState()).toBe('failed');
 
-    expect((await staff.send('POST', `/api/v2/operator/failed-events/${encodeURIComponent(mine)}/replay`)).status).toBe(204);
+    expect((await owner.send('POST', `/api/v2/operator/failed-events/${encodeURIComponent(mine)}/replay`)).status).toBe(204);
     expect(await (await queues()['platform-events'].getJob(mine))!.getState()).toBe('waiting');
-    expect((await staff.send('GET', '/api/v2/operator/failed-events')).body).toEqual([]);
-    expect((await staff.send('POST', `/api/v2/operator/failed-events/${encodeURIComponent(mine)}/replay`)).status).toBe(404);
+    expect((await owner.send('GET', '/api/v2/operator/failed-events')).body).toEqual([]);
+    expect((await owner.send('POST', `/api/v2/operator/failed-events/${encodeURIComponent(mine)}/replay`)).status).toBe(404);
   });
 });

@@ -12,7 +12,7 @@ import type { BookingChannel, OperatorRole } from '@backbone/contracts';
 
 export { PROBLEM_BASE } from '@backbone/test-apps/operator-api';
 
-export function useOperatorApi(options: { sessions?: Partial<SessionLifetimes>; signIn?: { maxFailures?: number; windowSeconds?: number }; consoleDir?: string } = {}) {
+export function useOperatorApi(options: { sessions?: Partial<SessionLifetimes>; signIn?: { maxFailures?: number; maxFailuresPerAddress?: number; windowSeconds?: number }; consoleDir?: string } = {}) {
   const db = useTestDatabase();
   const redis = useTestRedis();
   let queues: EventQueues | undefined;

@@ -24,6 +24,7 @@ import { mountListWebhookDeliveries } from './routes/list-webhook-deliveries.js'
 import { mountListWebhookEndpoints } from './routes/list-webhook-endpoints.js';
 import { mountReplayWebhookDeliveries } from './routes/replay-webhook-deliveries.js';
 import { mountReplayWebhookDelivery } from './routes/replay-webhook-delivery.js';
+import { mountUpdateWebhookEndpoint } from './routes/update-webhook-endpoint.js';
 
 export function createPartnerApp(deps: PartnerAppDeps): Express {
   return createHttpApp({
@@ -51,6 +52,7 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
           syncBookings: mountSyncBookings,
           createWebhookEndpoint: mountCreateWebhookEndpoint,
           listWebhookEndpoints: mountListWebhookEndpoints,
+          updateWebhookEndpoint: mountUpdateWebhookEndpoint,
           deleteWebhookEndpoint: mountDeleteWebhookEndpoint,
           listWebhookDeliveries: mountListWebhookDeliveries,
           replayWebhookDelivery: mountReplayWebhookDelivery,

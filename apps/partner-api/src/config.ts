@@ -9,9 +9,11 @@ export const partnerApiEnv = {
     ...httpEnv,
     ...metricsEnv,
     ...rateLimitEnv,
-    // Key revocations are heard here and the rate limits are counted here (without Redis the API still serves: the key
-    // cache's TTL bounds staleness and requests go unlimited); webhook replays are queued here (without Redis: 503).
-    REDIS_URL: redisEnv.REDIS_URL,
+    REDIS_URL: {
+      ...redisEnv.REDIS_URL,
+      description:
+        'Redis: the API key revocations, the per-key rate limits and the webhook delivery queue. The partner API serves without it: verified keys are trusted for AUTH_CACHE_TTL_MS, requests go unlimited, webhook replays answer 503.',
+    },
     QUEUE_PREFIX: redisEnv.QUEUE_PREFIX,
     WEBHOOK_ALLOWED_HOSTS: {
       type: 'string',

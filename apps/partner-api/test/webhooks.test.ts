@@ -1,6 +1,6 @@
 // The partner webhook API through HTTP against real PostgreSQL and Redis: registering (the secret shown once, at
 // most five a partner, the forgery table with and without the allowance), listing, the deliveries with their
-// attempts, replays onto the real BullMQ queue, a queue that is down, deletion, and the wall between partners.
+// attempts, replays onto the real BullMQ queue, a queue that is down, updating, deletion, and the wall between partners.
 // Deliveries and attempts are written by the webhook worker; here they are rows the test inserts.
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -304,6 +304,66 @@ describe('replay', () => {
   });
 });
 
+describe('updating an endpoint', () => {
+  it('changes the members sent, keeps the others and the secret, and enables a disabled endpoint', async () => {
+    const key = await newPartnerKey(op.account.id, 'Mover');
+    const created = (await register(key, { Url: PUBLIC_URL, EventTypes: ['booking.created'] })).body;
+    await disable(created.ID);
+    const moved = await request(server.url, 'PATCH', `${WEBHOOKS}/${created.ID}`, { key, body: { Url: 'HTTPS://93.184.216.34:443/hooks/../v2' } });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toEqual({
+      ID: created.ID,
+      Url: 'https://93.184.216.34/v2',
+      EventTypes: ['booking.created'],
+      CreatedAt: created.CreatedAt,
+      Disabled: false,
+      DisabledAt: null,
+      DisabledReason: null,
+      FailingSince: null,
+    });
+    expect((await request(server.url, 'GET', WEBHOOKS, { key })).body).toEqual([moved.body]);
+    const { rows } = await db.pool.query<{ secret: string }>(`SELECT secret FROM webhook_endpoints WHERE id = $1`, [created.ID]);
+    expect(rows[0]!.secret).toBe(created.Secret);
+
+    const retyped = await request(server.url, 'PATCH', `${WEBHOOKS}/${created.ID.toUpperCase()}`, { key, body: { EventTypes: ['booking.cancelled', 'booking.expired'] } });
+    expect(retyped.status).toBe(200);
+    expect(retyped.body).toMatchObject({ Url: 'https://93.184.216.34/v2', EventTypes: ['booking.cancelled', 'booking.expired'] });
+    // The same Url again is how a partner enables the endpoint after fixing what DisabledReason said.
+    await disable(created.ID);
+    const again = await request(server.url, 'PATCH', `${WEBHOOKS}/${created.ID}`, { key, body: { Url: 'https://93.184.216.34/v2' } });
+    expect(again.body).toMatchObject({ Disabled: false, DisabledAt: null, DisabledReason: null, FailingSince: null });
+  });
+
+  it('refuses what registration refuses (422), a malformed ID (400) and an unknown endpoint (404), and changes nothing', async () => {
+    const key = await newPartnerKey(op.account.id, 'Clumsy');
+    const endpoint = (await register(key, { Url: PUBLIC_URL })).body.ID;
+    await disable(endpoint);
+    const before = await databaseFingerprint(db.pool);
+    const patch = (body: unknown, id: string = endpoint) => request(server.url, 'PATCH', `${WEBHOOKS}/${id}`, { key, body });
+
+    for (const body of [{}, { Url: '' }, { EventTypes: [] }, { EventTypes: ['booking.nope'] }, { Secret: 'whsec_x' }, [], 'x']) {
+      const answer = await patch(body);
+      expect(answer.status).toBe(422);
+      expect(answer.body.type).toBe(`${PROBLEM_BASE}/validation`);
+    }
+    const refused = await patch({ Url: 'http://127.0.0.1:9000/hook' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([{ field: 'Url', message: 'Url refused: http to 127.0.0.1 (https only).' }]);
+    expect((await patch({ Url: PUBLIC_URL }, 'not-a-uuid')).status).toBe(400);
+    expect((await patch({ Url: PUBLIC_URL }, '00000000-0000-4000-8000-000000000000')).body).toMatchObject({ status: 404, type: `${PROBLEM_BASE}/not-found` });
+    const notJson = await request(server.url, 'PATCH', `${WEBHOOKS}/${endpoint}`, { key, headers: { 'content-type': 'text/plain' }, rawBody: 'Url=x' });
+    expect(notJson.status).toBe(415);
+    expect(await databaseFingerprint(db.pool)).toEqual(before);
+
+    // A URL registered before the guard refused it is vetted again: changing only the event types does not enable it.
+    await db.pool.query(`UPDATE webhook_endpoints SET url = 'https://127.0.0.1/hook' WHERE id = $1`, [endpoint]);
+    const kept = await patch({ EventTypes: ['booking.created'] });
+    expect(kept.status).toBe(422);
+    expect(kept.body.errors).toEqual([{ field: 'Url', message: 'Url refused: 127.0.0.1 is a loopback address.' }]);
+    expect((await request(server.url, 'GET', WEBHOOKS, { key })).body[0]).toMatchObject({ Disabled: true, EventTypes: [...WEBHOOK_EVENT_TYPES] });
+  });
+});
+
 describe('deleting an endpoint', () => {
   it('answers 204, takes its deliveries and attempts with it, and 404 the second time', async () => {
     const key = await newPartnerKey(op.account.id, 'Leaver');
@@ -320,7 +380,7 @@ describe('deleting an endpoint', () => {
 });
 
 describe('the partner wall', () => {
-  it('another partner of the same account, or of another account, can neither see, read the deliveries of, replay nor delete the endpoint', async () => {
+  it('another partner of the same account, or of another account, can neither see, read the deliveries of, replay, update nor delete the endpoint', async () => {
     const owner = await newPartnerKey(op.account.id, 'Owner');
     const endpoint = (await register(owner, { Url: PUBLIC_URL })).body.ID;
     const delivery = await addDelivery(endpoint, op.account.id, { status: 'failed' });
@@ -335,6 +395,7 @@ describe('the partner wall', () => {
         request(server.url, 'POST', `${WEBHOOKS}/${endpoint}/deliveries/${delivery}/replay`, { key }),
         request(server.url, 'POST', `${WEBHOOKS}/${endpoint}/replay`, { key, body: { Since: '2000-01-01T00:00:00Z' } }),
         request(server.url, 'DELETE', `${WEBHOOKS}/${endpoint}`, { key }),
+        request(server.url, 'PATCH', `${WEBHOOKS}/${endpoint}`, { key, body: { Url: PUBLIC_URL } }),
       ]);
       for (const answer of answers) expect(answer.body).toMatchObject({ status: 404, type: `${PROBLEM_BASE}/not-found` });
     }

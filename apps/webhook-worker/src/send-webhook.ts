@@ -25,8 +25,11 @@ export interface AttemptResult {
   error: string | null;
   responseExcerpt: string | null;
   durationMs: number;
-  /** Not sent: the destination guard refused the URL or the address its host resolved to. */
-  refused?: true;
+  /**
+   * Not sent: why the destination guard refused the URL or the address its host resolved to. Not a passing failure:
+   * the same URL is refused until it or the allowed hosts change (a host that does not resolve is not a refusal here).
+   */
+  refused?: string;
 }
 
 export interface WebhookSender {
@@ -46,7 +49,7 @@ export function createWebhookSender(options: { policy: DestinationPolicy; timeou
     try {
       url = await vetDestination(message.url, options.policy);
     } catch (error) {
-      return { succeeded: false, statusCode: null, error: (error as Error).message, responseExcerpt: null, durationMs: elapsed(), ...(error instanceof DestinationRefusedError ? { refused: true as const } : {}) };
+      return { succeeded: false, statusCode: null, error: (error as Error).message, responseExcerpt: null, durationMs: elapsed(), ...refusal(error) };
     }
     const timestamp = new Date();
     const headers = {
@@ -59,7 +62,7 @@ export function createWebhookSender(options: { policy: DestinationPolicy; timeou
     const answer = await post(url, headers, message.body, url.protocol === 'https:' ? agents['https:'] : agents['http:'], lookup, options.timeoutMs);
     const durationMs = elapsed();
     if ('error' in answer) {
-      return { succeeded: false, statusCode: answer.statusCode ?? null, error: answer.error, responseExcerpt: answer.excerpt ?? null, durationMs, ...(answer.refused ? { refused: true as const } : {}) };
+      return { succeeded: false, statusCode: answer.statusCode ?? null, error: answer.error, responseExcerpt: answer.excerpt ?? null, durationMs, ...(answer.refused ? { refused: answer.refused } : {}) };
     }
     const { statusCode, excerpt } = answer;
     if (statusCode >= 200 && statusCode < 300) return { succeeded: true, statusCode, error: null, responseExcerpt: excerpt, durationMs };
@@ -76,7 +79,11 @@ export function createWebhookSender(options: { policy: DestinationPolicy; timeou
   };
 }
 
-type Answer = { statusCode: number; excerpt: string } | { error: string; statusCode?: number; excerpt?: string; refused?: boolean };
+type Answer = { statusCode: number; excerpt: string } | { error: string; statusCode?: number; excerpt?: string; refused?: string };
+
+function refusal(error: unknown): { refused?: string } {
+  return error instanceof DestinationRefusedError && !error.unresolved ? { refused: error.reason } : {};
+}
 
 function post(url: URL, headers: Record<string, string>, body: string, agent: http.Agent, lookup: http.RequestOptions['lookup'], timeoutMs: number): Promise<Answer> {
   return new Promise((resolve) => {
@@ -93,7 +100,7 @@ function post(url: URL, headers: Record<string, string>, body: string, agent: ht
       finish({ error: `no complete answer within ${timeoutMs} ms` });
       request.destroy();
     }, timeoutMs);
-    request.on('error', (error) => finish({ error: describe(error), refused: error instanceof DestinationRefusedError }));
+    request.on('error', (error) => finish({ error: describe(error), ...refusal(error) }));
     request.on('response', (response) => {
       const statusCode = response.statusCode ?? 0;
       const chunks: Buffer[] = [];

@@ -188,6 +188,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       responseExcerpt: result.responseExcerpt,
       succeeded: result.succeeded,
       nextAttemptAt,
+      refusal: result.refused ?? null,
+      url: target.url,
     });
     // Deleted with its endpoint during the attempt: nothing left to record or retry.
     if (!outcome) return;

@@ -1,7 +1,8 @@
 // Delivery to a real receiver: every matching endpoint gets each event once, signed per Standard Webhooks (verified by
 // the standardwebhooks verifier), with the event as the body's data and its EventID as webhook-id; endpoints of other
-// types, partners or accounts do not. Redirects are not followed, a destination the guard refuses is not called, a
-// job whose endpoint was deleted ends quietly, and one whose data is not a delivery fails without retries.
+// types, partners or accounts do not. Redirects are not followed, a destination the guard refuses is not called (and
+// its endpoint is disabled; a host that does not resolve is retried), a job whose endpoint was deleted ends quietly,
+// and one whose data is not a delivery fails without retries.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_DELIVERY_JOB } from '@backbone/contracts';
@@ -104,7 +105,7 @@ describe('what a delivery does not do', () => {
     expect(receiver.hits(target.path)).toBe(0);
   });
 
-  it('does not call a destination the guard refuses (a name resolving to loopback, not allowed) and records the refusal', async () => {
+  it('does not call a destination the guard refuses (a name resolving to loopback, not allowed), records the refusal and disables the endpoint', async () => {
     const { account } = await createTestAccount(db.pool);
     const partner = await createTestPartner(db.pool, account.id);
     const endpoint = await createTestEndpoint(db.pool, receiver, account.id, partner, ['booking.confirmed']);
@@ -115,12 +116,29 @@ describe('what a delivery does not do', () => {
 
     const [delivery] = await untilDeliveries(db.pool, endpoint.id, 1, 'failed');
     const attempts = await attemptsOf(db.pool, delivery!.id);
-    expect(attempts).toHaveLength(3);
-    for (const attempt of attempts) {
-      expect(attempt.status_code).toBeNull();
-      expect(attempt.error).toMatch(/refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
-    }
+    // A refusal is not retried: the same URL would be refused again until it or the allowed hosts change.
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]!.status_code).toBeNull();
+    expect(attempts[0]!.error).toMatch(/refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
+    const { rows } = await db.pool.query<{ disabled_reason: string | null }>(`SELECT disabled_reason FROM webhook_endpoints WHERE id = $1`, [endpoint.id]);
+    expect(rows[0]!.disabled_reason).toMatch(/^The destination was refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address\./);
     expect(receiver.hits(endpoint.path)).toBe(0);
+  });
+
+  it('retries a host that does not resolve (DNS may come back) and leaves its endpoint enabled', async () => {
+    const { account } = await createTestAccount(db.pool);
+    const partner = await createTestPartner(db.pool, account.id);
+    const endpoint = await createTestEndpoint(db.pool, receiver, account.id, partner, ['booking.confirmed']);
+    // .invalid never resolves (RFC 6761).
+    await db.pool.query(`UPDATE webhook_endpoints SET url = 'https://hooks.invalid/bookings' WHERE id = $1`, [endpoint.id]);
+    await queues.publish('booking.confirmed', bookingConfirmed(account.id, partner));
+
+    const [delivery] = await untilDeliveries(db.pool, endpoint.id, 1, 'failed');
+    const attempts = await attemptsOf(db.pool, delivery!.id);
+    expect(attempts).toHaveLength(3);
+    for (const attempt of attempts) expect(attempt.error).toBe('webhook destination refused: hooks.invalid does not resolve');
+    const { rows } = await db.pool.query<{ disabled_at: Date | null }>(`SELECT disabled_at FROM webhook_endpoints WHERE id = $1`, [endpoint.id]);
+    expect(rows[0]!.disabled_at).toBeNull();
   });
 
   it('ends quietly when the endpoint is deleted during an attempt', async () => {

@@ -48,7 +48,7 @@ export const commonEnv = {
 } as const;
 
 export const redisEnv = {
-  REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', description: 'Redis: the BullMQ queues, and the API key revocations both APIs listen to.' },
+  REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', description: 'Redis: the BullMQ queues, the API key revocations every API listens to, and the per-key rate limits. Run it with noeviction and AOF.' },
   QUEUE_PREFIX: { type: 'string', default: 'bull', description: 'BullMQ key prefix (lets several environments share one Redis).' },
 } as const;
 
@@ -79,7 +79,7 @@ export const queueWorkerEnv = {
 export const httpEnv = {
   PORT: { type: 'integer', default: 3000, minimum: 0, maximum: 65535, description: 'HTTP port.' },
   HOST: { type: 'string', default: '0.0.0.0', description: 'HTTP bind address.' },
-  PROBLEM_BASE: { type: 'string', default: 'https://problems.activity-backbone.dev', description: 'Base URI of RFC 7807 problem types.' },
+  PROBLEM_BASE: { type: 'string', default: 'https://problems.activity-backbone.dev', description: 'Base URI of the RFC 9457 problem types.' },
   BODY_LIMIT: { type: 'string', default: '1mb', description: 'Largest JSON body accepted (413 above it).' },
   AUTH_CACHE_TTL_MS: {
     type: 'integer',
@@ -100,16 +100,16 @@ export const httpEnv = {
     type: 'integer',
     default: 1000,
     minimum: 10,
-    description: "How often the two timeouts above are checked (Node's connectionsCheckingInterval, 30 s by default): they fire up to this much late.",
+    description: "How often HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS are checked (Node's connectionsCheckingInterval, 30 s by default): they fire up to this much late.",
   },
 } as const;
 
 /** Per-key rate limits of the APIs (packages/http rate-limits.ts): a quota of BURST per ceil(BURST / PER_SECOND) s. */
 export const rateLimitEnv = {
-  RATE_LIMIT_ENABLED: { type: 'boolean', default: true, description: 'Limit the requests of each API key (not console sessions) on Redis; false serves every request unlimited.' },
+  RATE_LIMIT_ENABLED: { type: 'boolean', default: true, description: 'Limit the requests of each API key (not console sessions) on Redis; false serves every request unlimited, without RateLimit fields.' },
   RATE_LIMIT_OTA_PER_SECOND: { type: 'integer', default: 20, minimum: 1, description: 'Requests per second of an ota (partner) key, over time.' },
   RATE_LIMIT_OTA_BURST: { type: 'integer', default: 40, minimum: 1, description: 'Requests an ota key may make at once; at least RATE_LIMIT_OTA_PER_SECOND.' },
-  RATE_LIMIT_USAGE_PER_SECOND: { type: 'integer', default: 200, minimum: 1, description: 'Requests per second of a usage:write, usage:read or platform:events key.' },
+  RATE_LIMIT_USAGE_PER_SECOND: { type: 'integer', default: 200, minimum: 1, description: 'Requests per second of a usage:write, usage:read or platform:events key (usage ingest sends more than a partner).' },
   RATE_LIMIT_USAGE_BURST: { type: 'integer', default: 400, minimum: 1, description: 'Requests a usage key may make at once; at least RATE_LIMIT_USAGE_PER_SECOND.' },
   RATE_LIMIT_ADMIN_PER_SECOND: { type: 'integer', default: 10, minimum: 1, description: 'Requests per second of an admin key (operator API scripts).' },
   RATE_LIMIT_ADMIN_BURST: { type: 'integer', default: 20, minimum: 1, description: 'Requests an admin key may make at once; at least RATE_LIMIT_ADMIN_PER_SECOND.' },
@@ -138,10 +138,10 @@ export function rateLimitSettings(config: ConfigOf<{ type: 'object'; properties:
 /**
  * The metrics server of each process (GET /metrics on a port of its own, never behind the public gateway). Each app
  * overrides METRICS_PORT's default with its own (partner API 9101, usage API 9102, operator API 9103, metering worker
- * 9104), so processes on one host do not collide.
+ * 9104, webhook worker 9105), so processes on one host do not collide.
  */
 export const metricsEnv = {
-  METRICS_ENABLED: { type: 'boolean', default: true, description: 'Serve /metrics and record the HTTP request metrics (false: neither).' },
-  METRICS_PORT: { type: 'integer', default: 9101, minimum: 0, maximum: 65535, description: 'Port of the metrics server (0: any free port, logged at start).' },
-  METRICS_HOST: { type: 'string', default: '0.0.0.0', description: 'Bind address of the metrics server.' },
+  METRICS_ENABLED: { type: 'boolean', default: true, description: 'Serve /metrics and record the HTTP request metrics (false: neither; the domain counters cost nothing worth switching off).' },
+  METRICS_PORT: { type: 'integer', default: 9101, minimum: 0, maximum: 65535, description: 'Port of the metrics server, apart from the API\'s and never behind the gateway (0: any free port, logged as `metrics listening`).' },
+  METRICS_HOST: { type: 'string', default: '0.0.0.0', description: 'Bind address of the metrics server: keep it reachable by Prometheus only.' },
 } as const;

@@ -1,7 +1,7 @@
 // The browser's entry to the contracts (the console): the operator operations and the types derived from them,
 // without the ajv validator, whose module-level set-up a bundler could not leave out.
 export * from './common.schemas.js';
-export type { Operation, OperatorRole, Scope } from './operation.js';
+export type { Operation, OperatorRole, OperatorRoles, Scope } from './operation.js';
 export { OPERATOR_ROLES } from './operation.js';
 export { QUESTION_TYPES, type Question, type QuestionType } from './partner/shared.schemas.js';
 export * from './operator/index.js';

@@ -22,6 +22,7 @@ export * from './partner/sync-bookings.js';
 export * from './partner/webhook.schemas.js';
 export * from './partner/create-webhook-endpoint.js';
 export * from './partner/list-webhook-endpoints.js';
+export * from './partner/update-webhook-endpoint.js';
 export * from './partner/delete-webhook-endpoint.js';
 export * from './partner/list-webhook-deliveries.js';
 export * from './partner/replay-webhook-delivery.js';

@@ -13,7 +13,13 @@ export interface OperationResponse {
   readonly headers?: Readonly<Record<string, { readonly description: string }>>;
 }
 
-export interface Operation {
+/**
+ * Who may call an operator operation: the owner may do everything, so every list starts with 'owner'; the roles after
+ * it are the others also allowed. An admin API key acts as an owner.
+ */
+export type OperatorRoles = readonly ['owner', ...Exclude<OperatorRole, 'owner'>[]];
+
+interface OperationCommon {
   readonly operationId: string;
   readonly method: 'get' | 'post' | 'patch' | 'delete';
   /** Express-style path, `:Name` for path parameters. */
@@ -22,13 +28,6 @@ export interface Operation {
   readonly description?: string;
   readonly tags: readonly string[];
   readonly scope: Scope;
-  /**
-   * Who may call it: an API key with `scope` ('key', the default); the operator console's session cookie or an
-   * `admin` key ('session-or-key'); anyone ('none', signing in).
-   */
-  readonly auth?: 'key' | 'session-or-key' | 'none';
-  /** Operator operations for the `owner` role only (a `staff` session gets 403); an admin key counts as owner. */
-  readonly ownerOnly?: boolean;
   readonly params?: JSONSchema;
   readonly query?: JSONSchema;
   /** Status for a query that fails its schema: 422 by default, 400 where the contract says so (resolve-product). */
@@ -40,3 +39,20 @@ export interface Operation {
   readonly idempotent?: boolean;
   readonly responses: Readonly<Record<number, OperationResponse>>;
 }
+
+/** Called with an API key that has `scope` ('key', the default), or by anyone ('none', signing in): no roles. */
+export interface KeyOperation extends OperationCommon {
+  readonly auth?: 'key' | 'none';
+  readonly roles?: never;
+}
+
+/**
+ * An operator (console) operation, called with the console's session cookie or an `admin` key. It cannot be declared
+ * without saying which roles may call it: the permission table (permissions.ts) is read from these declarations.
+ */
+export interface SessionOperation extends OperationCommon {
+  readonly auth: 'session-or-key';
+  readonly roles: OperatorRoles;
+}
+
+export type Operation = KeyOperation | SessionOperation;

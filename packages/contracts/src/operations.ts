@@ -11,21 +11,6 @@ import { listCoreQuestionsOperation } from './partner/list-core-questions.js';
 import { listPartnerQuestionsOperation } from './partner/list-partner-questions.js';
 import { listProductsOperation } from './partner/list-products.js';
 import { resolveProductOperation } from './partner/resolve-product.js';
-import { exportOperatorBookingsOperation } from './operator/export-bookings.js';
-import { getOperatorBookingOperation } from './operator/get-booking.js';
-import { getSessionOperation } from './operator/get-session.js';
-import { listOperatorActivitiesOperation } from './operator/list-activities.js';
-import { listOperatorTimeslotsOperation } from './operator/list-timeslots.js';
-import { changeTimeslotCapacityOperation, closeTimeslotOperation, reopenTimeslotOperation } from './operator/change-timeslot.js';
-import { createSaleOperation } from './operator/create-sale.js';
-import { createOperatorUserOperation, disableOperatorUserOperation, listOperatorUsersOperation } from './operator/users.js';
-import { addActivityQuestionOperation, createActivityOperation, editActivityOperation, generateTimeslotsOperation, listActivityQuestionsOperation } from './operator/activities.js';
-import { createOperatorKeyOperation, listOperatorKeysOperation, revokeOperatorKeyOperation } from './operator/keys.js';
-import { getOperatorUsageOperation } from './operator/get-usage.js';
-import { listFailedEventsOperation, replayFailedEventOperation } from './operator/failed-events.js';
-import { listOperatorBookingsOperation } from './operator/list-bookings.js';
-import { signInOperation } from './operator/sign-in.js';
-import { signOutOperation } from './operator/sign-out.js';
 import { syncBookingsOperation } from './partner/sync-bookings.js';
 import { createWebhookEndpointOperation } from './partner/create-webhook-endpoint.js';
 import { deleteWebhookEndpointOperation } from './partner/delete-webhook-endpoint.js';
@@ -33,6 +18,8 @@ import { listWebhookDeliveriesOperation } from './partner/list-webhook-deliverie
 import { listWebhookEndpointsOperation } from './partner/list-webhook-endpoints.js';
 import { replayWebhookDeliveriesOperation } from './partner/replay-webhook-deliveries.js';
 import { replayWebhookDeliveryOperation } from './partner/replay-webhook-delivery.js';
+import { OPERATOR_OPERATIONS } from './operator/operations.js';
+import { updateWebhookEndpointOperation } from './partner/update-webhook-endpoint.js';
 import { publishPlatformEventOperation } from './platform/publish-platform-event.js';
 import { getUsageSummary } from './usage/get-usage-summary.js';
 import { recordUsageEntries } from './usage/record-usage-entries.js';
@@ -53,6 +40,7 @@ export const PARTNER_OPERATIONS = [
   syncBookingsOperation,
   createWebhookEndpointOperation,
   listWebhookEndpointsOperation,
+  updateWebhookEndpointOperation,
   deleteWebhookEndpointOperation,
   listWebhookDeliveriesOperation,
   replayWebhookDeliveryOperation,
@@ -63,35 +51,7 @@ export const USAGE_OPERATIONS = [recordUsageEntry, recordUsageEntries, getUsageS
 
 export const PLATFORM_OPERATIONS = [publishPlatformEventOperation] as const;
 
-/** The operator console's API (session cookie or admin key). */
-export const OPERATOR_OPERATIONS = [
-  signInOperation,
-  getSessionOperation,
-  signOutOperation,
-  listOperatorBookingsOperation,
-  exportOperatorBookingsOperation,
-  getOperatorBookingOperation,
-  listOperatorActivitiesOperation,
-  createSaleOperation,
-  listOperatorTimeslotsOperation,
-  closeTimeslotOperation,
-  reopenTimeslotOperation,
-  changeTimeslotCapacityOperation,
-  listOperatorKeysOperation,
-  createOperatorKeyOperation,
-  revokeOperatorKeyOperation,
-  getOperatorUsageOperation,
-  listFailedEventsOperation,
-  replayFailedEventOperation,
-  createActivityOperation,
-  editActivityOperation,
-  listActivityQuestionsOperation,
-  addActivityQuestionOperation,
-  generateTimeslotsOperation,
-  listOperatorUsersOperation,
-  createOperatorUserOperation,
-  disableOperatorUserOperation,
-] as const;
+export { OPERATOR_OPERATIONS };
 
 /** In the order of the OpenAPI document's paths. */
 export const ALL_OPERATIONS = [...PARTNER_OPERATIONS, ...USAGE_OPERATIONS, ...PLATFORM_OPERATIONS, ...OPERATOR_OPERATIONS] as const;

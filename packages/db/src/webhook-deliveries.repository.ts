@@ -128,6 +128,10 @@ export interface WebhookAttemptToRecord {
   succeeded: boolean;
   /** When the attempt failed: the next attempt's time, or null when this was the run's last. */
   nextAttemptAt: Date | null;
+  /** Why the destination guard refused the endpoint's URL; null when it did not. A refusal disables the endpoint. */
+  refusal: string | null;
+  /** The URL the attempt was made to: a refusal disables the endpoint only if its URL is still that one. */
+  url: string;
 }
 
 export interface WebhookAttemptOutcome {
@@ -140,13 +144,15 @@ export interface WebhookAttemptOutcome {
  * Records attempts in one statement (one round trip, atomic): the attempt rows, the endpoints' health and the
  * deliveries' state. An endpoint's attempts in the batch are judged together: when the last of them succeeded its run
  * of failures ends; when one succeeded and a later one failed a run starts now; when all failed a run starts, or the
- * endpoint is disabled when its run started longer ago than `disableAfterMs`. Only a change of health touches the
- * endpoint's row: every delivery to the endpoint would otherwise queue on its row lock, one commit after another. Each
- * delivery becomes delivered; pending until its `nextAttemptAt`; failed when there is no next attempt or its endpoint
- * is disabled. A delivery no longer pending (another run finished it) keeps its state; the attempt is still recorded.
- * The parts are CTEs of one statement: they see the same snapshot, and the deliveries' new state comes from the
- * endpoints' updated rows. Answers per attempt, in order; null for one whose delivery is gone (its endpoint was
- * deleted during the attempt).
+ * endpoint is disabled when its run started longer ago than `disableAfterMs`. An attempt the destination guard refused
+ * disables the endpoint at once, with the guard's reason, unless its URL changed meanwhile (a partner's update, whose
+ * row the UPDATE sees once it has waited for its lock): retrying a refused URL is pointless. Only a change of health
+ * touches the endpoint's row: every delivery to the endpoint would otherwise queue on its row lock, one commit after
+ * another. Each delivery becomes delivered; pending until its `nextAttemptAt`; failed when there is no next attempt or
+ * its endpoint is disabled. A delivery no longer pending (another run finished it) keeps its state; the attempt is
+ * still recorded. The parts are CTEs of one statement: they see the same snapshot, and the deliveries' new state comes
+ * from the endpoints' updated rows. Answers per attempt, in order; null for one whose delivery is gone (its endpoint
+ * was deleted during the attempt).
  */
 export async function recordWebhookAttempts(db: Db, attempts: readonly WebhookAttemptToRecord[], disableAfterMs: number): Promise<Array<WebhookAttemptOutcome | null>> {
   if (attempts.length === 0) return [];
@@ -161,33 +167,42 @@ export async function recordWebhookAttempts(db: Db, attempts: readonly WebhookAt
     response_excerpt: attempt.responseExcerpt,
     succeeded: attempt.succeeded,
     next_attempt_at: attempt.nextAttemptAt?.toISOString() ?? null,
+    refusal: attempt.refusal,
+    url: attempt.url,
   }));
   const { rows } = await db
     .query<{ n: number; status: WebhookDeliveryTarget['status']; disabled: boolean }>(
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb)
-         AS i(n int, account_id uuid, delivery_id uuid, endpoint_id uuid, duration_ms int, status_code int, error text, response_excerpt text, succeeded boolean, next_attempt_at timestamptz)
+         AS i(n int, account_id uuid, delivery_id uuid, endpoint_id uuid, duration_ms int, status_code int, error text, response_excerpt text, succeeded boolean, next_attempt_at timestamptz, refusal text, url text)
      ),
      attempt AS (
        INSERT INTO webhook_attempts (delivery_id, duration_ms, status_code, error, response_excerpt)
        SELECT delivery_id, duration_ms, status_code, error, response_excerpt FROM input ORDER BY n
      ),
      batch AS (
-       SELECT account_id, endpoint_id, bool_or(succeeded) AS any_succeeded, (array_agg(succeeded ORDER BY n DESC))[1] AS last_succeeded
+       SELECT account_id, endpoint_id, bool_or(succeeded) AS any_succeeded, (array_agg(succeeded ORDER BY n DESC))[1] AS last_succeeded,
+              (array_agg(refusal ORDER BY n DESC) FILTER (WHERE refusal IS NOT NULL))[1] AS refusal,
+              array_agg(url) FILTER (WHERE refusal IS NOT NULL) AS refused_urls
          FROM input GROUP BY account_id, endpoint_id
      ),
      health AS (
        UPDATE webhook_endpoints e
           SET failing_since = CASE WHEN b.last_succeeded THEN NULL WHEN b.any_succeeded THEN now() ELSE COALESCE(e.failing_since, now()) END,
-              disabled_at = CASE WHEN NOT b.any_succeeded AND e.failing_since < now() - $2 * interval '1 millisecond' THEN now() ELSE e.disabled_at END,
-              disabled_reason = CASE WHEN NOT b.any_succeeded AND e.failing_since < now() - $2 * interval '1 millisecond'
+              disabled_at = CASE WHEN e.disabled_at IS NULL AND e.url = ANY (b.refused_urls) THEN now()
+                                 WHEN NOT b.any_succeeded AND e.failing_since < now() - $2 * interval '1 millisecond' THEN now()
+                                 ELSE e.disabled_at END,
+              disabled_reason = CASE WHEN e.disabled_at IS NULL AND e.url = ANY (b.refused_urls)
+                                     THEN 'The destination was refused: ' || b.refusal || '. Nothing more is sent until the endpoint is updated (PATCH /api/v2/ota/partner/webhooks/{ID}).'
+                                     WHEN NOT b.any_succeeded AND e.failing_since < now() - $2 * interval '1 millisecond'
                                      THEN 'Every delivery attempt failed since ' || to_char(e.failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '.'
                                      ELSE e.disabled_reason END
          FROM batch b
         WHERE e.account_id = b.account_id AND e.id = b.endpoint_id
-          AND CASE WHEN b.last_succeeded THEN e.failing_since IS NOT NULL
-                   WHEN b.any_succeeded THEN true
-                   ELSE e.failing_since IS NULL OR (e.disabled_at IS NULL AND e.failing_since < now() - $2 * interval '1 millisecond') END
+          AND (e.disabled_at IS NULL AND e.url = ANY (b.refused_urls)
+               OR CASE WHEN b.last_succeeded THEN e.failing_since IS NOT NULL
+                       WHEN b.any_succeeded THEN true
+                       ELSE e.failing_since IS NULL OR (e.disabled_at IS NULL AND e.failing_since < now() - $2 * interval '1 millisecond') END)
         RETURNING e.id, e.disabled_at IS NOT NULL AS disabled
      ),
      endpoint AS (

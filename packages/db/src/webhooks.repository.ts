@@ -149,6 +149,27 @@ export async function findWebhookEndpoint(db: Db, owner: WebhookOwner, endpointI
   return row ? toEndpoint(row) : null;
 }
 
+/**
+ * Changes the endpoint's URL and event types (null: keep them) and enables it: its disabled state and its run of failures
+ * are cleared. Null when the owner has no such endpoint.
+ */
+export async function updateWebhookEndpoint(
+  db: Db,
+  owner: WebhookOwner,
+  endpointId: string,
+  changes: { url: string | null; eventTypes: readonly string[] | null },
+): Promise<WebhookEndpointRecord | null> {
+  const { rows } = await db.query<EndpointRow>(
+    `UPDATE webhook_endpoints
+        SET url = COALESCE($4, url), event_types = COALESCE($5, event_types), disabled_at = NULL, disabled_reason = NULL, failing_since = NULL
+      WHERE id = $1 AND account_id = $2 AND partner_id = $3
+      RETURNING ${ENDPOINT_COLUMNS}`,
+    [endpointId, owner.accountId, owner.partnerId, changes.url, changes.eventTypes],
+  );
+  const row = rows[0];
+  return row ? toEndpoint(row) : null;
+}
+
 /** Deletes the endpoint (its deliveries and attempts cascade); false when the owner has no such endpoint. */
 export async function deleteWebhookEndpoint(db: Db, owner: WebhookOwner, endpointId: string): Promise<boolean> {
   const { rowCount } = await db.query(`DELETE FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND partner_id = $3`, [endpointId, owner.accountId, owner.partnerId]);

@@ -20,7 +20,7 @@ function event(accountId: string, partnerId: string, type = 'booking.confirmed')
 }
 
 function attempt(accountId: string, deliveryId: string, endpointId: string, succeeded: boolean, nextAttemptAt: Date | null = null): WebhookAttemptToRecord {
-  return { accountId, deliveryId, endpointId, durationMs: 5, statusCode: succeeded ? 200 : 500, error: succeeded ? null : 'answered 500', responseExcerpt: null, succeeded, nextAttemptAt };
+  return { accountId, deliveryId, endpointId, durationMs: 5, statusCode: succeeded ? 200 : 500, error: succeeded ? null : 'answered 500', responseExcerpt: null, succeeded, nextAttemptAt, refusal: null, url: 'https://hooks.example.com/' };
 }
 
 describe('webhook deliveries in batches', () => {
@@ -83,6 +83,38 @@ describe('webhook deliveries in batches', () => {
     await db.pool.query(`UPDATE webhook_endpoints SET failing_since = now() - interval '6 days' WHERE id = $1`, [failing]);
     const [disabled] = await recordWebhookAttempts(db.pool, [attempt(account.id, await deliveryTo(failing, 2), failing, false, later)], 5 * DAY_MS);
     expect(disabled).toEqual({ status: 'failed', endpointDisabled: true });
+  });
+
+  it('disables an endpoint at its first refused attempt, with the refusal as the reason, unless its URL changed meanwhile', async () => {
+    const { account } = await createTestAccount(db.pool);
+    const { partnerId, endpointIds } = await partnerWithEndpoints(account.id, 2);
+    const [refused, moved] = endpointIds as [string, string];
+    const pending = await fanOutWebhookEvents(db.pool, [event(account.id, partnerId)]);
+    const targets = await findWebhookDeliveryTargets(db.pool, pending[0]!.map((deliveryId) => ({ accountId: account.id, deliveryId, runStartedAt: new Date(0) })));
+    const to = (endpointId: string) => targets.find((t) => t!.endpointId === endpointId)!;
+    const later = new Date(Date.now() + 60_000);
+    const refusedAttempt = (endpointId: string, url: string) => ({
+      ...attempt(account.id, to(endpointId).deliveryId, endpointId, false, later),
+      statusCode: null,
+      error: 'webhook destination refused: hooks.example.com resolves to 10.0.0.1, a private address',
+      refusal: 'hooks.example.com resolves to 10.0.0.1, a private address',
+      url,
+    });
+    // The partner changed the second endpoint's URL while the attempt to the old one was refused.
+    await db.pool.query(`UPDATE webhook_endpoints SET url = 'https://elsewhere.example.com/' WHERE id = $1`, [moved]);
+    const outcomes = await recordWebhookAttempts(db.pool, [refusedAttempt(refused, to(refused).url), refusedAttempt(moved, to(moved).url)], 5 * DAY_MS);
+    expect(outcomes).toEqual([
+      { status: 'failed', endpointDisabled: true },
+      { status: 'pending', endpointDisabled: false },
+    ]);
+    const { rows } = await db.pool.query<{ id: string; disabled: boolean; disabled_reason: string | null }>(
+      'SELECT id, disabled_at IS NOT NULL AS disabled, disabled_reason FROM webhook_endpoints WHERE account_id = $1',
+      [account.id],
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.id, [r.disabled, r.disabled_reason]]))).toEqual({
+      [refused]: [true, 'The destination was refused: hooks.example.com resolves to 10.0.0.1, a private address. Nothing more is sent until the endpoint is updated (PATCH /api/v2/ota/partner/webhooks/{ID}).'],
+      [moved]: [false, null],
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 // Bearer API keys and scopes. A key belongs to one account; its account id travels with every request
 // into the domain and the repositories, which is what keeps tenants apart.
 import type { Request } from 'express';
-import type { OperatorRole, Scope } from '@backbone/contracts';
+import type { OperatorRole, OperatorRoles, Scope } from '@backbone/contracts';
 import type { BookingActor } from '@backbone/domain';
 import { findActiveApiKey, touchOperatorSession, type ApiKeyRecord, type KeyRateLimitOverride, type Pool } from '@backbone/db';
 import { HttpProblem } from './problems.js';
@@ -165,43 +165,62 @@ export function readSessionCookie(req: Request): string | null {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Refuses a state-changing request sent from a page of another origin (cross-site request forgery): its Origin must
- * name this host. Browsers send Origin on every such fetch; without one, Sec-Fetch-Site must say same-origin when
- * present. Clients that send neither are not browsers, and a browser would not attach the SameSite=Strict cookie.
+ * Refuses a state-changing request sent from a page of another origin (cross-site request forgery). Its Origin must be
+ * this service's own origin, scheme, host and port alike (an https page must not write to the http service); without
+ * an Origin, Sec-Fetch-Site must say same-origin. A request with neither is refused: browsers send Origin on every
+ * such fetch, and a client that sends neither is not the console, so it has no business with its session (scripts use
+ * an admin key, which is not checked here). The same holds for the sign-in, which has no session yet: a session is
+ * only ever used by a browser, and a sign-in posted from another site would sign the victim into the attacker's account.
  */
 export function assertSameOrigin(req: Request): void {
   if (SAFE_METHODS.has(req.method)) return;
-  const host = req.headers['x-forwarded-host'] ?? req.headers.host;
   const origin = req.headers.origin;
   let sameOrigin: boolean;
   if (origin !== undefined) {
-    try {
-      sameOrigin = origin !== 'null' && new URL(origin).host === host;
-    } catch {
-      sameOrigin = false;
-    }
+    const own = ownOrigin(req);
+    sameOrigin = own !== null && parsedOrigin(origin) === own;
   } else {
-    const site = req.headers['sec-fetch-site'];
-    sameOrigin = site === undefined || site === 'same-origin';
+    sameOrigin = req.headers['sec-fetch-site'] === 'same-origin';
   }
   if (!sameOrigin) throw new HttpProblem('forbidden', 'Requests that change something must come from the console\'s own origin.');
 }
 
 /**
- * The operator API's one authorizer: an `admin` API key (Bearer, for scripts; it acts as an owner) or the console's
- * session cookie (same-origin checked on state changes). `ownerOnly` operations refuse staff with 403.
+ * The origin the caller reached: the scheme and host the gateway in front says (X-Forwarded-Proto and X-Forwarded-Host,
+ * believed only from a proxy the app's `trust proxy` trusts), else the connection's and the Host header's. Serialised
+ * as a browser serialises Origin (lowercase, no default port); null when there is no Host.
+ */
+function ownOrigin(req: Request): string | null {
+  const host = req.host;
+  return host ? parsedOrigin(`${req.protocol}://${host}`) : null;
+}
+
+function parsedOrigin(value: string): string | null {
+  if (value === 'null') return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The operator API's one authorizer: an `admin` API key (Bearer, for scripts; it acts as an owner, and every operation
+ * allows owners) or the console's session cookie (same-origin checked on state changes), whose user's role must be
+ * one of the operation's `roles`: 403 otherwise.
  */
 export async function authorizeOperator(
   req: Request,
   verifiers: { keyVerifier: KeyVerifier; sessionVerifier?: SessionVerifier | undefined },
-  options: { ownerOnly: boolean },
+  roles: OperatorRoles,
 ): Promise<AuthContext> {
   if (req.headers.authorization !== undefined) return authorize(req, verifiers.keyVerifier, 'admin');
   const sessionId = readSessionCookie(req);
   const context = sessionId && verifiers.sessionVerifier ? await verifiers.sessionVerifier.verify(sessionId) : null;
   if (!context) throw new HttpProblem('unauthorized', 'Sign in first, or send an admin API key: Authorization: Bearer <API_KEY>.', {}, CHALLENGE);
   assertSameOrigin(req);
-  if (options.ownerOnly && context.user.role !== 'owner') throw new HttpProblem('forbidden', 'Only an owner of the account may do this.');
+  if (!roles.includes(context.user.role)) throw new HttpProblem('forbidden', 'Only an owner of the account may do this.');
   return context;
 }
 

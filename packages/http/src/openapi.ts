@@ -51,7 +51,15 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
       responses['429'] ??= { $ref: '#/components/responses/RateLimited' };
     }
     responses['401'] ??= { description: op.auth === 'session-or-key' ? 'No live session cookie and no valid admin API key.' : 'Missing, malformed, unknown or revoked API key.', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
-    responses['403'] ??= { description: op.auth === 'session-or-key' ? 'Another origin, or a staff user on an owner-only operation.' : `The API key lacks the '${op.scope}' scope.`, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+    responses['403'] ??= {
+      description:
+        op.auth === 'session-or-key'
+          ? op.roles.includes('staff')
+            ? 'Another origin: a session\'s state-changing request needs its own Origin, or Sec-Fetch-Site: same-origin.'
+            : 'Another origin (a session\'s state-changing request needs its own Origin, or Sec-Fetch-Site: same-origin), or a staff user: this operation is for owners (and admin keys).'
+          : `The API key lacks the '${op.scope}' scope.`,
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    };
     (paths[path] ??= {})[op.method] = {
       operationId: op.operationId,
       summary: op.summary,

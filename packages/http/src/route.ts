@@ -1,5 +1,5 @@
-// Mounts one Operation as one handler in the app's operation table: authentication and scope (401/403), the key's
-// rate limit (429), path (400), query and body (422) validation and, for operations that accept Idempotency-Key,
+// Mounts one Operation as one handler in the app's operation table: authentication, scope and role (401/403), the
+// key's rate limit (429), path (400), query and body (422) validation and, for operations that accept Idempotency-Key,
 // reading the key; then the handler, a thin call into one use case, which owns the key's replay protocol. One handler
 // rather than a middleware chain: every layer costs each request a dispatch, a closure and a promise, which showed in
 // the partner API's latency under load.
@@ -70,17 +70,7 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
   // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- body-parser's http-errors Error, passed on unchanged
   const readJsonBody = (req: Request, res: Response) => new Promise<void>((resolve, reject) => parseJson(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
 
-  const authenticate = async (req: Request): Promise<AuthContext | null> => {
-    switch (op.auth ?? 'key') {
-      case 'none':
-        assertSameOrigin(req);
-        return null;
-      case 'session-or-key':
-        return authorizeOperator(req, deps, { ownerOnly: op.ownerOnly === true });
-      default:
-        return authorize(req, deps.keyVerifier, op.scope);
-    }
-  };
+  const authenticate = authenticatorOf(op, deps);
 
   routes.add(op.method, op.path, async (req: Request, res: Response) => {
     const auth = await authenticate(req);
@@ -145,6 +135,24 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
     }
     sendJson(res, answer.status, answer.text);
   }, op.operationId);
+}
+
+/**
+ * Who may call, checked first, before the path, query or body is read: a refused caller changes nothing and learns
+ * nothing from validation errors. An operator operation admits the roles it declares (its row of the permission table).
+ */
+function authenticatorOf(op: Operation, deps: RouteDeps): (req: Request) => Promise<AuthContext | null> {
+  if (op.auth === 'session-or-key') {
+    const roles = op.roles;
+    return (req) => authorizeOperator(req, deps, roles);
+  }
+  if (op.auth === 'none') {
+    return async (req) => {
+      assertSameOrigin(req);
+      return null;
+    };
+  }
+  return (req) => authorize(req, deps.keyVerifier, op.scope);
 }
 
 /**

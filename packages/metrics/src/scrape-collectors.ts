@@ -188,7 +188,7 @@ interface DisabledEndpointsSource {
 }
 
 const webhookEndpointsDisabledGauge = scrapeGauge(
-  { name: 'backbone_webhook_endpoints_disabled', help: 'Webhook endpoints disabled after failing every attempt for days, read from PostgreSQL at scrape time.' },
+  { name: 'backbone_webhook_endpoints_disabled', help: 'Webhook endpoints disabled (every attempt failed for days, or the destination was refused), read from PostgreSQL at scrape time.' },
   async (gauge) => {
     const counts = await readEach('webhook_endpoints', disabledEndpointsSources.sources, async (source) => {
       try {

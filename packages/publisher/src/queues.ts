@@ -1,6 +1,6 @@
 // The BullMQ side of the job catalog: one Queue per catalog queue, the Redis connections, and the options every
 // job is added with. Producers (the APIs, the outbox relay, Node services) only ever open Queues; Workers live in
-// the metering worker alone.
+// the worker apps alone.
 import { Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { JOBS, QUEUES, type JobName, type QueueName } from '@backbone/contracts';

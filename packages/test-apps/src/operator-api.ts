@@ -19,7 +19,7 @@ export interface TestOperatorAppOptions {
   prefix: string;
   queues: EventQueues;
   sessions?: Partial<SessionLifetimes>;
-  signIn?: { maxFailures?: number; windowSeconds?: number };
+  signIn?: { maxFailures?: number; maxFailuresPerAddress?: number; windowSeconds?: number };
   consoleDir?: string | null;
   /** Per-key limits; none by default, as the load of the other tests comes from one key. */
   rateLimiter?: KeyRateLimiter;
@@ -40,6 +40,7 @@ export function createTestOperatorApp(options: TestOperatorAppOptions) {
     throttle: createSignInThrottle(options.redis, {
       keyPrefix: `${options.prefix}:sign-in`,
       maxFailures: options.signIn?.maxFailures ?? 5,
+      maxFailuresPerAddress: options.signIn?.maxFailuresPerAddress ?? 100,
       windowSeconds: options.signIn?.windowSeconds ?? 900,
     }),
     queues: options.queues,

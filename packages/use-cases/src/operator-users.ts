@@ -1,6 +1,6 @@
 // Operator users and their sessions: create a user (admin CLI, console), reset a password, disable a user, sign in
-// (throttled per e-mail and per address) and sign out. Each use case owns its statements; a password change or a
-// disabled user ends that user's sessions in the same transaction.
+// (throttled per e-mail and address, with a ceiling per address) and sign out. Each use case owns its statements; a
+// password change or a disabled user ends that user's sessions in the same transaction.
 import { randomBytes } from 'node:crypto';
 import {
   deleteExpiredOperatorSessions,
@@ -26,13 +26,22 @@ export interface OperatorUnitOfWork {
   pool: Pool;
 }
 
-/** Failed sign-ins counted per key (an e-mail, an address); a key over its budget waits `retryAfterSeconds`. */
+/** Who is signing in, as the throttle counts them: the e-mail (normalised) and the caller's network address. */
+export interface SignInCaller {
+  email: string;
+  address: string;
+}
+
+/** Failed sign-ins counted per e-mail and address together, per address, and per e-mail (sign-in-throttle.ts). */
 export interface SignInThrottle {
-  /** Seconds until every key may try again; 0 when none is over its budget. */
-  blockedFor(keys: readonly string[]): Promise<number>;
-  recordFailure(keys: readonly string[]): Promise<void>;
-  /** After a successful sign-in: the e-mail's count starts again. */
-  recordSuccess(keys: readonly string[]): Promise<void>;
+  /**
+   * Seconds until this e-mail may be tried again from this address, and until the address is under its ceiling (0:
+   * now); whether the e-mail failed lately from any address.
+   */
+  standing(caller: SignInCaller): Promise<{ pairWaitSeconds: number; addressWaitSeconds: number; emailFailedRecently: boolean }>;
+  recordFailure(caller: SignInCaller): Promise<void>;
+  /** After a successful sign-in: the e-mail's counts start again (the address's does not). */
+  recordSuccess(caller: SignInCaller): Promise<void>;
 }
 
 export const MIN_PASSWORD_LENGTH = 12;
@@ -100,19 +109,24 @@ export interface SignInRequest {
 /**
  * Checks the credentials and opens a session: its random id (256 bits) is returned for the cookie and only its hash
  * stored. An unknown e-mail, a wrong password and a disabled user are one failure, told apart by nothing (not even time).
+ * Throttled: an e-mail that failed too often from this address waits, whatever the password. An address over its
+ * ceiling (failures across e-mails: spraying, or a busy office) lets only the right password of an e-mail that has not
+ * failed lately through, so the owner behind that address is not locked out by others; a wrong one there is the
+ * e-mail's failure too, so each e-mail gets one such try.
  */
 export async function signIn(uow: OperatorUnitOfWork & { throttle: SignInThrottle }, request: SignInRequest): Promise<{ sessionId: string; user: OperatorUser }> {
-  const email = normaliseEmail(request.email);
-  const keys = [`email:${email}`, `address:${request.address}`];
-  const wait = await uow.throttle.blockedFor(keys);
-  if (wait > 0) throw new SignInError('rate-limited', wait);
-  const user = await findOperatorCredentials(uow.pool, email);
+  const caller = { email: normaliseEmail(request.email), address: request.address };
+  const standing = await uow.throttle.standing(caller);
+  if (standing.pairWaitSeconds > 0) throw new SignInError('rate-limited', standing.pairWaitSeconds);
+  const overCeiling = standing.addressWaitSeconds > 0;
+  if (overCeiling && standing.emailFailedRecently) throw new SignInError('rate-limited', standing.addressWaitSeconds);
+  const user = await findOperatorCredentials(uow.pool, caller.email);
   const matches = await verifyPassword(request.password, user?.passwordHash ?? (await decoyPasswordHash()));
   if (!user || !matches || user.disabled) {
-    await uow.throttle.recordFailure(keys);
-    throw new SignInError('invalid-credentials');
+    await uow.throttle.recordFailure(caller);
+    throw overCeiling ? new SignInError('rate-limited', standing.addressWaitSeconds) : new SignInError('invalid-credentials');
   }
-  await uow.throttle.recordSuccess([keys[0]!]);
+  await uow.throttle.recordSuccess(caller);
   const sessionId = randomBytes(32).toString('base64url');
   await insertOperatorSession(uow.pool, user, sessionId, request.absoluteLifetimeMs);
   // Sessions past their end are refused anyway; each sign-in clears them out so that the table stays small.

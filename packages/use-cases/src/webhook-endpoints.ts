@@ -1,11 +1,12 @@
 // A partner's webhook endpoints: register one (its URL vetted against request forgery, its secret made here and
-// shown once), list, delete, read its deliveries and replay them. The partner API and the admin CLI call these same
-// functions; the admin CLI finds the owner from the endpoint id first.
+// shown once), list, update (which enables it again), delete, read its deliveries and replay them. The partner API and
+// the admin CLI call these same functions; the admin CLI finds the owner from the endpoint id first.
 import {
   MAX_WEBHOOK_ENDPOINTS_PER_PARTNER,
   WEBHOOK_EVENT_TYPES,
   type CreatedWebhookEndpoint,
   type CreateWebhookEndpointRequest,
+  type UpdateWebhookEndpointRequest,
   type WebhookDeliveriesPage,
   type WebhookDelivery,
   type WebhookDeliveryStatus,
@@ -26,6 +27,7 @@ import {
   markFailedDeliveriesForReplay,
   restoreDisabledState,
   revertReplay,
+  updateWebhookEndpoint as updateEndpointRow,
   type DbClient,
   type DeliveryPosition,
   type DisabledState,
@@ -116,6 +118,25 @@ export async function createWebhookEndpoint(
 
 export async function listWebhookEndpoints(uow: { pool: Pool }, owner: WebhookOwner): Promise<WebhookEndpoint[]> {
   return (await listEndpointRows(uow.pool, owner)).map(toWebhookEndpoint);
+}
+
+/**
+ * Changes the members sent and enables the endpoint: the partner has acted on why it was disabled (a refused destination,
+ * a receiver that was down). The URL it will be called at, new or kept, is vetted as at registration, so an update does
+ * not enable a URL the guard now refuses.
+ */
+export async function updateWebhookEndpoint(
+  uow: { pool: Pool; destinationPolicy: DestinationPolicy },
+  owner: WebhookOwner,
+  endpointId: string,
+  request: UpdateWebhookEndpointRequest,
+): Promise<WebhookEndpoint> {
+  const newUrl = request.Url === undefined ? null : await vettedUrl(request.Url, uow.destinationPolicy);
+  const id = endpointId.toLowerCase();
+  if (newUrl === null) await vettedUrl((await ownedEndpoint(uow.pool, owner, id)).url, uow.destinationPolicy);
+  const record = await updateEndpointRow(uow.pool, owner, id, { url: newUrl, eventTypes: request.EventTypes ?? null });
+  if (!record) throw notFound('Webhook endpoint');
+  return toWebhookEndpoint(record);
 }
 
 export async function deleteWebhookEndpoint(uow: { pool: Pool }, owner: WebhookOwner, endpointId: string): Promise<void> {

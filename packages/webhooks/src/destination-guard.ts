@@ -11,7 +11,11 @@ export interface DestinationPolicy {
 }
 
 export class DestinationRefusedError extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    /** The host did not resolve: refused at registration, but at delivery a failure like any other (DNS comes back). */
+    readonly unresolved = false,
+  ) {
     super(`webhook destination refused: ${reason}`);
     this.name = 'DestinationRefusedError';
   }
@@ -84,7 +88,7 @@ export async function vetDestination(url: string, policy: DestinationPolicy): Pr
   try {
     addresses = await lookupAll(host);
   } catch {
-    throw new DestinationRefusedError(`${host} does not resolve`);
+    throw new DestinationRefusedError(`${host} does not resolve`, true);
   }
   const refusal = refusalForResolved(host, addresses);
   if (refusal !== null) throw refusal;

@@ -1,20 +1,21 @@
-// The frame around every signed-in page: the account, the navigation (owner-only pages hidden from staff; the API
-// refuses them anyway) and sign-out. On narrow screens the navigation scrolls sideways above the page.
+// The frame around every signed-in page: the account, the navigation (a page whose operation the user's role may not
+// call is hidden, by the contracts' permission table; the API refuses it anyway) and sign-out. On narrow screens the
+// navigation scrolls sideways above the page.
 import type { ReactNode } from 'react';
 import { Link, useRoute } from 'wouter';
-import type { OperatorSession } from '@backbone/contracts/browser';
+import { operatorMay, type OperatorOperationId, type OperatorSession } from '@backbone/contracts/browser';
 import { useSignOut } from '../api/hooks.js';
 
 const PAGES = [
-  { href: '/bookings', label: 'Bookings', ownerOnly: false },
-  { href: '/availability', label: 'Availability', ownerOnly: false },
-  { href: '/sale', label: 'New sale', ownerOnly: false },
-  { href: '/usage', label: 'Usage', ownerOnly: false },
-  { href: '/activities', label: 'Activities', ownerOnly: true },
-  { href: '/keys', label: 'Keys', ownerOnly: true },
-  { href: '/users', label: 'Users', ownerOnly: true },
-  { href: '/failed-events', label: 'Failed events', ownerOnly: false },
-] as const;
+  { href: '/bookings', label: 'Bookings', operation: 'listOperatorBookings' },
+  { href: '/availability', label: 'Availability', operation: 'listOperatorTimeslots' },
+  { href: '/sale', label: 'New sale', operation: 'createSale' },
+  { href: '/usage', label: 'Usage', operation: 'getOperatorUsage' },
+  { href: '/activities', label: 'Activities', operation: 'editOperatorActivity' },
+  { href: '/keys', label: 'Keys', operation: 'listOperatorKeys' },
+  { href: '/users', label: 'Users', operation: 'listOperatorUsers' },
+  { href: '/failed-events', label: 'Failed events', operation: 'listFailedEvents' },
+] as const satisfies ReadonlyArray<{ href: string; label: string; operation: OperatorOperationId }>;
 
 export type PagePath = (typeof PAGES)[number]['href'];
 
@@ -42,7 +43,7 @@ export function Layout({ session, enabledPages, children }: { session: OperatorS
           </span>
         </div>
         <nav aria-label="Pages" className="nav">
-          {PAGES.filter((p) => enabledPages.includes(p.href) && (!p.ownerOnly || session.Role === 'owner')).map((p) => (
+          {PAGES.filter((p) => enabledPages.includes(p.href) && operatorMay(session.Role, p.operation)).map((p) => (
             <NavLink key={p.href} href={p.href} label={p.label} />
           ))}
         </nav>

@@ -1,7 +1,7 @@
 // API keys (owners): the list with prefixes and last use, a form that shows a new key's secret once, and revoking
 // with a second click to confirm.
 import { useState, type FormEvent } from 'react';
-import { SCOPES, type ApiKey, type Scope } from '@backbone/contracts/browser';
+import { operatorMay, SCOPES, type ApiKey, type Scope } from '@backbone/contracts/browser';
 import { useCreateKey, useKeys, useRevokeKey, useSession } from '../api/hooks.js';
 import { Empty, ErrorState, Loading, problemDetail } from '../components/states.js';
 
@@ -82,7 +82,7 @@ export function KeysPage() {
         <h1>API keys</h1>
       </div>
       {/* Staff would only get the API's 403 from this form; the list below shows that 403 already. */}
-      {session.data?.Role === 'owner' && <NewKeyForm />}
+      {session.data && operatorMay(session.data.Role, 'createOperatorKey') && <NewKeyForm />}
       {keys.isPending && <Loading what="keys" />}
       {keys.isError && <ErrorState error={keys.error} />}
       {keys.data && keys.data.length === 0 && <Empty>No keys yet.</Empty>}

@@ -1,6 +1,6 @@
 // Console users (owners): the list, a form that shows a new user's one-time password once, and disabling a user.
 import { useState, type FormEvent } from 'react';
-import { OPERATOR_ROLES, type OperatorRole } from '@backbone/contracts/browser';
+import { OPERATOR_ROLES, operatorMay, type OperatorRole } from '@backbone/contracts/browser';
 import { useCreateUser, useDisableUser, useSession, useUsers } from '../api/hooks.js';
 import { ErrorState, Loading, problemDetail } from '../components/states.js';
 
@@ -20,7 +20,7 @@ export function UsersPage() {
       <div className="page-head">
         <h1>Users</h1>
       </div>
-      {session.data?.Role === 'owner' && (
+      {session.data && operatorMay(session.data.Role, 'createOperatorUser') && (
         <form className="card key-form" onSubmit={submit} aria-label="New user">
           <h2>New user</h2>
           <div className="row">

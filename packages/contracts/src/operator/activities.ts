@@ -1,6 +1,7 @@
-// Activities and their waiver questions, as the operator edits them: create and edit (owners), hide from the shopfront
+// Activities and their waiver questions, as the operator edits them: create and edit, hide from the shopfront
 // (InShopfront false: partners stop seeing it, the point of sale still sells it), list and add questions, and
-// generate timeslots from a weekly pattern as the admin CLI does.
+// generate timeslots from a weekly pattern as the admin CLI does. Edits are the owner's; staff read the questions,
+// which a sale at the counter asks.
 import type { FromSchema } from 'json-schema-to-ts';
 import { calendarDateSchema, clockTimeSchema, uuidSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
@@ -45,7 +46,7 @@ export const createActivityOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
-  ownerOnly: true,
+  roles: ['owner'],
   body: newActivitySchema,
   responses: { 201: { description: 'Created.', schema: operatorActivitySchema }, 422: { description: 'Invalid activity.' } },
 } as const satisfies Operation;
@@ -59,7 +60,7 @@ export const editActivityOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
-  ownerOnly: true,
+  roles: ['owner'],
   params: activityParams,
   body: activityChangesSchema,
   responses: { 200: { description: 'The activity as it is now.', schema: operatorActivitySchema }, 404: { description: 'No such activity in this account.' }, 422: { description: 'Invalid changes.' } },
@@ -73,6 +74,7 @@ export const listActivityQuestionsOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
+  roles: ['owner', 'staff'],
   params: activityParams,
   responses: { 200: { description: 'In display order.', schema: { type: 'array', items: questionSchema } }, 404: { description: 'No such activity in this account.' } },
 } as const satisfies Operation;
@@ -99,7 +101,7 @@ export const addActivityQuestionOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
-  ownerOnly: true,
+  roles: ['owner'],
   params: activityParams,
   body: newQuestionSchema,
   responses: { 201: { description: 'Added.', schema: questionSchema }, 404: { description: 'No such activity in this account.' }, 422: { description: 'Invalid question.' } },
@@ -128,6 +130,7 @@ export const generateTimeslotsOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
+  roles: ['owner'],
   params: activityParams,
   body: timeslotPatternSchema,
   responses: {

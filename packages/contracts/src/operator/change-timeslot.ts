@@ -1,4 +1,5 @@
-// The operator's changes to one timeslot: close it, reopen it, change its capacity (never below what is booked).
+// The operator's changes to one timeslot: close it, reopen it, change its capacity (never below what is booked). They
+// are the schedule, so the owner's; staff read it (list-timeslots) and sell from it.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Operation } from '../operation.js';
 import { operatorTimeslotSchema, timeslotParamsSchema } from './timeslots.schemas.js';
@@ -18,6 +19,7 @@ export const closeTimeslotOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
+  roles: ['owner'],
   params: timeslotParamsSchema,
   responses: answers,
 } as const satisfies Operation;
@@ -30,6 +32,7 @@ export const reopenTimeslotOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
+  roles: ['owner'],
   params: timeslotParamsSchema,
   responses: answers,
 } as const satisfies Operation;
@@ -50,6 +53,7 @@ export const changeTimeslotCapacityOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
+  roles: ['owner'],
   params: timeslotParamsSchema,
   body: capacityChangeSchema,
   responses: {

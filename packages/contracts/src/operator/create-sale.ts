@@ -30,6 +30,7 @@ export const createSaleOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
+  roles: ['owner', 'staff'],
   body: saleRequestSchema,
   idempotent: true,
   responses: {

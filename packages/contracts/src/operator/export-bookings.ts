@@ -31,6 +31,7 @@ export const exportOperatorBookingsOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
+  roles: ['owner', 'staff'],
   query: { type: 'object', additionalProperties: false, properties: bookingFilterProperties },
   responses: { 200: { description: 'text/csv; header=present, one row per booking.' }, 422: { description: 'An invalid filter.' } },
 } as const satisfies Operation;

@@ -19,6 +19,7 @@ export const getOperatorBookingOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
+  roles: ['owner', 'staff'],
   params: {
     type: 'object',
     required: ['Reference'],

@@ -26,5 +26,6 @@ export const getSessionOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
+  roles: ['owner', 'staff'],
   responses: { 200: { description: 'The session.', schema: sessionSchema } },
 } as const satisfies Operation;

@@ -15,3 +15,4 @@ export * from './get-usage.js';
 export * from './failed-events.js';
 export * from './activities.js';
 export * from './users.js';
+export * from './permissions.js';

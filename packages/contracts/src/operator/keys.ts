@@ -28,7 +28,7 @@ export const listOperatorKeysOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
-  ownerOnly: true,
+  roles: ['owner'],
   responses: { 200: { description: 'Every key, revoked ones included, oldest first.', schema: { type: 'array', items: apiKeySchema } } },
 } as const satisfies Operation;
 
@@ -52,7 +52,7 @@ export const createOperatorKeyOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
-  ownerOnly: true,
+  roles: ['owner'],
   body: newKeySchema,
   responses: {
     201: {
@@ -72,7 +72,7 @@ export const revokeOperatorKeyOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
-  ownerOnly: true,
+  roles: ['owner'],
   params: { type: 'object', required: ['KeyID'], properties: { KeyID: uuidSchema } },
   responses: { 204: { description: 'Revoked.' }, 404: { description: 'No such active key in this account.' } },
 } as const satisfies Operation;

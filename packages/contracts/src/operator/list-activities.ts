@@ -23,5 +23,6 @@ export const listOperatorActivitiesOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
+  roles: ['owner', 'staff'],
   responses: { 200: { description: 'Ordered by name.', schema: { type: 'array', items: operatorActivitySchema } } },
 } as const satisfies Operation;

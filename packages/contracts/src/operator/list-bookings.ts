@@ -73,6 +73,7 @@ export const listOperatorBookingsOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
+  roles: ['owner', 'staff'],
   query: {
     type: 'object',
     additionalProperties: false,

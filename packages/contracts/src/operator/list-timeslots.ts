@@ -15,6 +15,7 @@ export const listOperatorTimeslotsOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
+  roles: ['owner', 'staff'],
   params: { type: 'object', required: ['ActivityID'], properties: { ActivityID: uuidSchema } },
   query: { type: 'object', additionalProperties: false, required: ['From', 'To'], properties: { From: calendarDateSchema, To: calendarDateSchema } },
   responses: {

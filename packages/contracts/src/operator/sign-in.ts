@@ -21,7 +21,9 @@ export const signInOperation = {
   summary: 'Sign in to the operator console',
   description:
     'Answers 204 with an HttpOnly, SameSite=Strict session cookie. A wrong e-mail and a wrong password get the same 401. ' +
-    'Failed sign-ins are counted per e-mail and per address: over the budget, 429 with Retry-After.',
+    'Failed sign-ins are counted per e-mail and address together: over that budget the pair waits, 429 with Retry-After. ' +
+    'An address over its much higher ceiling (failures across e-mails) lets only the right password of an e-mail without recent failures through. ' +
+    'Sent by the console: the Origin must be the service\'s own (or, without one, Sec-Fetch-Site: same-origin). Scripts use an admin API key instead.',
   tags: operatorTags,
   scope: 'admin',
   auth: 'none',
@@ -29,7 +31,7 @@ export const signInOperation = {
   responses: {
     204: { description: 'Signed in; Set-Cookie carries the session.', headers: { 'Set-Cookie': { description: 'backbone_session=<id>; HttpOnly; SameSite=Strict; Path=/' } } },
     401: { description: '`/invalid-credentials`: wrong e-mail or password.' },
-    403: { description: 'The request came from another origin.' },
+    403: { description: 'The request came from another origin, or carried neither Origin nor Sec-Fetch-Site: same-origin.' },
     429: { description: '`/rate-limited`: too many failed sign-ins; Retry-After says when to try again.' },
   },
 } as const satisfies Operation;

@@ -10,5 +10,6 @@ export const signOutOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
+  roles: ['owner', 'staff'],
   responses: { 204: { description: 'Signed out; the session no longer works.' } },
 } as const satisfies Operation;

@@ -26,7 +26,7 @@ export const listOperatorUsersOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
-  ownerOnly: true,
+  roles: ['owner'],
   responses: { 200: { description: 'By e-mail.', schema: { type: 'array', items: operatorUserSchema } } },
 } as const satisfies Operation;
 
@@ -47,7 +47,7 @@ export const createOperatorUserOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
-  ownerOnly: true,
+  roles: ['owner'],
   body: newUserSchema,
   responses: {
     201: { description: 'The user and its one-time password.', schema: { ...operatorUserSchema, required: [...operatorUserSchema.required, 'Password'], properties: { ...operatorUserSchema.properties, Password: { type: 'string' } } } },
@@ -64,7 +64,7 @@ export const disableOperatorUserOperation = {
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
-  ownerOnly: true,
+  roles: ['owner'],
   params: { type: 'object', required: ['UserID'], properties: { UserID: uuidSchema } },
   responses: { 200: { description: 'The user, disabled.', schema: operatorUserSchema }, 404: { description: 'No such user in this account.' } },
 } as const satisfies Operation;

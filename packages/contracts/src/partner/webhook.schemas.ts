@@ -23,9 +23,12 @@ export const webhookEndpointSchema = {
     Url: { type: 'string', description: 'Where the events are POSTed, as normalised at registration.' },
     EventTypes: { type: 'array', items: webhookEventTypeSchema },
     CreatedAt: { type: 'string', format: 'date-time' },
-    Disabled: { type: 'boolean', description: 'True once the endpoint failed every attempt for 5 days; replaying a delivery enables it again.' },
+    Disabled: {
+      type: 'boolean',
+      description: 'True once the endpoint failed every attempt for 5 days, or at once when its destination was refused; updating the endpoint or replaying a delivery enables it again.',
+    },
     DisabledAt: { ...instantOrNull, description: 'When it was disabled; null while enabled.' },
-    DisabledReason: { type: ['string', 'null'] },
+    DisabledReason: { type: ['string', 'null'], description: 'Why it was disabled: since when every attempt failed, or why its destination was refused.' },
     FailingSince: { ...instantOrNull, description: 'Start of the current unbroken run of failed attempts; null after a success.' },
   },
 } as const;

@@ -149,6 +149,7 @@ describe('createBooking: reserving', () => {
       Customer: { FirstName: 'Ana', LastName: 'Silva', Email: 'ana@example.com', Phone: null },
       PaymentReference: 'pay_123',
       Channel: 'ota',
+      Price: { Currency: 'EUR', UnitAmount: 4500, TotalAmount: 9000, AtSale: true },
       CreatedAt: '2026-06-01T12:00:00.123Z',
     });
   });

@@ -15,13 +15,14 @@ import {
   listOfferedActivities,
   listOfferedActivityQuestions,
 } from '@backbone/db';
-import { createBooking, toAvailableDate, toAvailableTimeslot, toProduct, toQuestion, type NewBooking } from '@backbone/domain';
+import { createBooking, toAvailableDate, toAvailableTimeslot, toProduct, toQuestion, type BookingActor, type NewBooking } from '@backbone/domain';
 import { cancelBooking, confirmBooking } from '@backbone/use-cases';
 import type { ConfirmBookingRequest } from '@backbone/contracts';
 
 const accountId = process.env.ACCOUNT_ID!;
 // The partner whose bookings confirm and cancel may touch, as our API derives it from the key (unset: the operator's view).
 const owner = { accountId, partnerId: process.env.PARTNER_ID ?? null };
+const actor: BookingActor = owner.partnerId ? { kind: 'partner', partnerId: owner.partnerId, apiKeyId: null } : { kind: 'operator', userId: null, apiKeyId: null };
 const pool = createPool({ connectionString: process.env.DATABASE_URL!, max: Number(process.env.DATABASE_POOL_SIZE ?? 20), applicationName: 'bench-partner-ceiling' });
 const store = createBookingStore(pool);
 const app = express();
@@ -91,7 +92,7 @@ app.post('/api/v2/ota/partner/booking', async (req, res) => {
 // A lifecycle error (not found, hold expired, window closed) answers 409 here: the bench sends only requests that succeed.
 app.post('/api/v2/ota/partner/booking/:Reference/confirm', async (req, res) => {
   try {
-    res.json((await confirmBooking({ pool }, { owner, reference: param(req, 'Reference') }, req.body as ConfirmBookingRequest)).value);
+    res.json((await confirmBooking({ pool }, { owner, reference: param(req, 'Reference') }, req.body as ConfirmBookingRequest, actor)).value);
   } catch (error) {
     res.status(409).json({ error: (error as Error).message });
   }
@@ -100,7 +101,7 @@ app.post('/api/v2/ota/partner/booking/:Reference/confirm', async (req, res) => {
 app.post('/api/v2/ota/partner/booking/:Reference/cancel', async (req, res) => {
   try {
     const { Reason } = req.body as { Reason?: string };
-    res.json((await cancelBooking({ pool }, { owner, reference: param(req, 'Reference') }, { ...(Reason ? { Reason } : {}), by: 'partner' })).value);
+    res.json((await cancelBooking({ pool }, { owner, reference: param(req, 'Reference') }, Reason ? { Reason } : {}, actor)).value);
   } catch (error) {
     res.status(409).json({ error: (error as Error).message });
   }

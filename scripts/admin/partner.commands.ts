@@ -32,7 +32,11 @@ import {
 } from '@backbone/domain';
 import { cancelBooking, createBooking } from '@backbone/use-cases';
 import { revokeKey, setKeyRateLimit } from '@backbone/http';
+import type { BookingActor } from '@backbone/domain';
 import { requireOption, type AdminCommand } from './command.js';
+
+/** The operator at the admin CLI: recorded in a booking's history with neither a user nor a key. */
+const ADMIN_CLI: BookingActor = { kind: 'operator', userId: null, apiKeyId: null };
 
 type Options = Record<string, string | boolean | string[] | undefined>;
 
@@ -392,7 +396,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
       if (!BOOKING_REFERENCE.test(reference)) throw new Error(`--reference must be a booking reference such as 7KQ4-X9MB, got '${reference}'`);
       const reason = optional(options, 'reason')?.trim();
       if (reason !== undefined && (reason.length === 0 || reason.length > 500)) throw new Error('--reason must be 1 to 500 characters');
-      const { value } = await cancelBooking({ pool }, { owner: { accountId: account.id, partnerId: null }, reference }, { by: 'operator', ...(reason ? { Reason: reason } : {}) });
+      const { value } = await cancelBooking({ pool }, { owner: { accountId: account.id, partnerId: null }, reference }, reason ? { Reason: reason } : {}, ADMIN_CLI);
       return value;
     },
   },

@@ -7,6 +7,7 @@ import { isDatabaseReachable } from '@backbone/db';
 import { buildApiDocument, createHttpApp, mountOperations } from '@backbone/http';
 import type { PartnerAppDeps } from './deps.js';
 import { mountCancelBooking } from './routes/cancel-booking.js';
+import { mountChangeBooking } from './routes/change-booking.js';
 import { mountConfirmBooking } from './routes/confirm-booking.js';
 import { mountCreateBooking } from './routes/create-booking.js';
 import { mountGetBooking } from './routes/get-booking.js';
@@ -47,6 +48,7 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
           getBooking: mountGetBooking,
           confirmBooking: mountConfirmBooking,
           cancelBooking: mountCancelBooking,
+          changeBooking: mountChangeBooking,
           syncBookings: mountSyncBookings,
           createWebhookEndpoint: mountCreateWebhookEndpoint,
           listWebhookEndpoints: mountListWebhookEndpoints,

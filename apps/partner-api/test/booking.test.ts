@@ -43,6 +43,7 @@ describe('POST booking: 201', () => {
       Customer: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+44 20 7946 0958' },
       PaymentReference: 'PAY-123',
       Channel: 'ota',
+      Price: { Currency: 'EUR', UnitAmount: 4500, TotalAmount: 13500, AtSale: true },
       CreatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     expect(Math.abs(Date.parse(res.body.CreatedAt) - Date.now())).toBeLessThan(60_000);

@@ -183,7 +183,7 @@ describe('cancel', () => {
     expect(await statusOf(late)).toBe('confirmed');
     expect(await timeslotLedger(db.pool, slot.id)).toMatchObject({ booked: 2, live: 2 });
 
-    const byOperator = await cancelBooking({ pool: db.pool }, { owner: { accountId: op.account.id, partnerId: null }, reference: late }, { by: 'operator', Reason: 'weather' });
+    const byOperator = await cancelBooking({ pool: db.pool }, { owner: { accountId: op.account.id, partnerId: null }, reference: late }, { Reason: 'weather' }, { kind: 'operator', userId: null, apiKeyId: null });
     expect(byOperator.value).toMatchObject({ Status: 'cancelled', CancellationReason: 'weather' });
     expect(await timeslotLedger(db.pool, slot.id)).toMatchObject({ booked: 0, live: 0 });
     expect(await eventCount(db.pool, late, 'booking.cancelled')).toBe(1);

@@ -89,6 +89,34 @@ export const bookingCancelledPayloadSchema = {
   },
 } as const;
 
+/** The members a change may touch, as booking.updated names them. */
+export const BOOKING_CHANGE_MEMBERS = ['ActivityID', 'Date', 'Time', 'Participants', 'Customer', 'Answers', 'Note'] as const;
+export type BookingChangeMember = (typeof BOOKING_CHANGE_MEMBERS)[number];
+
+/** A live booking changed (moved, another party size, customer, answers, note): its timeslot now, and the one before. */
+export const bookingUpdatedPayloadSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['EventID', 'AccountID', 'OccurredAt', 'Reference', 'Status', 'ActivityID', 'Date', 'Time', 'Participants', 'Changed', 'Previous'],
+  properties: {
+    ...envelope,
+    ...bookingChange.properties,
+    Status: { type: 'string', enum: ['on_hold', 'confirmed'] },
+    ActivityID: uuidSchema,
+    Date: { type: 'string' },
+    Time: { type: 'string' },
+    Participants: { type: 'integer', minimum: 1 },
+    Changed: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: BOOKING_CHANGE_MEMBERS }, description: 'What this change touched.' },
+    Previous: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['ActivityID', 'Date', 'Time', 'Participants'],
+      description: 'The booking\'s timeslot and party size before this change.',
+      properties: { ActivityID: uuidSchema, Date: { type: 'string' }, Time: { type: 'string' }, Participants: { type: 'integer', minimum: 1 } },
+    },
+  },
+} as const;
+
 const retried = { attempts: 8, backoff: { type: 'exponential', delay: 1000 } } as const;
 
 export const QUEUES = {
@@ -106,6 +134,7 @@ export const JOBS = {
   'booking.confirmed': { queue: QUEUES.bookingEvents, schema: bookingConfirmedPayloadSchema, meter: null, ...retried },
   'booking.cancelled': { queue: QUEUES.bookingEvents, schema: bookingCancelledPayloadSchema, meter: null, ...retried },
   'booking.expired': { queue: QUEUES.bookingEvents, schema: bookingExpiredPayloadSchema, meter: null, ...retried },
+  'booking.updated': { queue: QUEUES.bookingEvents, schema: bookingUpdatedPayloadSchema, meter: null, ...retried },
 } as const;
 
 export type JobName = keyof typeof JOBS;
@@ -121,6 +150,7 @@ export type OrderCompletedPayload = JobPayloads['order.completed'];
 export type WaitlistNotifiedPayload = JobPayloads['waitlist.notified'];
 export type WorkflowEmailSentPayload = JobPayloads['workflow-email.sent'];
 export type BookingCreatedPayload = JobPayloads['booking.created'];
+export type BookingUpdatedPayload = JobPayloads['booking.updated'];
 
 /** The platform events: the jobs that become entries of a built-in meter (their meter is not null). */
 export type PlatformEventName = { [N in JobName]: (typeof JOBS)[N]['meter'] extends null ? never : N }[JobName];

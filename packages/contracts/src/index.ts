@@ -17,6 +17,7 @@ export * from './partner/create-booking.js';
 export * from './partner/get-booking.js';
 export * from './partner/confirm-booking.js';
 export * from './partner/cancel-booking.js';
+export * from './partner/change-booking.js';
 export * from './partner/sync-bookings.js';
 export * from './partner/webhook.schemas.js';
 export * from './partner/create-webhook-endpoint.js';

@@ -1,6 +1,7 @@
 // Every HTTP operation, one list per API and one of them all. Each app mounts its routes from its API's list, and the
 // one OpenAPI document every app serves is assembled from ALL_OPERATIONS with OPENAPI_INFO.
 import { cancelBookingOperation } from './partner/cancel-booking.js';
+import { changeBookingOperation } from './partner/change-booking.js';
 import { confirmBookingOperation } from './partner/confirm-booking.js';
 import { createBookingOperation } from './partner/create-booking.js';
 import { getBookingOperation } from './partner/get-booking.js';
@@ -35,6 +36,7 @@ export const PARTNER_OPERATIONS = [
   getBookingOperation,
   confirmBookingOperation,
   cancelBookingOperation,
+  changeBookingOperation,
   syncBookingsOperation,
   createWebhookEndpointOperation,
   listWebhookEndpointsOperation,

@@ -42,6 +42,7 @@ function fieldOf(error: ErrorObject): string {
   const segments = error.instancePath.split('/').slice(1).map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (error.keyword === 'required') segments.push((error.params as { missingProperty: string }).missingProperty);
   if (error.keyword === 'additionalProperties') segments.push((error.params as { additionalProperty: string }).additionalProperty);
+  if (error.keyword === 'dependencies') segments.push((error.params as { missingProperty: string }).missingProperty);
   return segments.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), '');
 }
 
@@ -70,6 +71,10 @@ function messageOf(error: ErrorObject, field: string): string {
       return `${name} must have at most ${String(p.limit)} items.`;
     case 'minItems':
       return `${name} must have at least ${String(p.limit)} items.`;
+    case 'minProperties':
+      return `${name} must have at least ${String(p.limit)} member${p.limit === 1 ? '' : 's'}.`;
+    case 'dependencies':
+      return `${name} is required with ${String(p.property)}.`;
     case 'enum':
       return `${name} must be one of: ${(p.allowedValues as unknown[]).join(', ')}.`;
     case 'pattern':

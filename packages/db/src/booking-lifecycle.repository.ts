@@ -1,7 +1,7 @@
 // The booking lifecycle in SQL: a booking as a partner (or the operator) reads it, the transitions (confirm, cancel,
 // expiry) each with its outbox event in the same transaction, the release of lapsed holds, and the sync feed.
 // Lock order everywhere: the booking rows first, then their timeslot's row, so two transitions never deadlock.
-import { formatInZone, type BookingStatus } from '@backbone/domain';
+import { formatInZone, type BookingActor, type BookingStatus } from '@backbone/domain';
 import { isoInstantSql } from './iso-instant.js';
 import { tenantIs } from './tenant-check.js';
 import { COMMIT_WITHOUT_FLUSH, type Db } from './pool.js';
@@ -32,6 +32,14 @@ export interface BookingRecord {
   createdAt: Date;
   updatedAt: Date;
   cancellationCutoffMinutes: number;
+  /** The activity's per-booking maximum of participants. */
+  maxParticipants: number;
+  /** The price as sold (minor units per participant), its currency, and whether it was recorded at the sale. */
+  unitPriceMinor: number;
+  currency: string;
+  priceAtSale: boolean;
+  note: string | null;
+  checkedInAt: Date | null;
   /** The database's clock when the booking was read: transitions are judged against it, not the app's. */
   now: Date;
 }
@@ -60,13 +68,20 @@ interface BookingRow {
   created_at: Date;
   updated_at: Date;
   cancellation_cutoff_minutes: number;
+  max_participants: number;
+  unit_price_minor: string;
+  currency: string;
+  price_source: 'sale' | 'migration';
+  note: string | null;
+  checked_in_at: Date | null;
   now: Date;
 }
 
 const BOOKING_COLUMNS = `b.id, b.account_id, b.partner_id, b.reference, b.status, b.channel, a.activity_id AS activity_uuid, b.activity_id,
        b.timeslot_id, to_char(t.local_date, 'YYYY-MM-DD') AS local_date, to_char(t.local_time, 'HH24:MI') AS local_time,
        t.starts_at, a.time_zone, b.participants, b.customer, b.payment_reference, b.answers, b.expires_at, b.cancelled_at,
-       b.cancellation_reason, b.created_at, b.updated_at, a.cancellation_cutoff_minutes, now() AS now`;
+       b.cancellation_reason, b.created_at, b.updated_at, a.cancellation_cutoff_minutes, a.max_participants, b.unit_price_minor,
+       b.currency, b.price_source, b.note, b.checked_in_at, now() AS now`;
 const BOOKING_FROM = `bookings b JOIN timeslots t ON t.id = b.timeslot_id JOIN activities a ON a.account_id = b.account_id AND a.id = b.activity_id`;
 
 function toRecord(r: BookingRow): BookingRecord {
@@ -94,6 +109,12 @@ function toRecord(r: BookingRow): BookingRecord {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     cancellationCutoffMinutes: r.cancellation_cutoff_minutes,
+    maxParticipants: r.max_participants,
+    unitPriceMinor: Number(r.unit_price_minor),
+    currency: r.currency,
+    priceAtSale: r.price_source === 'sale',
+    note: r.note,
+    checkedInAt: r.checked_in_at,
     now: r.now,
   };
 }
@@ -125,22 +146,48 @@ export interface LifecycleEvent {
   payload: Record<string, unknown>;
 }
 
-/** Confirms a hold (row locked by the caller): the customer and answers as completed, and its event. */
+/** The history row's actor columns (actor_kind, partner_id, api_key_id, user_id) of who made a change. */
+export function actorColumns(actor: BookingActor): [string, string | null, string | null, string | null] {
+  switch (actor.kind) {
+    case 'partner':
+      return ['partner', actor.partnerId, actor.apiKeyId, null];
+    case 'operator':
+      return ['operator', null, actor.apiKeyId, actor.userId];
+    case 'system':
+      return ['system', null, null, null];
+  }
+}
+
+/** Confirms a hold (row locked by the caller): the customer and answers as completed, its event and its history row. */
 export async function markBookingConfirmed(
   db: Db,
   booking: BookingRecord,
   change: { customer: Record<string, unknown>; paymentReference: string | null; answers: unknown[] },
   event: LifecycleEvent,
+  actor: BookingActor,
 ): Promise<void> {
   await db.query({
     name: 'booking-confirm',
     text: `WITH confirmed AS (
              UPDATE bookings SET status = 'confirmed', expires_at = NULL, customer = $3, payment_reference = $4, answers = $5
               WHERE id = $2 AND ${tenantIs('account_id', '$1')}
+           ), history AS (
+             INSERT INTO booking_history (account_id, booking_id, action, actor_kind, partner_id, api_key_id, user_id)
+             VALUES ($1, $2, 'confirmed', $9, $10, $11, $12)
            )
            INSERT INTO outbox_events (account_id, event_id, type, payload)
            VALUES ($1, $6, $7, $8::jsonb || jsonb_build_object('OccurredAt', floor(extract(epoch FROM now()))::bigint))`,
-    values: [booking.accountId, booking.id, JSON.stringify(change.customer), change.paymentReference, JSON.stringify(change.answers), event.eventId, event.type, JSON.stringify(event.payload)],
+    values: [
+      booking.accountId,
+      booking.id,
+      JSON.stringify(change.customer),
+      change.paymentReference,
+      JSON.stringify(change.answers),
+      event.eventId,
+      event.type,
+      JSON.stringify(event.payload),
+      ...actorColumns(actor),
+    ],
   });
 }
 
@@ -148,7 +195,7 @@ export async function markBookingConfirmed(
  * Cancels a booking (row locked by the caller), gives its places back to the timeslot when it still held them (a
  * confirmed booking, or a hold not yet expired), and records its event; all in one statement.
  */
-export async function markBookingCancelled(db: Db, booking: BookingRecord, change: { reason: string | null }, event: LifecycleEvent): Promise<void> {
+export async function markBookingCancelled(db: Db, booking: BookingRecord, change: { reason: string | null }, event: LifecycleEvent, actor: BookingActor): Promise<void> {
   await db.query({
     name: 'booking-cancel',
     text: `WITH cancelled AS (
@@ -157,10 +204,23 @@ export async function markBookingCancelled(db: Db, booking: BookingRecord, chang
              RETURNING timeslot_id
            ), released AS (
              UPDATE timeslots SET booked = booked - $4 WHERE id = (SELECT timeslot_id FROM cancelled) AND $5
+           ), history AS (
+             INSERT INTO booking_history (account_id, booking_id, action, actor_kind, partner_id, api_key_id, user_id, reason)
+             VALUES ($1, $2, 'cancelled', $9, $10, $11, $12, $3)
            )
            INSERT INTO outbox_events (account_id, event_id, type, payload)
            VALUES ($1, $6, $7, $8::jsonb || jsonb_build_object('OccurredAt', floor(extract(epoch FROM now()))::bigint))`,
-    values: [booking.accountId, booking.id, change.reason, booking.participants, booking.status === 'on_hold' || booking.status === 'confirmed', event.eventId, event.type, JSON.stringify(event.payload)],
+    values: [
+      booking.accountId,
+      booking.id,
+      change.reason,
+      booking.participants,
+      booking.status === 'on_hold' || booking.status === 'confirmed',
+      event.eventId,
+      event.type,
+      JSON.stringify(event.payload),
+      ...actorColumns(actor),
+    ],
   });
 }
 
@@ -246,6 +306,9 @@ export interface BookingChange {
   customer: Record<string, unknown>;
   paymentReference: string | null;
   channel: 'ota' | 'online' | 'pos';
+  unitPriceMinor: number;
+  currency: string;
+  priceAtSale: boolean;
   createdAt: string;
   expiresAt: string | null;
   cancelledAt: string | null;
@@ -269,6 +332,7 @@ export async function listBookingChanges(
                   CASE WHEN b.status = 'on_hold' AND b.expires_at <= now() THEN 'expired' ELSE b.status END AS "status",
                   a.activity_id AS "activityId", to_char(t.local_date, 'YYYY-MM-DD') AS "date", to_char(t.local_time, 'HH24:MI') AS "time",
                   b.participants AS "participants", b.customer AS "customer", b.payment_reference AS "paymentReference", b.channel AS "channel",
+                  b.unit_price_minor::float8 AS "unitPriceMinor", b.currency AS "currency", b.price_source = 'sale' AS "priceAtSale",
                   ${isoInstantSql('b.created_at')} AS "createdAt", ${isoInstantSql('b.expires_at')} AS "expiresAt", ${isoInstantSql('b.cancelled_at')} AS "cancelledAt",
                   b.cancellation_reason AS "cancellationReason", ${isoInstantSql('b.updated_at')} AS "updatedAt"
              FROM ${BOOKING_FROM}

@@ -68,7 +68,7 @@ async function findBookableActivity(
 }
 
 async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> {
-  const { rows } = await db.query<{ created_at: Date; expires_at: Date | null }>({
+  const { rows } = await db.query<{ created_at: Date; expires_at: Date | null; unit_price_minor: string; currency: string }>({
     name: 'bookings-reserve',
     text: `WITH slot AS (
              UPDATE timeslots SET booked = booked + $5
@@ -77,17 +77,17 @@ async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> 
              RETURNING id
            ), booking AS (
              INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer,
-                                   payment_reference, answers, api_key_id, partner_id, status, expires_at)
+                                   payment_reference, answers, api_key_id, partner_id, status, expires_at, created_by_user_id)
              SELECT $1, $6, $2, slot.id, $7, $5, $8, $9, $10, $11, $14,
-                    CASE WHEN $15::int IS NULL THEN 'confirmed' ELSE 'on_hold' END, now() + make_interval(mins => $15::int)
+                    CASE WHEN $15::int IS NULL THEN 'confirmed' ELSE 'on_hold' END, now() + make_interval(mins => $15::int), $16
                FROM slot
-             RETURNING created_at, expires_at
+             RETURNING created_at, expires_at, unit_price_minor, currency
            ), event AS (
              INSERT INTO outbox_events (account_id, event_id, type, payload)
              SELECT $1, $12, 'booking.created', $13::jsonb || jsonb_build_object('OccurredAt', floor(extract(epoch FROM created_at))::bigint)
                FROM booking
            )
-           SELECT created_at, expires_at FROM booking`,
+           SELECT created_at, expires_at, unit_price_minor, currency FROM booking`,
     values: [
       r.accountId,
       r.activity.id,
@@ -104,10 +104,11 @@ async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> 
       JSON.stringify(r.event),
       r.partnerId,
       r.holdMinutes,
+      r.createdByUserId,
     ],
   });
   const booked = rows[0];
-  if (booked) return { kind: 'booked', createdAt: booked.created_at, expiresAt: booked.expires_at };
+  if (booked) return { kind: 'booked', createdAt: booked.created_at, expiresAt: booked.expires_at, price: { unitPriceMinor: Number(booked.unit_price_minor), currency: booked.currency } };
   return { kind: 'refused', timeslot: await timeslotState(db, r) };
 }
 

@@ -22,3 +22,4 @@ export * from './webhooks.repository.js';
 export * from './webhook-deliveries.repository.js';
 export * from './monitoring.repository.js';
 export * from './database-identity.repository.js';
+export * from './booking-changes.repository.js';

@@ -61,13 +61,13 @@ export async function reserveInLane(pool: pg.Pool, reservation: Reservation, res
  */
 async function reserveBatch(pool: pg.Pool, batch: readonly Reservation[]): Promise<LaneOutcome[]> {
   const first = batch[0]!;
-  const { rows } = await pool.query<{ reference: string; created_at: Date; expires_at: Date | null }>({
+  const { rows } = await pool.query<{ reference: string; created_at: Date; expires_at: Date | null; unit_price_minor: string; currency: string }>({
     name: 'bookings-reserve-batch',
     text: `WITH request AS (
              SELECT * FROM unnest($5::text[], $6::int[], $7::text[], $8::jsonb[], $9::text[], $10::jsonb[], $11::uuid[], $12::uuid[],
-                                  $13::uuid[], $14::jsonb[], $15::int[])
+                                  $13::uuid[], $14::jsonb[], $15::int[], $16::uuid[])
                       WITH ORDINALITY AS r(reference, participants, channel, customer, payment_reference, answers, api_key_id, partner_id,
-                                           event_id, event, hold_minutes, position)
+                                           event_id, event, hold_minutes, created_by_user_id, position)
            ), slot AS (
              SELECT id, capacity - booked AS free FROM timeslots
               WHERE account_id = $1 AND activity_id = $2 AND local_date = $3 AND local_time = $4
@@ -82,18 +82,19 @@ async function reserveBatch(pool: pg.Pool, batch: readonly Reservation[]): Promi
                FROM slot WHERE t.id = slot.id AND EXISTS (SELECT 1 FROM fitting)
            ), booking AS (
              INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer,
-                                   payment_reference, answers, api_key_id, partner_id, status, expires_at)
+                                   payment_reference, answers, api_key_id, partner_id, status, expires_at, created_by_user_id)
              SELECT $1, reference, $2, timeslot_id, channel, participants, customer, payment_reference, answers, api_key_id, partner_id,
-                    CASE WHEN hold_minutes IS NULL THEN 'confirmed' ELSE 'on_hold' END, now() + make_interval(mins => hold_minutes)
+                    CASE WHEN hold_minutes IS NULL THEN 'confirmed' ELSE 'on_hold' END, now() + make_interval(mins => hold_minutes),
+                    created_by_user_id
                FROM fitting ORDER BY position
-             RETURNING reference, created_at, expires_at
+             RETURNING reference, created_at, expires_at, unit_price_minor, currency
            ), event AS (
              INSERT INTO outbox_events (account_id, event_id, type, payload)
              SELECT $1, fitting.event_id, 'booking.created', fitting.event || jsonb_build_object('OccurredAt', floor(extract(epoch FROM booking.created_at))::bigint)
                FROM booking JOIN fitting USING (reference)
               ORDER BY fitting.position
            )
-           SELECT reference, created_at, expires_at FROM booking`,
+           SELECT reference, created_at, expires_at, unit_price_minor, currency FROM booking`,
     values: [
       first.accountId,
       first.activity.id,
@@ -110,11 +111,14 @@ async function reserveBatch(pool: pg.Pool, batch: readonly Reservation[]): Promi
       batch.map((r) => r.eventId),
       batch.map((r) => JSON.stringify(r.event)),
       batch.map((r) => r.holdMinutes),
+      batch.map((r) => r.createdByUserId),
     ],
   });
   const booked = new Map(rows.map((row) => [row.reference, row]));
   return batch.map((r) => {
     const row = booked.get(r.reference);
-    return row ? { kind: 'booked', createdAt: row.created_at, expiresAt: row.expires_at } : { kind: 'alone' };
+    return row
+      ? { kind: 'booked', createdAt: row.created_at, expiresAt: row.expires_at, price: { unitPriceMinor: Number(row.unit_price_minor), currency: row.currency } }
+      : { kind: 'alone' };
   });
 }

@@ -173,6 +173,7 @@ describe('a batch of reservations whose connection was lost', () => {
         answers: [],
         apiKeyId: null,
         partnerId: null,
+        createdByUserId: null,
         holdMinutes: null,
         eventId,
         event: { EventID: eventId, AccountID: account.id, Status: 'confirmed', Reference: reference, ActivityID: activity.activityId, Date: slot.date, Time: slot.time, Participants: 1, Channel: 'ota', PaymentReference: null },

@@ -22,6 +22,8 @@ export interface NewBooking {
   apiKeyId: string | null;
   /** The partner whose key made the booking (null for the operator's channels). */
   partnerId: string | null;
+  /** The console user who sold it (a point-of-sale sale made in a session); null otherwise. */
+  createdByUserId?: string | null;
   /** Hold the places for this long, awaiting a confirm; null books at once. */
   hold: { minutes: number } | null;
   channel: BookingChannel;
@@ -57,6 +59,7 @@ export interface Reservation {
   answers: StoredAnswer[];
   apiKeyId: string | null;
   partnerId: string | null;
+  createdByUserId: string | null;
   holdMinutes: number | null;
   eventId: string;
   /** The booking.created payload; the store adds OccurredAt, the commit time of the booking. */
@@ -75,7 +78,8 @@ export interface TimeslotState {
 }
 
 export type ReservationOutcome =
-  | { kind: 'booked'; createdAt: Date; expiresAt: Date | null }
+  /** The price is the activity's at the instant the booking was written (the store records it with the booking). */
+  | { kind: 'booked'; createdAt: Date; expiresAt: Date | null; price: { unitPriceMinor: number; currency: string } }
   | { kind: 'refused'; timeslot: TimeslotState | null }
   /** The random reference already belongs to another booking (the unique index said so): draw another one. */
   | { kind: 'reference-taken' };
@@ -120,6 +124,7 @@ export async function createBooking(store: BookingStore, request: NewBooking): P
       answers,
       apiKeyId: request.apiKeyId,
       partnerId: request.partnerId,
+      createdByUserId: request.createdByUserId ?? null,
       holdMinutes: request.hold?.minutes ?? null,
       eventId,
       event: {
@@ -150,8 +155,8 @@ export async function createBooking(store: BookingStore, request: NewBooking): P
 }
 
 /** The booking as the create answers it, from its reservation, commit time and (for a hold) expiry. */
-export function bookingOf(reservation: Reservation, stored: { createdAt: Date; expiresAt: Date | null }): Booking {
-  const { createdAt, expiresAt } = stored;
+export function bookingOf(reservation: Reservation, stored: { createdAt: Date; expiresAt: Date | null; price: { unitPriceMinor: number; currency: string } }): Booking {
+  const { createdAt, expiresAt, price } = stored;
   return {
     Reference: reservation.reference,
     Status: expiresAt ? 'on_hold' : 'confirmed',
@@ -162,6 +167,7 @@ export function bookingOf(reservation: Reservation, stored: { createdAt: Date; e
     Customer: reservation.customer,
     PaymentReference: reservation.paymentReference,
     Channel: reservation.channel,
+    Price: { Currency: price.currency, UnitAmount: price.unitPriceMinor, TotalAmount: price.unitPriceMinor * reservation.participants, AtSale: true },
     CreatedAt: createdAt.toISOString(),
     ...(expiresAt ? { ExpiresAt: expiresAt.toISOString() } : {}),
   };

@@ -12,6 +12,7 @@ export type DomainErrorCode =
   | 'invalid-transition'
   | 'hold-expired'
   | 'cancellation-window-closed'
+  | 'change-window-closed'
   | 'capacity-below-booked'
   | 'webhook-endpoint-limit';
 

@@ -5,6 +5,7 @@ export * from './availability.js';
 export * from './booking-reference.js';
 export * from './booking.js';
 export * from './booking-lifecycle.js';
+export * from './booking-changes.js';
 export * from './timeslot-pattern.js';
 export * from './waiver-questions.js';
 export * from './waiver-answers.js';

@@ -57,7 +57,7 @@ const request = (overrides: Partial<NewBooking> = {}): NewBooking => ({
   ...overrides,
 });
 
-const booked: ReservationOutcome = { kind: 'booked', createdAt: CREATED_AT, expiresAt: null };
+const booked: ReservationOutcome = { kind: 'booked', createdAt: CREATED_AT, expiresAt: null, price: { unitPriceMinor: 4500, currency: 'EUR' } };
 const refused = (timeslot: { status: 'open' | 'closed'; started: boolean; available: number } | null): ReservationOutcome => ({ kind: 'refused', timeslot: timeslot && { ...timeslot, lapsed: 0 } });
 
 async function rejection(promise: Promise<unknown>): Promise<DomainError> {
@@ -149,6 +149,7 @@ describe('createBooking: reserving', () => {
       Customer: { FirstName: 'Ana', LastName: 'Silva', Email: 'ana@example.com', Phone: null },
       PaymentReference: 'pay_123',
       Channel: 'ota',
+      Price: { Currency: 'EUR', UnitAmount: 4500, TotalAmount: 9000, AtSale: true },
       CreatedAt: '2026-06-01T12:00:00.123Z',
     });
   });

@@ -2,6 +2,7 @@
 // into the domain and the repositories, which is what keeps tenants apart.
 import type { Request } from 'express';
 import type { OperatorRole, OperatorRoles, Scope } from '@backbone/contracts';
+import type { BookingActor } from '@backbone/domain';
 import { findActiveApiKey, touchOperatorSession, type ApiKeyRecord, type KeyRateLimitOverride, type Pool } from '@backbone/db';
 import { HttpProblem } from './problems.js';
 
@@ -90,6 +91,12 @@ export function idempotencyCallerOf(auth: AuthContext): string {
   if (auth.partnerId) return `partner:${auth.partnerId}`;
   if (auth.user) return `user:${auth.user.id}`;
   return `key:${auth.keyId}`;
+}
+
+/** Who a change to a booking is recorded as made by: the key's partner, else the signed-in user or the admin key. */
+export function bookingActorOf(auth: AuthContext): BookingActor {
+  if (auth.partnerId) return { kind: 'partner', partnerId: auth.partnerId, apiKeyId: auth.keyId };
+  return { kind: 'operator', userId: auth.user?.id ?? null, apiKeyId: auth.keyId };
 }
 
 /** 401 without a valid key, 403 when the key lacks `scope`; otherwise the key's context. */

@@ -21,6 +21,7 @@ export const PROBLEMS = {
   'invalid-transition': { status: 409, title: 'Conflict' },
   'hold-expired': { status: 409, title: 'Conflict' },
   'cancellation-window-closed': { status: 409, title: 'Conflict' },
+  'change-window-closed': { status: 409, title: 'Conflict' },
   'webhook-endpoint-limit': { status: 409, title: 'Conflict' },
   'payload-too-large': { status: 413, title: 'Payload Too Large' },
   'uri-too-long': { status: 414, title: 'URI Too Long' },

@@ -1,6 +1,6 @@
 // A stored booking as the partner API answers it: the create's members plus its lifecycle. A hold whose expiry has
 // passed is shown as expired, whether or not it was marked yet.
-import type { BookingDetails } from '@backbone/contracts';
+import type { BookingDetails, BookingPrice } from '@backbone/contracts';
 import type { BookingChange, BookingRecord } from '@backbone/db';
 import { effectiveStatus } from '@backbone/domain';
 
@@ -15,6 +15,11 @@ export function toBookingDetails(booking: BookingRecord): BookingDetails {
   });
 }
 
+/** The price a booking was sold at: its unit price and currency then, and the total for its party now. */
+export function bookingPrice(booking: { unitPriceMinor: number; currency: string; priceAtSale: boolean; participants: number }): BookingPrice {
+  return { Currency: booking.currency, UnitAmount: booking.unitPriceMinor, TotalAmount: booking.unitPriceMinor * booking.participants, AtSale: booking.priceAtSale };
+}
+
 /** The answer from the sync feed's lean row (its instants already ISO text, its status the effective one). */
 export function changeToBookingDetails(change: BookingChange): BookingDetails {
   return {
@@ -27,6 +32,7 @@ export function changeToBookingDetails(change: BookingChange): BookingDetails {
     Customer: { Phone: null, ...change.customer },
     PaymentReference: change.paymentReference,
     Channel: change.channel,
+    Price: bookingPrice(change),
     CreatedAt: change.createdAt,
     ExpiresAt: change.expiresAt,
     CancelledAt: change.cancelledAt,

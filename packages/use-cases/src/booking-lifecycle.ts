@@ -19,7 +19,7 @@ import {
   type Pool,
   type SyncPosition,
 } from '@backbone/db';
-import { checkAnswers, completeCustomer, decideCancel, decideConfirm, notFound, ValidationError, type BookingState, type FieldError } from '@backbone/domain';
+import { checkAnswers, completeCustomer, decideCancel, decideConfirm, notFound, ValidationError, type BookingActor, type BookingState, type FieldError } from '@backbone/domain';
 import { countBookings } from '@backbone/metrics';
 import { changeToBookingDetails, toBookingDetails } from './booking-details.js';
 import { runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
@@ -29,7 +29,7 @@ export interface BookingRef {
   reference: string;
 }
 
-const stateOf = (booking: BookingRecord): BookingState => ({
+export const stateOf = (booking: BookingRecord): BookingState => ({
   reference: booking.reference,
   status: booking.status,
   expiresAt: booking.expiresAt,
@@ -37,7 +37,12 @@ const stateOf = (booking: BookingRecord): BookingState => ({
   cancellationCutoffMinutes: booking.cancellationCutoffMinutes,
 });
 
-async function lockedBooking(db: Db, ref: BookingRef): Promise<BookingRecord> {
+/** Which of the lifecycle's rules apply: a partner's (the cutoffs), or the operator's, which the service shares. */
+export function actingAs(actor: BookingActor): 'partner' | 'operator' {
+  return actor.kind === 'partner' ? 'partner' : 'operator';
+}
+
+export async function lockedBooking(db: Db, ref: BookingRef): Promise<BookingRecord> {
   const booking = await findBooking(db, ref.owner, ref.reference.toUpperCase(), { lock: true });
   if (!booking) throw notFound('Booking');
   return booking;
@@ -62,7 +67,13 @@ function unchangeableMembers(booking: BookingRecord, request: ConfirmBookingRequ
     .map((member) => ({ field: member, message: `${member} must be the hold's (${held[member]}) or be left out: a confirm cannot move a hold.` }));
 }
 
-export async function confirmBooking(uow: { pool: Pool }, ref: BookingRef, request: ConfirmBookingRequest, idempotency: IdempotencyRequest | null = null): Promise<Replayable<BookingDetails>> {
+export async function confirmBooking(
+  uow: { pool: Pool },
+  ref: BookingRef,
+  request: ConfirmBookingRequest,
+  actor: BookingActor,
+  idempotency: IdempotencyRequest | null = null,
+): Promise<Replayable<BookingDetails>> {
   // Counted once the transaction committed, and only when this call made the change (not a repeat, not a replay).
   let confirmed: BookingRecord['channel'] | null = null;
   const result = await runIdempotently(uow.pool, ref.owner.accountId, idempotency, (db) =>
@@ -77,7 +88,7 @@ export async function confirmBooking(uow: { pool: Pool }, ref: BookingRef, reque
         ? checkAnswers((await listOfferedActivityQuestions(tx, booking.accountId, booking.activityId)) ?? [], request.Answers, booking.participants)
         : booking.answers;
       const paymentReference = request.PaymentReference ?? booking.paymentReference;
-      await markBookingConfirmed(tx, booking, { customer, paymentReference, answers }, { eventId: randomUUID(), type: 'booking.confirmed', payload: changeEvent(booking, 'confirmed') });
+      await markBookingConfirmed(tx, booking, { customer, paymentReference, answers }, { eventId: randomUUID(), type: 'booking.confirmed', payload: changeEvent(booking, 'confirmed') }, actor);
       confirmed = booking.channel;
       return toBookingDetails({ ...booking, status: 'confirmed', expiresAt: null, customer, paymentReference, answers, updatedAt: booking.now });
     }),
@@ -86,11 +97,12 @@ export async function confirmBooking(uow: { pool: Pool }, ref: BookingRef, reque
   return result;
 }
 
-/** Cancels a booking; a partner only until the activity's cutoff, the operator (`by: 'operator'`) at any time. */
+/** Cancels a booking; a partner only until the activity's cutoff, the operator (and the service) at any time. */
 export async function cancelBooking(
   uow: { pool: Pool },
   ref: BookingRef,
-  request: CancelBookingRequest & { by: 'partner' | 'operator' },
+  request: CancelBookingRequest,
+  actor: BookingActor,
   idempotency: IdempotencyRequest | null = null,
 ): Promise<Replayable<BookingDetails>> {
   let cancelled: BookingRecord['channel'] | null = null;
@@ -98,10 +110,10 @@ export async function cancelBooking(
     inTransaction(db, async (tx) => {
       cancelled = null;
       const booking = await lockedBooking(tx, ref);
-      if (decideCancel(stateOf(booking), booking.now, request.by) === 'unchanged') return toBookingDetails(booking);
+      if (decideCancel(stateOf(booking), booking.now, actingAs(actor)) === 'unchanged') return toBookingDetails(booking);
       const reason = request.Reason ?? null;
       const payload = { ...changeEvent(booking, 'cancelled'), CancelledAt: booking.now.toISOString(), Reason: reason };
-      await markBookingCancelled(tx, booking, { reason }, { eventId: randomUUID(), type: 'booking.cancelled', payload });
+      await markBookingCancelled(tx, booking, { reason }, { eventId: randomUUID(), type: 'booking.cancelled', payload }, actor);
       cancelled = booking.channel;
       return toBookingDetails({ ...booking, status: 'cancelled', expiresAt: null, cancelledAt: booking.now, cancellationReason: reason, updatedAt: booking.now });
     }),

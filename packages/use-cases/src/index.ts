@@ -14,3 +14,4 @@ export * from './operator-keys.js';
 export * from './failed-events.js';
 export * from './operator-activities.js';
 export * from './webhook-endpoints.js';
+export * from './change-booking.js';

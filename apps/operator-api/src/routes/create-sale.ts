@@ -12,6 +12,7 @@ export function mountCreateSale(routes: OperationRoutes, deps: OperatorAppDeps):
         accountId: auth.accountId,
         apiKeyId: auth.keyId,
         partnerId: null,
+        createdByUserId: auth.user?.id ?? null,
         hold: null,
         channel: 'pos',
         activityId: body.ActivityID,

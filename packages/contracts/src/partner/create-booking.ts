@@ -66,10 +66,27 @@ export const bookingRequestSchema = {
 export type BookingRequest = FromSchema<typeof bookingRequestSchema>;
 export type BookingAnswer = FromSchema<typeof answerSchema>;
 
+/** What a booking costs, as it was sold: later changes of the activity's price do not touch it. */
+export const bookingPriceSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Currency', 'UnitAmount', 'TotalAmount', 'AtSale'],
+  properties: {
+    Currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency.' },
+    UnitAmount: { type: 'integer', minimum: 0, description: 'Price per participant in minor units, as it was when the booking was made.' },
+    TotalAmount: { type: 'integer', minimum: 0, description: 'UnitAmount times Participants, in minor units.' },
+    AtSale: {
+      type: 'boolean',
+      description: 'False for a booking made before prices were recorded with bookings: its UnitAmount is the activity\'s price on the day they began to be.',
+    },
+  },
+} as const;
+export type BookingPrice = FromSchema<typeof bookingPriceSchema>;
+
 export const bookingSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['Reference', 'Status', 'ActivityID', 'Date', 'Time', 'Participants', 'Customer', 'PaymentReference', 'Channel', 'CreatedAt'],
+  required: ['Reference', 'Status', 'ActivityID', 'Date', 'Time', 'Participants', 'Customer', 'PaymentReference', 'Channel', 'Price', 'CreatedAt'],
   properties: {
     Reference: { type: 'string', pattern: '^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$', description: 'Booking reference: 8 random characters without look-alikes (0/O, 1/I), readable over the phone.', examples: ['7KQ4-X9MB'] },
     Status: { type: 'string', enum: BOOKING_STATUSES },
@@ -91,6 +108,7 @@ export const bookingSchema = {
     },
     PaymentReference: { type: ['string', 'null'] },
     Channel: { type: 'string', enum: BOOKING_CHANNELS },
+    Price: bookingPriceSchema,
     CreatedAt: { type: 'string', format: 'date-time', description: 'When the booking was made, ISO 8601 in UTC.' },
     ExpiresAt: { type: 'string', format: 'date-time', description: 'A hold only: when its places are released unless it is confirmed, ISO 8601 in UTC.' },
   },

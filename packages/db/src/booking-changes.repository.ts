@@ -1,0 +1,160 @@
+// Changes to a live booking in SQL: the timeslots a change touches, locked in id order (two moves in opposite
+// directions between the same two timeslots lock them in the same order, so they queue instead of deadlocking), and
+// the change itself: the places moved, the booking rewritten, its booking.updated event and its history row, in one
+// statement. The caller holds the booking's row lock (booking first, then timeslots, as every transition does).
+import type { BookingActor, ChangeTimeslot } from '@backbone/domain';
+import { actorColumns, type BookingRecord } from './booking-lifecycle.repository.js';
+import { LAPSED_HOLDS } from './lapsed-holds.js';
+import { tenantIs } from './tenant-check.js';
+import type { Db } from './pool.js';
+
+/** An activity a booking may move to: active, and (for a partner) offered in the shopfront. */
+export interface ChangeActivity {
+  id: number;
+  activityId: string;
+  maxParticipants: number;
+  timeZone: string;
+}
+
+export async function findActivityForChange(db: Db, accountId: string, activityId: string, options: { anyShopfront: boolean }): Promise<ChangeActivity | null> {
+  const { rows } = await db.query<{ id: number; activity_id: string; max_participants: number; time_zone: string }>({
+    name: 'booking-change-activity',
+    text: `SELECT id, activity_id, max_participants, time_zone FROM activities
+            WHERE account_id = $1 AND activity_id = $2 AND active AND (in_shopfront OR $3)`,
+    values: [accountId, activityId, options.anyShopfront],
+  });
+  const row = rows[0];
+  return row ? { id: Number(row.id), activityId: row.activity_id, maxParticipants: row.max_participants, timeZone: row.time_zone } : null;
+}
+
+/** The id of the activity's timeslot at a local date and time, if there is one. */
+export async function findTimeslotId(db: Db, accountId: string, activityInternalId: number, date: string, time: string): Promise<number | null> {
+  const { rows } = await db.query<{ id: string }>({
+    name: 'booking-change-timeslot',
+    text: `SELECT id FROM timeslots WHERE account_id = $1 AND activity_id = $2 AND local_date = $3 AND local_time = $4`,
+    values: [accountId, activityInternalId, date, time],
+  });
+  return rows[0] ? Number(rows[0].id) : null;
+}
+
+/** The timeslots with these ids, each under its row lock, taken in id order. */
+export async function lockTimeslotsForChange(db: Db, accountId: string, ids: readonly number[]): Promise<Map<number, ChangeTimeslot>> {
+  const { rows } = await db.query<{ id: string; date: string; time: string; status: 'open' | 'closed'; started: boolean; capacity: number; booked: number; lapsed: number }>({
+    name: 'booking-change-lock-timeslots',
+    text: `SELECT t.id, to_char(t.local_date, 'YYYY-MM-DD') AS date, to_char(t.local_time, 'HH24:MI') AS time, t.status,
+                  t.starts_at <= now() AS started, t.capacity, t.booked, ${LAPSED_HOLDS} AS lapsed
+             FROM timeslots t
+            WHERE t.id = ANY($2::bigint[]) AND ${tenantIs('t.account_id', '$1')}
+            ORDER BY t.id
+              FOR NO KEY UPDATE OF t`,
+    values: [accountId, ids],
+  });
+  return new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id) }]));
+}
+
+/** The booking as a change leaves it. */
+export interface BookingChangeWrite {
+  activityInternalId: number;
+  timeslotId: number;
+  participants: number;
+  customer: Record<string, unknown>;
+  answers: unknown[];
+  note: string | null;
+  /** Places to add to (negative: give back to) each timeslot, by id; zero entries are left out. */
+  places: ReadonlyMap<number, number>;
+}
+
+export interface BookingHistoryEntry {
+  action: 'rescheduled' | 'edited';
+  actor: BookingActor;
+  reason: string | null;
+  /** { Member: { From, To } } */
+  changes: Record<string, { From: unknown; To: unknown }>;
+}
+
+/**
+ * Writes a change of a locked booking: the places (the timeslots locked by lockTimeslotsForChange), the booking, its
+ * booking.updated event and its history row. The timeslots' CHECK (booked within capacity) is the backstop of the
+ * checks made under the locks. Answers the booking's new price (a move to another activity takes that one's).
+ */
+export async function writeBookingChange(
+  db: Db,
+  booking: BookingRecord,
+  write: BookingChangeWrite,
+  event: { eventId: string; payload: Record<string, unknown> },
+  history: BookingHistoryEntry,
+): Promise<{ unitPriceMinor: number; currency: string; priceAtSale: boolean }> {
+  const places = [...write.places].filter(([, delta]) => delta !== 0);
+  const { rows } = await db.query<{ unit_price_minor: string; currency: string; price_source: 'sale' | 'migration' }>({
+    name: 'booking-change',
+    text: `WITH places AS (
+             UPDATE timeslots t SET booked = t.booked + d.delta
+               FROM unnest($3::bigint[], $4::int[]) AS d(id, delta)
+              WHERE t.id = d.id AND ${tenantIs('t.account_id', '$1')}
+           ), changed AS (
+             UPDATE bookings SET activity_id = $5, timeslot_id = $6, participants = $7, customer = $8, answers = $9, note = $10
+              WHERE id = $2 AND ${tenantIs('account_id', '$1')}
+             RETURNING unit_price_minor, currency, price_source
+           ), history AS (
+             INSERT INTO booking_history (account_id, booking_id, action, actor_kind, partner_id, api_key_id, user_id, reason, changes)
+             VALUES ($1, $2, $13, $14, $15, $16, $17, $18, $19)
+           ), event AS (
+             INSERT INTO outbox_events (account_id, event_id, type, payload)
+             VALUES ($1, $11, 'booking.updated', $12::jsonb || jsonb_build_object('OccurredAt', floor(extract(epoch FROM now()))::bigint))
+           )
+           SELECT unit_price_minor, currency, price_source FROM changed`,
+    values: [
+      booking.accountId,
+      booking.id,
+      places.map(([id]) => id),
+      places.map(([, delta]) => delta),
+      write.activityInternalId,
+      write.timeslotId,
+      write.participants,
+      JSON.stringify(write.customer),
+      JSON.stringify(write.answers),
+      write.note,
+      event.eventId,
+      JSON.stringify(event.payload),
+      history.action,
+      ...actorColumns(history.actor),
+      history.reason,
+      JSON.stringify(history.changes),
+    ],
+  });
+  const row = rows[0]!;
+  return { unitPriceMinor: Number(row.unit_price_minor), currency: row.currency, priceAtSale: row.price_source === 'sale' };
+}
+
+/** One row of a booking's history as stored (creation and expiry are read from the booking itself). */
+export interface StoredHistoryEntry {
+  at: Date;
+  action: string;
+  actorKind: 'partner' | 'operator' | 'system';
+  partnerId: string | null;
+  partnerName: string | null;
+  apiKeyId: string | null;
+  apiKeyName: string | null;
+  userId: string | null;
+  userEmail: string | null;
+  reason: string | null;
+  changes: Record<string, { From: unknown; To: unknown }>;
+}
+
+/** A booking's recorded changes, oldest first, with the names of who made them. */
+export async function listBookingHistory(db: Db, accountId: string, bookingId: number): Promise<StoredHistoryEntry[]> {
+  const { rows } = await db.query<StoredHistoryEntry>({
+    name: 'booking-history',
+    text: `SELECT h.at, h.action, h.actor_kind AS "actorKind", h.partner_id AS "partnerId", p.name AS "partnerName",
+                  h.api_key_id AS "apiKeyId", k.name AS "apiKeyName", h.user_id AS "userId", u.email AS "userEmail",
+                  h.reason, h.changes
+             FROM booking_history h
+             LEFT JOIN partners p ON p.account_id = h.account_id AND p.id = h.partner_id
+             LEFT JOIN api_keys k ON k.account_id = h.account_id AND k.id = h.api_key_id
+             LEFT JOIN operator_users u ON u.account_id = h.account_id AND u.id = h.user_id
+            WHERE h.booking_id = $2 AND ${tenantIs('h.account_id', '$1')}
+            ORDER BY h.id`,
+    values: [accountId, bookingId],
+  });
+  return rows;
+}

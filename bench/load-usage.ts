@@ -33,7 +33,9 @@ async function storedCount(pool: Pool, accountId: string): Promise<number> {
 
 /** Rebuilds the account's rollups from its entries, spread over the shards, when they all sit in one shard. */
 async function spreadRollupShards(pool: Pool, accountId: string, log: (message: string) => void): Promise<void> {
-  const { rows } = await pool.query<{ shards: number }>('SELECT count(DISTINCT shard)::int AS shards FROM usage_rollups_daily WHERE account_id = $1', [accountId]);
+  const { rows } = await pool.query<{ shards: number }>('SELECT count(DISTINCT shard)::int AS shards FROM usage_rollups_daily WHERE account_id = $1', [
+    accountId,
+  ]);
   if (rows[0]!.shards > 1) return;
   log(`rollups of the summary account sit in one shard: rebuilding them over ${ROLLUP_SHARDS} shards from the entries`);
   const client = await pool.connect();
@@ -75,7 +77,8 @@ export async function ensureUsageLoaded(pool: Pool, options: UsageLoadOptions): 
   if (done !== 0) {
     // An interrupted or differently sized load: its rows' times do not match this one's, so start again.
     log(`summary account holds ${done.toLocaleString('en-US')} entries, not ${total.toLocaleString('en-US')}: deleting them and reloading`);
-    for (const table of ['usage_entries', 'usage_rollups_hourly', 'usage_rollups_daily']) await pool.query(`DELETE FROM ${table} WHERE account_id = $1`, [accountId]);
+    for (const table of ['usage_entries', 'usage_rollups_hourly', 'usage_rollups_daily'])
+      await pool.query(`DELETE FROM ${table} WHERE account_id = $1`, [accountId]);
     done = 0;
   }
   const started = Date.now();

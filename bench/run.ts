@@ -67,7 +67,9 @@ function memorySection(): Section {
     .sort(([a], [b]) => Number(b in limits) - Number(a in limits) || a.localeCompare(b))
     .map(([name, mib]) => {
       const limit = limits[name];
-      return limit ? { metric: `${name}: peak RSS`, ours: fmt.mib(mib), target: `< ${limit} MiB`, pass: mib < limit } : { metric: `${name} (for comparison): peak RSS`, ours: fmt.mib(mib) };
+      return limit
+        ? { metric: `${name}: peak RSS`, ours: fmt.mib(mib), target: `< ${limit} MiB`, pass: mib < limit }
+        : { metric: `${name} (for comparison): peak RSS`, ours: fmt.mib(mib) };
     });
   return {
     title: 'Memory',
@@ -141,7 +143,11 @@ async function main(): Promise<void> {
       const message = (error as Error).stack ?? String(error);
       log(`${name} section failed: ${message}`);
       failures.push(`${name}: ${(error as Error).message.split('\n')[0]}`);
-      sections.push({ title: `${name} (failed)`, rows: [{ metric: `${name} section`, ours: 'did not complete', pass: false }], method: [(error as Error).message] });
+      sections.push({
+        title: `${name} (failed)`,
+        rows: [{ metric: `${name} section`, ours: 'did not complete', pass: false }],
+        method: [(error as Error).message],
+      });
     }
   }
   sections.push(memorySection());

@@ -28,7 +28,11 @@ async function main(argv: string[]): Promise<number> {
   await migrate({ databaseUrl });
   const pool = createPool({ connectionString: databaseUrl, max: 2, applicationName: 'backbone-admin' });
   try {
-    const result = await command.run(values as Record<string, string | boolean | string[] | undefined>, { pool, redisUrl: resolveRedisUrl(), queuePrefix: resolveQueuePrefix() });
+    const result = await command.run(values as Record<string, string | boolean | string[] | undefined>, {
+      pool,
+      redisUrl: resolveRedisUrl(),
+      queuePrefix: resolveQueuePrefix(),
+    });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {

@@ -112,7 +112,9 @@ async function checkPlan({ ownPostgres, ownRedis }: Plan): Promise<void> {
   const taken = await portInUse(ports);
   if (taken) throw taken;
   if (ownRedis && spawnSync('redis-server', ['--version']).error) {
-    throw new Error(`redis-server is not installed: the stack runs one of its own ${ownPostgres ? 'beside its own PostgreSQL' : '(nothing answers on 127.0.0.1:6379)'}. Install it (apt-get install redis-server), or set REDIS_URL to a Redis to use.`);
+    throw new Error(
+      `redis-server is not installed: the stack runs one of its own ${ownPostgres ? 'beside its own PostgreSQL' : '(nothing answers on 127.0.0.1:6379)'}. Install it (apt-get install redis-server), or set REDIS_URL to a Redis to use.`,
+    );
   }
 }
 
@@ -125,7 +127,9 @@ async function database({ ownPostgres }: Plan): Promise<string> {
   const server = await embeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), port: postgresPort.port, persistent: true });
   takeOverSignals();
   await supervisor.add({ name: 'postgres', ports: [postgresPort], start: () => server.start() }).catch((error: Error) => {
-    throw error instanceof PortInUseError ? error : new Error(`The embedded PostgreSQL did not start (${error.message}). Set DATABASE_URL to use another PostgreSQL.`);
+    throw error instanceof PortInUseError
+      ? error
+      : new Error(`The embedded PostgreSQL did not start (${error.message}). Set DATABASE_URL to use another PostgreSQL.`);
   });
   return server.url;
 }
@@ -282,7 +286,13 @@ async function main(): Promise<void> {
   Console      ${baseUrl}/console   ${owner ? `sign in as ${owner.Email} / ${owner.Password}` : `(${path.join(dataDir, 'demo-console.json')} is missing: npm run admin -- reset-password ...)`}
   Demo account ${DEMO_ACCOUNT_ID}   (the admin CLI's --account; npm run admin -- list-accounts)
   Queues       ${redisUrl} under the prefix ${prefix}
-  Demo keys    ${keys ? Object.entries(keys).map(([name, key]) => `${name.padEnd(10)} ${key}`).join('\n               ') : `not available (${path.join(dataDir, 'demo-keys.json')} is missing)`}
+  Demo keys    ${
+    keys
+      ? Object.entries(keys)
+          .map(([name, key]) => `${name.padEnd(10)} ${key}`)
+          .join('\n               ')
+      : `not available (${path.join(dataDir, 'demo-keys.json')} is missing)`
+  }
 
   Try it:
     curl -s ${baseUrl}/api/v2/ota/partner/products -H 'Authorization: Bearer ${ota}'

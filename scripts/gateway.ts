@@ -81,7 +81,14 @@ function isMetricsPath(url: string): boolean {
   return /^\/metrics\/?(\?|$)/i.test(url);
 }
 
-function answerProblem(res: http.ServerResponse, problemBase: string, status: number, code: 'not-found' | 'bad-gateway', detail: string, instance: string | undefined): void {
+function answerProblem(
+  res: http.ServerResponse,
+  problemBase: string,
+  status: number,
+  code: 'not-found' | 'bad-gateway',
+  detail: string,
+  instance: string | undefined,
+): void {
   const requestId = randomUUID();
   const body = JSON.stringify(problemDocument(problemBase, code, detail, instance, { requestId }));
   res.writeHead(status, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });

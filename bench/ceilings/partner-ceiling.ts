@@ -22,8 +22,14 @@ import type { ConfirmBookingRequest } from '@backbone/contracts';
 const accountId = process.env.ACCOUNT_ID!;
 // The partner whose bookings confirm and cancel may touch, as our API derives it from the key (unset: the operator's view).
 const owner = { accountId, partnerId: process.env.PARTNER_ID ?? null };
-const actor: BookingActor = owner.partnerId ? { kind: 'partner', partnerId: owner.partnerId, apiKeyId: null } : { kind: 'operator', userId: null, apiKeyId: null };
-const pool = createPool({ connectionString: process.env.DATABASE_URL!, max: Number(process.env.DATABASE_POOL_SIZE ?? 20), applicationName: 'bench-partner-ceiling' });
+const actor: BookingActor = owner.partnerId
+  ? { kind: 'partner', partnerId: owner.partnerId, apiKeyId: null }
+  : { kind: 'operator', userId: null, apiKeyId: null };
+const pool = createPool({
+  connectionString: process.env.DATABASE_URL!,
+  max: Number(process.env.DATABASE_POOL_SIZE ?? 20),
+  applicationName: 'bench-partner-ceiling',
+});
 const store = createBookingStore(pool);
 const app = express();
 app.set('etag', false);
@@ -65,7 +71,15 @@ app.get('/api/v2/ota/core/questions/:ActivityID', async (req, res) => {
 });
 
 app.post('/api/v2/ota/partner/booking', async (req, res) => {
-  const body = req.body as { ActivityID: string; Date: string; Time: string; Participants: number; Customer: NewBooking['customer']; PaymentReference?: string; Hold?: { Minutes: number } };
+  const body = req.body as {
+    ActivityID: string;
+    Date: string;
+    Time: string;
+    Participants: number;
+    Customer: NewBooking['customer'];
+    PaymentReference?: string;
+    Hold?: { Minutes: number };
+  };
   try {
     const booking = await createBooking(store, {
       accountId,

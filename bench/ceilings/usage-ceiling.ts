@@ -7,7 +7,11 @@ import { createPool } from '@backbone/db';
 
 const accountId = process.env.ACCOUNT_ID!;
 const summaryAccountId = process.env.SUMMARY_ACCOUNT_ID!;
-const pool = createPool({ connectionString: process.env.DATABASE_URL!, max: Number(process.env.DATABASE_POOL_SIZE ?? 20), applicationName: 'bench-usage-ceiling' });
+const pool = createPool({
+  connectionString: process.env.DATABASE_URL!,
+  max: Number(process.env.DATABASE_POOL_SIZE ?? 20),
+  applicationName: 'bench-usage-ceiling',
+});
 const app = express();
 app.use(express.json({ limit: '1mb' }));
 
@@ -43,7 +47,16 @@ app.post('/api/v2/usage/meters/batch', async (req, res) => {
      RETURNING id`,
     [accountId, entries.map((e) => e.Meter), entries.map((e) => e.Usage), entries.map((e) => e.ExtraInfo ?? null), entries.map((e) => e.OccurredAt ?? now)],
   );
-  res.status(201).json({ data: { Created: rows.length, Replayed: 0, Rejected: 0, Results: rows.map((r, i) => ({ Index: i, Status: 'created', Entry: { ID: r.id, ...entries[i] } })) } });
+  res
+    .status(201)
+    .json({
+      data: {
+        Created: rows.length,
+        Replayed: 0,
+        Rejected: 0,
+        Results: rows.map((r, i) => ({ Index: i, Status: 'created', Entry: { ID: r.id, ...entries[i] } })),
+      },
+    });
 });
 
 // Whole UTC days from the daily rollups, one GROUP BY: the least a summary over 10M entries can cost.

@@ -74,10 +74,31 @@ export interface PartnerFixture {
 
 const TIME_ZONE = 'Europe/Berlin';
 const NAMES = [
-  'Kayak tour', 'Sunset cruise', 'City walking tour', 'Wine tasting', 'Cooking class', 'Bike tour', 'Surf lesson',
-  'Climbing intro', 'Paragliding tandem', 'Food market walk', 'Museum after dark', 'Harbour boat trip', 'Segway ride',
-  'Horse riding', 'Yoga on the beach', 'Street art tour', 'Brewery visit', 'Canyoning', 'Snorkelling trip',
-  'Photo walk', 'Escape room', 'Ghost tour', 'Fishing trip', 'Pottery workshop', 'Stand-up paddle',
+  'Kayak tour',
+  'Sunset cruise',
+  'City walking tour',
+  'Wine tasting',
+  'Cooking class',
+  'Bike tour',
+  'Surf lesson',
+  'Climbing intro',
+  'Paragliding tandem',
+  'Food market walk',
+  'Museum after dark',
+  'Harbour boat trip',
+  'Segway ride',
+  'Horse riding',
+  'Yoga on the beach',
+  'Street art tour',
+  'Brewery visit',
+  'Canyoning',
+  'Snorkelling trip',
+  'Photo walk',
+  'Escape room',
+  'Ghost tour',
+  'Fishing trip',
+  'Pottery workshop',
+  'Stand-up paddle',
 ];
 
 export async function insertActivity(pool: Pool, accountId: string, name: string): Promise<{ id: number; activityId: string }> {
@@ -91,7 +112,15 @@ export async function insertActivity(pool: Pool, accountId: string, name: string
 }
 
 /** Creates timeslots on `days` local dates from `firstDate`, at the given local times. */
-export async function insertTimeslots(pool: Pool, accountId: string, activity: number, firstDate: string, days: number, times: string[], capacity: number): Promise<void> {
+export async function insertTimeslots(
+  pool: Pool,
+  accountId: string,
+  activity: number,
+  firstDate: string,
+  days: number,
+  times: string[],
+  capacity: number,
+): Promise<void> {
   await pool.query(
     `INSERT INTO timeslots (account_id, activity_id, local_date, local_time, starts_at, ends_at, capacity)
      SELECT $1, $2, d::date, t::time, (d::date + t::time) AT TIME ZONE $5, ((d::date + t::time) AT TIME ZONE $5) + interval '90 minutes', $6

@@ -104,7 +104,9 @@ export async function lockBenchDatabase(databaseUrl: string): Promise<{ release(
   const { rows } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(hashtext('backbone-bench')) AS locked`);
   if (!rows[0]!.locked) {
     await client.end();
-    throw new Error('Another `npm run bench` is running against this database (it holds the bench lock). Wait for it to finish: runs reset shared tables, so they cannot overlap.');
+    throw new Error(
+      'Another `npm run bench` is running against this database (it holds the bench lock). Wait for it to finish: runs reset shared tables, so they cannot overlap.',
+    );
   }
   return { release: () => client.end() };
 }

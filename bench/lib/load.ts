@@ -105,7 +105,11 @@ export interface Rounds {
  * first rounds (caches, JIT, PostgreSQL's buffers), and always going second gave one side that warmth in every pair.
  * `run` gets the round number (0 first) so the first round can warm up longer.
  */
-export async function alternatingRounds(run: (url: string, round: number) => Promise<LoadResult>, urls: { ours: string; ceiling: string }, rounds: number): Promise<Rounds> {
+export async function alternatingRounds(
+  run: (url: string, round: number) => Promise<LoadResult>,
+  urls: { ours: string; ceiling: string },
+  rounds: number,
+): Promise<Rounds> {
   const result: Rounds = { ours: [], ceiling: [] };
   for (let i = 0; i < rounds; i++) for (const side of sidesInRound(i)) result[side].push(await run(urls[side], i));
   return result;
@@ -130,7 +134,12 @@ export function throughputRounds(options: {
 }): Promise<Rounds> {
   return alternatingRounds(
     async (url, round) => {
-      const result = await runLoad({ ...options.load(url), connections: options.connections, durationSec: options.roundSec, warmupSec: round === 0 ? options.warmupSec : 1 });
+      const result = await runLoad({
+        ...options.load(url),
+        connections: options.connections,
+        durationSec: options.roundSec,
+        warmupSec: round === 0 ? options.warmupSec : 1,
+      });
       options.log(`  ${url === options.urls.ours ? 'ours:   ' : 'ceiling:'} ${summarize(result)}`);
       return result;
     },
@@ -153,7 +162,10 @@ export function medianByP99(results: readonly LoadResult[]): LoadResult {
 /** The round whose ours/ceiling ratio of `value` is the median (for throughput figures): both results of that round. */
 export function medianRound(rounds: Rounds, value: (r: LoadResult) => number): { ours: LoadResult; ceiling: LoadResult; ratio: number; ratios: number[] } {
   const ratios = rounds.ours.map((r, i) => value(r) / value(rounds.ceiling[i]!));
-  const { ratio, i } = medianBy(ratios.map((ratio, i) => ({ ratio, i })), (r) => r.ratio);
+  const { ratio, i } = medianBy(
+    ratios.map((ratio, i) => ({ ratio, i })),
+    (r) => r.ratio,
+  );
   return { ours: rounds.ours[i]!, ceiling: rounds.ceiling[i]!, ratio, ratios };
 }
 

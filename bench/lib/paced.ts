@@ -76,7 +76,10 @@ export async function runPaced(options: PacedOptions): Promise<LoadResult> {
   if (outstanding > 0) await new Promise<void>((resolve) => (drained = resolve));
   pool.close();
   lag?.disable();
-  if (lag) console.error(`[paced] loop delay max ${(lag.max / 1e6).toFixed(1)} ms p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms; send lag max ${sendLagMax.toFixed(1)} ms; latencies over 100 ms: ${times.filter((t) => t > 100).length}/${times.length}`);
+  if (lag)
+    console.error(
+      `[paced] loop delay max ${(lag.max / 1e6).toFixed(1)} ms p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms; send lag max ${sendLagMax.toFixed(1)} ms; latencies over 100 ms: ${times.filter((t) => t > 100).length}/${times.length}`,
+    );
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   return loadResult(times, elapsed, { statusCounts, ...counts });
 }
@@ -204,7 +207,12 @@ class Connection {
 }
 
 /** The same requests an autocannon load would send, for a paced run. */
-export function pacedRequests(load: { method?: string; headers?: Record<string, string>; body?: string; setupRequest?: (r: { method?: string; path?: string; body?: string | Buffer }) => { method?: string; path?: string; body?: string | Buffer } }): (n: number) => PacedRequest {
+export function pacedRequests(load: {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (r: { method?: string; path?: string; body?: string | Buffer }) => { method?: string; path?: string; body?: string | Buffer };
+}): (n: number) => PacedRequest {
   return () => {
     const built = load.setupRequest ? load.setupRequest({}) : {};
     const body = built.body ?? load.body;

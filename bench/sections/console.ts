@@ -22,11 +22,16 @@ const PASSWORD = 'bench console password';
 /** The scripts index.html loads on first load: its module scripts and the modules it preloads, as /console/... paths. */
 export function firstLoadScripts(html: string): string[] {
   const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]!);
-  const preloads = [...html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*>/g)].map((m) => /\bhref="([^"]+)"/.exec(m[0])?.[1]).filter((href): href is string => href !== undefined);
+  const preloads = [...html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*>/g)]
+    .map((m) => /\bhref="([^"]+)"/.exec(m[0])?.[1])
+    .filter((href): href is string => href !== undefined);
   return [...new Set([...scripts, ...preloads])];
 }
 
-function measureJavaScript(distDir: string): { files: Array<{ file: string; raw: number; gzip9: number; gzip6: number }>; total: { raw: number; gzip9: number; gzip6: number } } {
+function measureJavaScript(distDir: string): {
+  files: Array<{ file: string; raw: number; gzip9: number; gzip6: number }>;
+  total: { raw: number; gzip9: number; gzip6: number };
+} {
   const html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
   const files = firstLoadScripts(html).map((src) => {
     // The console is served under /console: /console/assets/x.js is dist/assets/x.js.
@@ -153,8 +158,14 @@ export async function consoleSection(ctx: BenchContext): Promise<Section> {
     target: `< ${FCP_TARGET_MS} ms`,
     pass: median < FCP_TARGET_MS,
   });
-  rows.push({ metric: 'Bookings page: first booking row shown, median / worst (ms, for comparison)', ours: `${fmt.ms(percentile(firstRows, 50))} / ${fmt.ms(firstRows.at(-1)!)}` });
-  rows.push({ metric: 'Bookings page: JavaScript the browser fetched (bytes as sent, uncompressed by the operator API)', ours: `${(Math.max(...loads.map((l) => l.scriptBytes)) / 1024).toFixed(1)} KiB` });
+  rows.push({
+    metric: 'Bookings page: first booking row shown, median / worst (ms, for comparison)',
+    ours: `${fmt.ms(percentile(firstRows, 50))} / ${fmt.ms(firstRows.at(-1)!)}`,
+  });
+  rows.push({
+    metric: 'Bookings page: JavaScript the browser fetched (bytes as sent, uncompressed by the operator API)',
+    ours: `${(Math.max(...loads.map((l) => l.scriptBytes)) / 1024).toFixed(1)} KiB`,
+  });
   return {
     title: 'Operator console (issue 10)',
     rows,

@@ -5,7 +5,21 @@ import { createApiKey } from '@backbone/db';
 import { ceilingBundle } from '../lib/build.js';
 import { startServer, type BenchContext } from '../lib/context.js';
 import { addDays, createBenchAccount, hours, insertActivity, insertTimeslots } from '../lib/fixtures.js';
-import { describeStatuses, medianBy, medianByP99, medianRound, PACED_ROUNDS, runLoad, shareOf, sidesInRound, summarize, THROUGHPUT_ROUNDS, type LoadOptions, type LoadResult, type Rounds } from '../lib/load.js';
+import {
+  describeStatuses,
+  medianBy,
+  medianByP99,
+  medianRound,
+  PACED_ROUNDS,
+  runLoad,
+  shareOf,
+  sidesInRound,
+  summarize,
+  THROUGHPUT_ROUNDS,
+  type LoadOptions,
+  type LoadResult,
+  type Rounds,
+} from '../lib/load.js';
 import { runPaced, type PacedRequest } from '../lib/paced.js';
 import { ensureRunning, startProcess } from '../lib/processes.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
@@ -46,7 +60,10 @@ async function createLifecycleFixture(ctx: BenchContext, hotCapacity: number): P
   const first = addDays(today, 2);
   // 1,440 timeslots: consecutive bookings of the stock sit on different timeslot rows.
   await insertTimeslots(ctx.pool, accountId, lifecycle.id, first, 90, hours(6, 16), 1_000_000);
-  const { rows: timeslots } = await ctx.pool.query<{ id: string }>('SELECT id FROM timeslots WHERE account_id = $1 AND activity_id = $2 ORDER BY local_time, local_date', [accountId, lifecycle.id]);
+  const { rows: timeslots } = await ctx.pool.query<{ id: string }>(
+    'SELECT id FROM timeslots WHERE account_id = $1 AND activity_id = $2 ORDER BY local_time, local_date',
+    [accountId, lifecycle.id],
+  );
   const hot = await insertActivity(ctx.pool, accountId, 'Sunset cruise (hot, lifecycle)');
   await insertTimeslots(ctx.pool, accountId, hot.id, first, 1, ['10:00', '11:00'], hotCapacity);
   return {
@@ -150,7 +167,8 @@ function autocannonRequests(fixture: LifecycleFixture, next: () => PacedRequest)
 
 function unexpected(result: LoadResult, expected: number): string | null {
   if (result.requests === 0) return 'no responses';
-  if (shareOf(result, (s) => s === expected) < 1 || result.errors > 0 || result.timeouts > 0) return `unexpected answers: ${describeStatuses(result)}, ${result.errors} socket errors, ${result.timeouts} timeouts`;
+  if (shareOf(result, (s) => s === expected) < 1 || result.errors > 0 || result.timeouts > 0)
+    return `unexpected answers: ${describeStatuses(result)}, ${result.errors} socket errors, ${result.timeouts} timeouts`;
   return null;
 }
 
@@ -159,7 +177,13 @@ interface TransitionFigures {
   problems: string[];
 }
 
-async function measureTransition(ctx: BenchContext, fixture: LifecycleFixture, transition: Transition, urls: { ours: string; ceiling: string }, roundSec: number): Promise<TransitionFigures> {
+async function measureTransition(
+  ctx: BenchContext,
+  fixture: LifecycleFixture,
+  transition: Transition,
+  urls: { ours: string; ceiling: string },
+  roundSec: number,
+): Promise<TransitionFigures> {
   const status = transition === 'confirm' ? 'on_hold' : 'confirmed';
   const problems: string[] = [];
   let bestRate = 0;
@@ -168,8 +192,15 @@ async function measureTransition(ctx: BenchContext, fixture: LifecycleFixture, t
   const closedRun = async (url: string, seconds: number): Promise<LoadResult> => {
     const references = await stockBookings(ctx, fixture, status, Math.ceil((bestRate || FIRST_RATE_GUESS) * 2 * seconds) + 1_000);
     const requests = transitionRequests(fixture, transition, references);
-    const result = await runLoad({ url, connections: ctx.connections, durationSec: seconds, maxRequests: references.length, ...autocannonRequests(fixture, () => requests.next()) });
-    if (result.requests >= references.length) problems.push(`${transition}: a run used up its ${references.length} pre-created bookings before its time was up`);
+    const result = await runLoad({
+      url,
+      connections: ctx.connections,
+      durationSec: seconds,
+      maxRequests: references.length,
+      ...autocannonRequests(fixture, () => requests.next()),
+    });
+    if (result.requests >= references.length)
+      problems.push(`${transition}: a run used up its ${references.length} pre-created bookings before its time was up`);
     bestRate = Math.max(bestRate, result.rps);
     return result;
   };
@@ -197,7 +228,11 @@ async function measureTransition(ctx: BenchContext, fixture: LifecycleFixture, t
       target: '>= 70% of ceiling',
       pass: rounds.ours.every((r) => unexpected(r, 200) === null) && median.ratio >= 0.7,
     },
-    { metric: `${name}: p50 / p99 ms at full load`, ours: `${fmt.ms(median.ours.p50)} / ${fmt.ms(median.ours.p99)}`, ceiling: `${fmt.ms(median.ceiling.p50)} / ${fmt.ms(median.ceiling.p99)}` },
+    {
+      metric: `${name}: p50 / p99 ms at full load`,
+      ours: `${fmt.ms(median.ours.p50)} / ${fmt.ms(median.ours.p99)}`,
+      ceiling: `${fmt.ms(median.ceiling.p50)} / ${fmt.ms(median.ceiling.p99)}`,
+    },
   ];
 
   const rate = Math.max(1, Math.round(medianBy(rounds.ceiling, (r) => r.rps).rps / 2));
@@ -207,14 +242,23 @@ async function measureTransition(ctx: BenchContext, fixture: LifecycleFixture, t
       // The warm-up and the measured window draw from one stock; a tenth more for the requests a late timer catches up.
       const references = await stockBookings(ctx, fixture, status, Math.ceil(rate * (PACED_SEC + PACED_WARMUP_SEC) * 1.1) + 100);
       const requests = transitionRequests(fixture, transition, references);
-      const result = await runPaced({ url: urls[side], connections: ctx.connections, rate, durationSec: PACED_SEC, warmupSec: PACED_WARMUP_SEC, request: () => requests.next() });
+      const result = await runPaced({
+        url: urls[side],
+        connections: ctx.connections,
+        rate,
+        durationSec: PACED_SEC,
+        warmupSec: PACED_WARMUP_SEC,
+        request: () => requests.next(),
+      });
       if (requests.used() > references.length) problems.push(`${transition} paced: used up its ${references.length} pre-created bookings`);
       const issue = unexpected(result, 200);
       if (issue) problems.push(`${transition} paced (${side}): ${issue}`);
       paced[side].push(result);
     }
   }
-  ctx.log(`  paced at ${rate}/s, p99 of each round: ours ${paced.ours.map((r) => fmt.ms(r.p99)).join(', ')}; ceiling ${paced.ceiling.map((r) => fmt.ms(r.p99)).join(', ')}`);
+  ctx.log(
+    `  paced at ${rate}/s, p99 of each round: ours ${paced.ours.map((r) => fmt.ms(r.p99)).join(', ')}; ceiling ${paced.ceiling.map((r) => fmt.ms(r.p99)).join(', ')}`,
+  );
   const [mine, bare] = [medianByP99(paced.ours), medianByP99(paced.ceiling)];
   rows.push({
     metric: `${name}: p50 / p99 ms at a steady ${fmt.int(rate)} req/s (half the ceiling's maximum), median of ${PACED_ROUNDS} rounds`,
@@ -313,7 +357,12 @@ function hotRequests(fixture: LifecycleFixture, time: string) {
   };
 }
 
-async function measureHotHolds(ctx: BenchContext, fixture: LifecycleFixture, urls: { ours: string; ceiling: string }, capacity: number): Promise<TransitionFigures> {
+async function measureHotHolds(
+  ctx: BenchContext,
+  fixture: LifecycleFixture,
+  urls: { ours: string; ceiling: string },
+  capacity: number,
+): Promise<TransitionFigures> {
   const problems: string[] = [];
   const rows: Row[] = [];
   // The worker as production runs it, for its hold sweeper at the default interval; its outbox relay is off (the
@@ -369,7 +418,11 @@ async function measureHotHolds(ctx: BenchContext, fixture: LifecycleFixture, url
     target: `>= ${HOT_TARGET}/s`,
     pass: onlyExpected && perSecond(load) >= HOT_TARGET,
   });
-  rows.push({ metric: 'Hot timeslot with expiring holds: p50 / p99 ms at full load', ours: `${fmt.ms(load.p50)} / ${fmt.ms(load.p99)}`, ceiling: `${fmt.ms(bare.load.p50)} / ${fmt.ms(bare.load.p99)}` });
+  rows.push({
+    metric: 'Hot timeslot with expiring holds: p50 / p99 ms at full load',
+    ours: `${fmt.ms(load.p50)} / ${fmt.ms(load.p99)}`,
+    ceiling: `${fmt.ms(bare.load.p50)} / ${fmt.ms(bare.load.p99)}`,
+  });
   const describe = (t: HotTally) =>
     `booked ${fmt.int(t.booked)} = confirmed ${fmt.int(t.confirmed)} + live holds ${fmt.int(t.liveHolds)}; ${fmt.int(t.expired)} places of expired holds; ${fmt.int(t.bookings)} rows`;
   rows.push({
@@ -430,7 +483,9 @@ export async function lifecycleSection(ctx: BenchContext): Promise<Section> {
       `Throughput: autocannon, ${ctx.connections} connections, ${THROUGHPUT_ROUNDS} rounds alternating ours and the ceiling (which goes first changes every round), each ${roundSec} s measured after its own warm-up (${ctx.warmupSec} s in the first round, 1 s after), the round with the median ratio reported. Latency: open-loop at half the ceiling's median maximum rate over at most ${ctx.connections} connections (bench/lib/paced.ts), ${PACED_ROUNDS} rounds of ${PACED_WARMUP_SEC} s unmeasured then ${PACED_SEC} s measured, alternating, the round with the median p99 reported.`,
       `Hot timeslot: one timeslot per side, ${ctx.connections} connections for ${ctx.durationSec} s, every other request a hold (Hold.Minutes 1, the API's shortest) and the others bookings made at once. The API's holds last at least a minute, so the driver ages them: ten times a second, alongside the load, an UPDATE sets expires_at of every new hold of the hot timeslots to now() + ${HOLD_LIFE_SEC.min}-${HOLD_LIFE_SEC.max} s. The places of expired holds come back through the reservation itself (a refused reservation releases the timeslot's lapsed holds and tries again) and through apps/metering-worker's hold sweeper running at its default interval (outbox relay off).`,
       `The hot timeslot's capacity, ${fmt.int(hotCapacity)}, is what ${HOT_TARGET} bookings/s for ${ctx.durationSec} s needs when places of expired holds are taken again: half of them are confirmed bookings that stay, plus the holds alive at once; without reuse at most that many requests could get a 201, which is why 409s appear once the slot is full and why the bookings/s figure counts only 201s. Once the run has ended and every hold expired, SQL compares the stored counter with the participants of confirmed bookings and unexpired holds (none left), and checks booked <= capacity and at least one booking row per 201 (requests still in flight when the load stopped may add rows without a measured answer).`,
-      ...(problems.length > 0 ? [`Unexpected: ${problems.join('; ')}`] : ['Every measured confirm and cancel answered 200; the hot timeslot answered only 201 or 409.']),
+      ...(problems.length > 0
+        ? [`Unexpected: ${problems.join('; ')}`]
+        : ['Every measured confirm and cancel answered 200; the hot timeslot answered only 201 or 409.']),
     ],
   };
 }

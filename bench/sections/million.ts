@@ -44,8 +44,16 @@ async function timedQuery(run: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
-const p95 = (values: number[]) => percentile([...values].sort((a, b) => a - b), 95);
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+const p95 = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    95,
+  );
 
 /** `first` and `last` measured alternately REPEATS times after one untimed pair (cold caches would flatter neither). */
 async function alternate(first: () => Promise<number>, last: () => Promise<number>): Promise<{ first: number[]; last: number[] }> {
@@ -67,11 +75,10 @@ interface SyncPage {
 async function syncFigures(ctx: BenchContext, fixture: MillionFixture, base: string, key: string): Promise<{ rows: Row[]; problems: string[] }> {
   const partner = fixture.partners[0]!;
   const problems: string[] = [];
-  const { rows: expected } = await ctx.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM bookings WHERE account_id = $1 AND partner_id = $2 AND updated_at >= $3', [
-    fixture.accountId,
-    partner.id,
-    SYNC_SINCE,
-  ]);
+  const { rows: expected } = await ctx.pool.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM bookings WHERE account_id = $1 AND partner_id = $2 AND updated_at >= $3',
+    [fixture.accountId, partner.id, SYNC_SINCE],
+  );
   const firstPath = `/api/v2/ota/partner/bookings?UpdatedSince=${encodeURIComponent(SYNC_SINCE)}&Limit=${SYNC_LIMIT}`;
   const pathAfter = (cursor: string) => `/api/v2/ota/partner/bookings?Cursor=${cursor}&Limit=${SYNC_LIMIT}`;
 
@@ -93,7 +100,9 @@ async function syncFigures(ctx: BenchContext, fixture: MillionFixture, base: str
     path = pathAfter(page.body.Next);
   }
   const passSec = (performance.now() - passStarted) / 1000;
-  ctx.log(`  ${times.length} pages in ${passSec.toFixed(1)} s: p50 ${fmt.ms(median(times))}, p95 ${fmt.ms(p95(times))} ms, max ${fmt.ms(Math.max(...times))} ms`);
+  ctx.log(
+    `  ${times.length} pages in ${passSec.toFixed(1)} s: p50 ${fmt.ms(median(times))}, p95 ${fmt.ms(p95(times))} ms, max ${fmt.ms(Math.max(...times))} ms`,
+  );
   const complete = served === expected[0]!.n && seen.size === served;
   if (!complete) problems.push(`sync pass: ${served} bookings served, ${seen.size} distinct, ${expected[0]!.n} expected`);
 
@@ -220,7 +229,9 @@ async function listFigures(ctx: BenchContext, fixture: MillionFixture, base: str
     all.push(...pages.first, ...(below === null ? [] : pages.last));
     const ratio = below === null ? null : median(pages.last) / median(pages.first);
     if (ratio !== null) worstRatio = Math.max(worstRatio, ratio);
-    ctx.log(`  list ${c.name}: first ${fmt.ms(median(pages.first))} ms, last ${below === null ? '(one page)' : `${fmt.ms(median(pages.last))} ms`}; database alone ${fmt.ms(median(bare.first))} / ${fmt.ms(median(bare.last))} ms`);
+    ctx.log(
+      `  list ${c.name}: first ${fmt.ms(median(pages.first))} ms, last ${below === null ? '(one page)' : `${fmt.ms(median(pages.last))} ms`}; database alone ${fmt.ms(median(bare.first))} / ${fmt.ms(median(bare.last))} ms`,
+    );
     rows.push({
       metric: `List, ${c.name}: first / last page, median ms`,
       ours: below === null ? `${fmt.ms(median(pages.first))} (one page)` : `${fmt.ms(median(pages.first))} / ${fmt.ms(median(pages.last))}`,
@@ -263,7 +274,13 @@ async function timedExport(url: string, key: string, proc: ManagedProcess): Prom
   }
 }
 
-async function exportFigures(ctx: BenchContext, fixture: MillionFixture, base: string, key: string, proc: ManagedProcess): Promise<{ rows: Row[]; problems: string[] }> {
+async function exportFigures(
+  ctx: BenchContext,
+  fixture: MillionFixture,
+  base: string,
+  key: string,
+  proc: ManagedProcess,
+): Promise<{ rows: Row[]; problems: string[] }> {
   const problems: string[] = [];
   const { rows: counted } = await ctx.pool.query<{ n: number }>(
     'SELECT count(*)::int AS n FROM bookings b JOIN timeslots t ON t.id = b.timeslot_id WHERE b.account_id = $1 AND t.local_date BETWEEN $2 AND $3',
@@ -281,7 +298,9 @@ async function exportFigures(ctx: BenchContext, fixture: MillionFixture, base: s
   }
   ctx.log(`million: CSV export of all ${fmt.int(MILLION_BOOKINGS)} bookings, once`);
   const whole = await timedExport(`${base}/api/v2/operator/bookings.csv`, key, proc);
-  ctx.log(`  ${fmt.int(whole.rows)} rows in ${whole.seconds.toFixed(2)} s: ${fmt.int(whole.rows / whole.seconds)} rows/s, VmRSS peak ${fmt.mib(whole.peakRssMiB)}`);
+  ctx.log(
+    `  ${fmt.int(whole.rows)} rows in ${whole.seconds.toFixed(2)} s: ${fmt.int(whole.rows / whole.seconds)} rows/s, VmRSS peak ${fmt.mib(whole.peakRssMiB)}`,
+  );
   if (whole.rows !== MILLION_BOOKINGS) problems.push(`CSV export of everything: ${whole.rows} rows`);
   ensureRunning(proc);
 
@@ -308,7 +327,10 @@ async function exportFigures(ctx: BenchContext, fixture: MillionFixture, base: s
         target: '>= 50,000 rows/s; row count = bookings matched',
         pass: rowsRight && rate >= 50_000,
       },
-      { metric: `CSV export of all ${fmt.int(MILLION_BOOKINGS)} bookings: rows/s`, ours: `${fmt.int(whole.rows / whole.seconds)} (${fmt.int(whole.rows)} rows in ${whole.seconds.toFixed(1)} s)` },
+      {
+        metric: `CSV export of all ${fmt.int(MILLION_BOOKINGS)} bookings: rows/s`,
+        ours: `${fmt.int(whole.rows / whole.seconds)} (${fmt.int(whole.rows)} rows in ${whole.seconds.toFixed(1)} s)`,
+      },
       {
         metric: 'operator-api: peak RSS over its whole life (every list request and export above)',
         ours: fmt.mib(peak),
@@ -346,7 +368,10 @@ export async function millionSection(ctx: BenchContext, preloaded?: Awaited<Retu
     await partnerApi.proc.stop();
     await operatorApi.proc.stop();
   }
-  const counts = await ctx.pool.query<{ channel: string; n: number }>('SELECT channel, count(*)::int AS n FROM bookings WHERE account_id = $1 GROUP BY channel ORDER BY channel', [fixture.accountId]);
+  const counts = await ctx.pool.query<{ channel: string; n: number }>(
+    'SELECT channel, count(*)::int AS n FROM bookings WHERE account_id = $1 GROUP BY channel ORDER BY channel',
+    [fixture.accountId],
+  );
   return {
     title: 'One account with 1,000,000 bookings: partner sync (issue 11), operator list and CSV export (issue 10)',
     rows,
@@ -355,8 +380,10 @@ export async function millionSection(ctx: BenchContext, preloaded?: Awaited<Retu
       `Sync: the partner API (its own process, bundle and NODE_OPTIONS as in production) with ${partner.name}'s ota key, UpdatedSince=${SYNC_SINCE}, Limit=${SYNC_LIMIT}, Next followed to the end one request at a time; every booking must come exactly once. Then the first page and the last full page, ${REPEATS} times each, alternating.`,
       `List: the operator API with an admin-scoped key, Limit=${LIST_LIMIT}. For each filter combination the first page and the last full page (its cursor found by bisection over the API's own answers, untimed), ${REPEATS} times each, alternating; the p95 counts every timed first and last page.`,
       `CSV: GET /api/v2/operator/bookings.csv read as a stream by the driver, rows counted by line ends and compared with a COUNT of the bookings the filter selects; rows/s from the request to the last byte. The operator API's VmRSS is sampled every 50 ms during each export; the peak reported is the larger of those samples and the kernel's VmHWM, which covers the process's whole life.`,
-      'Ceiling: the repository function each route calls (listBookingChanges, listOperatorBookings, streamOperatorBookingsCsv), run on the driver\'s own pool: what PostgreSQL and the row mapping take (for the CSV, PostgreSQL writing its lines), without HTTP, auth, validation or JSON.',
-      ...(problems.length > 0 ? [`Unexpected: ${problems.join('; ')}`] : ['Every sync booking came exactly once, every last page was the end of its list, and every export had exactly the rows its filter selects.']),
+      "Ceiling: the repository function each route calls (listBookingChanges, listOperatorBookings, streamOperatorBookingsCsv), run on the driver's own pool: what PostgreSQL and the row mapping take (for the CSV, PostgreSQL writing its lines), without HTTP, auth, validation or JSON.",
+      ...(problems.length > 0
+        ? [`Unexpected: ${problems.join('; ')}`]
+        : ['Every sync booking came exactly once, every last page was the end of its list, and every export had exactly the rows its filter selects.']),
     ],
   };
 }

@@ -9,7 +9,6 @@ import { ensureRunning } from '../lib/processes.js';
 import { startServer, type BenchContext, type StartedServer } from '../lib/context.js';
 import { RATE_LIMITS_OFF } from '../lib/rate-limits.js';
 
-
 interface Probe {
   name: string;
   expected: number;
@@ -23,7 +22,11 @@ const PROBES: Probe[] = [
     load: (url, f) => ({
       url,
       headers: { authorization: `Bearer ${f.key}` },
-      setupRequest: (r: AutocannonRequest) => ({ ...r, method: 'GET', path: `/api/v2/ota/partner/availability/${f.catalogActivity}/timeslots?Date=${f.catalogDate}` }),
+      setupRequest: (r: AutocannonRequest) => ({
+        ...r,
+        method: 'GET',
+        path: `/api/v2/ota/partner/availability/${f.catalogActivity}/timeslots?Date=${f.catalogDate}`,
+      }),
     }),
   },
   {
@@ -66,7 +69,13 @@ export async function overheadSection(ctx: BenchContext): Promise<Section> {
   const startSide = (side: Side) =>
     side === 'ours'
       ? startServer(ctx, 'partner-api-limits-metrics-on', 'apps/partner-api/dist/server.js', { NODE_OPTIONS: API_NODE_OPTIONS }, '/readyz')
-      : startServer(ctx, 'partner-api-limits-metrics-off', 'apps/partner-api/dist/server.js', { NODE_OPTIONS: API_NODE_OPTIONS, ...RATE_LIMITS_OFF, METRICS_ENABLED: 'false' }, '/readyz');
+      : startServer(
+          ctx,
+          'partner-api-limits-metrics-off',
+          'apps/partner-api/dist/server.js',
+          { NODE_OPTIONS: API_NODE_OPTIONS, ...RATE_LIMITS_OFF, METRICS_ENABLED: 'false' },
+          '/readyz',
+        );
   const rows: Row[] = [];
   const problems: string[] = [];
   const roundSec = Math.max(2, Math.round(ctx.durationSec / 2));
@@ -79,7 +88,12 @@ export async function overheadSection(ctx: BenchContext): Promise<Section> {
       try {
         for (const side of sides) servers[side] = await startSide(side);
         for (const side of sides) {
-          const result = await runLoad({ ...probe.load(servers[side]!.url, fixture), connections: ctx.connections, durationSec: roundSec, warmupSec: ctx.warmupSec });
+          const result = await runLoad({
+            ...probe.load(servers[side]!.url, fixture),
+            connections: ctx.connections,
+            durationSec: roundSec,
+            warmupSec: ctx.warmupSec,
+          });
           ctx.log(`  ${side === 'ours' ? 'ours:   ' : 'ceiling:'} ${summarize(result)}`);
           rounds[side].push(result);
         }
@@ -89,7 +103,10 @@ export async function overheadSection(ctx: BenchContext): Promise<Section> {
         for (const server of Object.values(servers)) await server.proc.stop();
       }
     }
-    for (const [who, results] of [['on', rounds.ours], ['off', rounds.ceiling]] as const) {
+    for (const [who, results] of [
+      ['on', rounds.ours],
+      ['off', rounds.ceiling],
+    ] as const) {
       const bad = results.find((r) => !valid(r, probe.expected));
       if (bad) problems.push(`${probe.name} (${who}): ${describeStatuses(bad)}, ${bad.errors} socket errors`);
     }
@@ -113,8 +130,10 @@ export async function overheadSection(ctx: BenchContext): Promise<Section> {
     rows,
     method: [
       `The same partner-api bundle run as deployed (RATE_LIMIT_ENABLED=true, METRICS_ENABLED=true, the metrics served on their own port) and with both switched off, on the same database; the "ceiling" column is the switched-off process. ${OVERHEAD_ROUNDS} rounds of ${roundSec} s with ${ctx.connections} connections, each after ${ctx.warmupSec} s of warm-up, the round with the median ratio reported. Every round starts a fresh process for each side (the one measured first started first; which side goes first changes every round): two processes of the very same configuration, started side by side, differed by up to 10% in POST booking throughput for their whole life (JIT and memory layout), which alone failed this target one run in two when each side was one process for all rounds.`,
-      'The key\'s budget is raised (bench/lib/rate-limits.ts) so that no request is refused. With a quota that large the limiter takes its budget from Redis in chunks of 1% of the quota (one round trip per chunk, as for any key whose quota is 200 or more) and counts locally in between (0.7 µs a check on this machine); a key with a quota under 200 asks Redis on every request, which costs about 25 µs of CPU per request but cannot happen at these rates without refusals.',
-      ...(problems.length > 0 ? [`Unexpected: ${problems.join('; ')}`] : ['Every measured request got the expected status (200 for timeslots, 201 for bookings).']),
+      "The key's budget is raised (bench/lib/rate-limits.ts) so that no request is refused. With a quota that large the limiter takes its budget from Redis in chunks of 1% of the quota (one round trip per chunk, as for any key whose quota is 200 or more) and counts locally in between (0.7 µs a check on this machine); a key with a quota under 200 asks Redis on every request, which costs about 25 µs of CPU per request but cannot happen at these rates without refusals.",
+      ...(problems.length > 0
+        ? [`Unexpected: ${problems.join('; ')}`]
+        : ['Every measured request got the expected status (200 for timeslots, 201 for bookings).']),
     ],
   };
 }

@@ -2,7 +2,21 @@
 // the uncontended and the hot-timeslot booking rates, and the oversell checks afterwards.
 import type { AutocannonRequest } from 'autocannon';
 import { createPartnerFixture, tallySlot, type PartnerFixture, type Slot } from '../lib/fixtures.js';
-import { alternatingRounds, describeStatuses, medianBy, medianByP99, medianRound, PACED_ROUNDS, runLoad, THROUGHPUT_ROUNDS, throughputRounds, shareOf, summarize, type LoadOptions, type LoadResult } from '../lib/load.js';
+import {
+  alternatingRounds,
+  describeStatuses,
+  medianBy,
+  medianByP99,
+  medianRound,
+  PACED_ROUNDS,
+  runLoad,
+  THROUGHPUT_ROUNDS,
+  throughputRounds,
+  shareOf,
+  summarize,
+  type LoadOptions,
+  type LoadResult,
+} from '../lib/load.js';
 import { pacedRequests, runPaced } from '../lib/paced.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
 import { API_NODE_OPTIONS } from '../../scripts/dev-env.js';
@@ -32,7 +46,11 @@ function bookingBody(fixture: PartnerFixture, activity: string, slot: Slot, part
   });
 }
 
-function booking(base: string, fixture: PartnerFixture, pick: (n: number) => { activity: string; slot: Slot; participants: number }): Omit<LoadOptions, 'connections' | 'durationSec'> {
+function booking(
+  base: string,
+  fixture: PartnerFixture,
+  pick: (n: number) => { activity: string; slot: Slot; participants: number },
+): Omit<LoadOptions, 'connections' | 'durationSec'> {
   let n = 0;
   return {
     url: base,
@@ -60,9 +78,14 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'GET resolve-product', load: (base, f) => get(base, f, (n) => `/api/v2/ota/partner/resolve-product?ID=${f.productIds[n % f.productIds.length]}`) },
   {
     name: 'GET dates (30 days)',
-    load: (base, f) => get(base, f, () => `/api/v2/ota/partner/availability/${f.catalogActivity}/dates?StartDate=${f.datesRange.start}&EndDate=${f.datesRange.end}`),
+    load: (base, f) =>
+      get(base, f, () => `/api/v2/ota/partner/availability/${f.catalogActivity}/dates?StartDate=${f.datesRange.start}&EndDate=${f.datesRange.end}`),
   },
-  { name: 'GET timeslots', load: (base, f) => get(base, f, () => `/api/v2/ota/partner/availability/${f.catalogActivity}/timeslots?Date=${f.catalogDate}`), latencyTarget: 20 },
+  {
+    name: 'GET timeslots',
+    load: (base, f) => get(base, f, () => `/api/v2/ota/partner/availability/${f.catalogActivity}/timeslots?Date=${f.catalogDate}`),
+    latencyTarget: 20,
+  },
   { name: 'GET questions (partner)', load: (base, f) => get(base, f, () => `/api/v2/ota/partner/questions/${f.catalogActivity}`) },
   { name: 'GET questions (core)', load: (base, f) => get(base, f, () => `/api/v2/ota/core/questions/${f.catalogActivity}`) },
   {
@@ -82,7 +105,10 @@ function ok(result: LoadResult, expected: (status: number) => boolean): string |
 export async function partnerSection(ctx: BenchContext): Promise<Section> {
   const fixture = await createPartnerFixture(ctx.pool, SMALL_CAPACITY);
   const ours = await startServer(ctx, 'partner-api', 'apps/partner-api/dist/server.js', { NODE_OPTIONS: API_NODE_OPTIONS }, '/readyz');
-  const ceiling = await startServer(ctx, 'partner-ceiling', ceilingBundle('partner-ceiling'), { ACCOUNT_ID: fixture.accountId, NODE_OPTIONS: API_NODE_OPTIONS });
+  const ceiling = await startServer(ctx, 'partner-ceiling', ceilingBundle('partner-ceiling'), {
+    ACCOUNT_ID: fixture.accountId,
+    NODE_OPTIONS: API_NODE_OPTIONS,
+  });
   const rows: Row[] = [];
   const problems: string[] = [];
   const base = { connections: ctx.connections, durationSec: ctx.durationSec, warmupSec: ctx.warmupSec };
@@ -99,11 +125,21 @@ export async function partnerSection(ctx: BenchContext): Promise<Section> {
     for (const endpoint of ENDPOINTS) {
       ctx.log(`partner: ${endpoint.name}`);
       const expected = endpoint.name.startsWith('POST') ? (s: number) => s === 201 : (s: number) => s === 200;
-      const rounds = await throughputRounds({ urls, connections: ctx.connections, roundSec, warmupSec: ctx.warmupSec, load: (url) => endpoint.load(url, fixture), log: ctx.log });
+      const rounds = await throughputRounds({
+        urls,
+        connections: ctx.connections,
+        roundSec,
+        warmupSec: ctx.warmupSec,
+        load: (url) => endpoint.load(url, fixture),
+        log: ctx.log,
+      });
       ensureRunning(ours.proc, ceiling.proc);
       const median = medianRound(rounds, (r) => r.rps);
       const [mine, bare] = [median.ours, median.ceiling];
-      for (const [who, results] of [['ours', rounds.ours], ['ceiling', rounds.ceiling]] as const) {
+      for (const [who, results] of [
+        ['ours', rounds.ours],
+        ['ceiling', rounds.ceiling],
+      ] as const) {
         const issue = results.map((r) => ok(r, expected)).find((found) => found !== null);
         if (issue) problems.push(`${endpoint.name} (${who}): ${issue}`);
       }
@@ -125,11 +161,14 @@ export async function partnerSection(ctx: BenchContext): Promise<Section> {
         // Latency at a steady half of the ceiling's maximum rate, the same offered load for both.
         const ceilingMax = medianBy(rounds.ceiling, (r) => r.rps).rps;
         const rate = Math.max(1, Math.round(ceilingMax / 2));
-        const paced = (url: string) => runPaced({ url, connections: ctx.connections, rate, durationSec: PACED_SEC, warmupSec: 2, request: pacedRequests(endpoint.load(url, fixture)) });
+        const paced = (url: string) =>
+          runPaced({ url, connections: ctx.connections, rate, durationSec: PACED_SEC, warmupSec: 2, request: pacedRequests(endpoint.load(url, fixture)) });
         const pacedRuns = await alternatingRounds(paced, urls, PACED_ROUNDS);
         const pacedMine = medianByP99(pacedRuns.ours);
         const pacedBare = medianByP99(pacedRuns.ceiling);
-        ctx.log(`  paced at ${rate}/s, p99 of each round: ours ${pacedRuns.ours.map((r) => fmt.ms(r.p99)).join(', ')}; ceiling ${pacedRuns.ceiling.map((r) => fmt.ms(r.p99)).join(', ')}`);
+        ctx.log(
+          `  paced at ${rate}/s, p99 of each round: ours ${pacedRuns.ours.map((r) => fmt.ms(r.p99)).join(', ')}; ceiling ${pacedRuns.ceiling.map((r) => fmt.ms(r.p99)).join(', ')}`,
+        );
         const pacedIssue = pacedRuns.ours.map((r) => ok(r, expected)).find((issue) => issue !== null) ?? null;
         if (pacedIssue) problems.push(`${endpoint.name} paced (ours): ${pacedIssue}`);
         rows.push({
@@ -160,7 +199,11 @@ export async function partnerSection(ctx: BenchContext): Promise<Section> {
       target: '>= 500/s',
       pass: booked(hotMine) >= 500,
     });
-    rows.push({ metric: 'Hot timeslot: p50 / p99 ms', ours: `${fmt.ms(hotMine.p50)} / ${fmt.ms(hotMine.p99)}`, ceiling: `${fmt.ms(hotBare.p50)} / ${fmt.ms(hotBare.p99)}` });
+    rows.push({
+      metric: 'Hot timeslot: p50 / p99 ms',
+      ours: `${fmt.ms(hotMine.p50)} / ${fmt.ms(hotMine.p99)}`,
+      ceiling: `${fmt.ms(hotBare.p50)} / ${fmt.ms(hotBare.p99)}`,
+    });
     const hotTally = await tallySlot(ctx.pool, fixture.accountId, fixture.hotActivity, fixture.hotSlots.ours);
     const hot201 = hotMine.statusCounts[201] ?? 0;
     rows.push({
@@ -208,7 +251,9 @@ export async function partnerSection(ctx: BenchContext): Promise<Section> {
       `The latency targets are judged at a steady offered rate of half the ceiling's maximum, sent open-loop over at most ${ctx.connections} keep-alive connections by bench/lib/paced.ts: ${PACED_ROUNDS} rounds of 2 s unmeasured then ${PACED_SEC} s measured, alternating ours and the ceiling, the round with the median p99 reported (latency counted from when each request was due, so waiting for a free connection counts too); autocannon's rate limit sends each connection's per-second budget in one burst and cannot do this.`,
       ...(problems.length > 0
         ? [`Unexpected: ${problems.join('; ')}`]
-        : ['Every measured request got the expected status (200, or 201 for bookings), and each GET of the ceiling answered byte for byte what ours answered.']),
+        : [
+            'Every measured request got the expected status (200, or 201 for bookings), and each GET of the ceiling answered byte for byte what ours answered.',
+          ]),
     ],
   };
 }

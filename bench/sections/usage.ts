@@ -3,7 +3,20 @@
 import type { AutocannonRequest } from 'autocannon';
 import { ROLLUP_SHARDS } from '@backbone/db';
 import { createBenchAccount, createKey, SUMMARY_ACCOUNT_ID } from '../lib/fixtures.js';
-import { alternatingRounds, describeStatuses, medianBy, medianByP99, medianRound, PACED_ROUNDS, runLoad, THROUGHPUT_ROUNDS, throughputRounds, shareOf, summarize, type LoadResult } from '../lib/load.js';
+import {
+  alternatingRounds,
+  describeStatuses,
+  medianBy,
+  medianByP99,
+  medianRound,
+  PACED_ROUNDS,
+  runLoad,
+  THROUGHPUT_ROUNDS,
+  throughputRounds,
+  shareOf,
+  summarize,
+  type LoadResult,
+} from '../lib/load.js';
 import { pacedRequests, runPaced } from '../lib/paced.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
 import { API_NODE_OPTIONS } from '../../scripts/dev-env.js';
@@ -19,7 +32,8 @@ const SUMMARY_CONNECTIONS = 8;
 
 function valid(result: LoadResult, expected: number): string | null {
   if (result.requests === 0) return 'no responses';
-  if (shareOf(result, (s) => s === expected) < 0.99 || result.errors > 0) return `unexpected answers: ${describeStatuses(result)}, ${result.errors} socket errors`;
+  if (shareOf(result, (s) => s === expected) < 0.99 || result.errors > 0)
+    return `unexpected answers: ${describeStatuses(result)}, ${result.errors} socket errors`;
   return null;
 }
 
@@ -31,7 +45,12 @@ function singlePost(url: string, key: string) {
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     setupRequest: (request: AutocannonRequest) => {
       n += 1;
-      return { ...request, method: 'POST', path: '/api/v2/usage/meters', body: JSON.stringify({ Meter: METERS[n % METERS.length], Usage: 1 + (n % 100) / 100, ExtraInfo: `{"Request":${n}}` }) };
+      return {
+        ...request,
+        method: 'POST',
+        path: '/api/v2/usage/meters',
+        body: JSON.stringify({ Meter: METERS[n % METERS.length], Usage: 1 + (n % 100) / 100, ExtraInfo: `{"Request":${n}}` }),
+      };
     },
   };
 }
@@ -76,8 +95,18 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
   const readKey = await createKey(ctx.pool, SUMMARY_ACCOUNT_ID, ['usage:read']);
   const ceilingAccount = await createBenchAccount(ctx.pool, 'bench usage ceiling', 'UTC');
 
-  const ours = await startServer(ctx, 'usage-api', 'apps/usage-api/dist/server.js', { QUEUE_PREFIX: 'bench-usage-api', NODE_OPTIONS: API_NODE_OPTIONS }, '/readyz');
-  const ceiling = await startServer(ctx, 'usage-ceiling', ceilingBundle('usage-ceiling'), { ACCOUNT_ID: ceilingAccount, SUMMARY_ACCOUNT_ID, NODE_OPTIONS: API_NODE_OPTIONS });
+  const ours = await startServer(
+    ctx,
+    'usage-api',
+    'apps/usage-api/dist/server.js',
+    { QUEUE_PREFIX: 'bench-usage-api', NODE_OPTIONS: API_NODE_OPTIONS },
+    '/readyz',
+  );
+  const ceiling = await startServer(ctx, 'usage-ceiling', ceilingBundle('usage-ceiling'), {
+    ACCOUNT_ID: ceilingAccount,
+    SUMMARY_ACCOUNT_ID,
+    NODE_OPTIONS: API_NODE_OPTIONS,
+  });
   const rows: Row[] = [];
   const problems: string[] = [];
   const note = (who: string, result: LoadResult, expected: number) => {
@@ -90,7 +119,14 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
   const urls = { ours: ours.url, ceiling: ceiling.url };
   try {
     ctx.log('usage: single POST');
-    const singles = await throughputRounds({ urls, connections: ctx.connections, roundSec, warmupSec: ctx.warmupSec, load: (url) => singlePost(url, writeKey), log: ctx.log });
+    const singles = await throughputRounds({
+      urls,
+      connections: ctx.connections,
+      roundSec,
+      warmupSec: ctx.warmupSec,
+      load: (url) => singlePost(url, writeKey),
+      log: ctx.log,
+    });
     ensureRunning(ours.proc, ceiling.proc);
     const median = medianRound(singles, (r) => r.rps);
     const [mine, bare] = [median.ours, median.ceiling];
@@ -104,14 +140,21 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
       target: '>= 100% of ceiling',
       pass: mineOk && median.ratio >= 1,
     });
-    rows.push({ metric: 'Single POST: p50 / p99 ms at full load', ours: `${fmt.ms(mine.p50)} / ${fmt.ms(mine.p99)}`, ceiling: `${fmt.ms(bare.p50)} / ${fmt.ms(bare.p99)}` });
+    rows.push({
+      metric: 'Single POST: p50 / p99 ms at full load',
+      ours: `${fmt.ms(mine.p50)} / ${fmt.ms(mine.p99)}`,
+      ceiling: `${fmt.ms(bare.p50)} / ${fmt.ms(bare.p99)}`,
+    });
     const ceilingMax = medianBy(singles.ceiling, (r) => r.rps).rps;
     const rate = Math.max(1, Math.round(ceilingMax / 2));
-    const pacedSingle = (url: string) => runPaced({ url, connections: ctx.connections, rate, durationSec: 8, warmupSec: 2, request: pacedRequests(singlePost(url, writeKey)) });
+    const pacedSingle = (url: string) =>
+      runPaced({ url, connections: ctx.connections, rate, durationSec: 8, warmupSec: 2, request: pacedRequests(singlePost(url, writeKey)) });
     const rounds = await alternatingRounds(pacedSingle, urls, PACED_ROUNDS);
     const pacedMine = medianByP99(rounds.ours);
     const pacedBare = medianByP99(rounds.ceiling);
-    ctx.log(`  paced at ${rate}/s, p99 of each round: ours ${rounds.ours.map((r) => fmt.ms(r.p99)).join(', ')}; ceiling ${rounds.ceiling.map((r) => fmt.ms(r.p99)).join(', ')}`);
+    ctx.log(
+      `  paced at ${rate}/s, p99 of each round: ours ${rounds.ours.map((r) => fmt.ms(r.p99)).join(', ')}; ceiling ${rounds.ceiling.map((r) => fmt.ms(r.p99)).join(', ')}`,
+    );
     rows.push({
       metric: `Single POST: p50 / p99 ms at a steady ${fmt.int(rate)} req/s (half the ceiling's maximum), median of ${PACED_ROUNDS} rounds`,
       ours: `${fmt.ms(pacedMine.p50)} / ${fmt.ms(pacedMine.p99)} (p99s ${rounds.ours.map((r) => fmt.ms(r.p99)).join(', ')})`,
@@ -144,12 +187,20 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
       target: '>= 50,000/s',
       pass: batchOk && entries(batchMine) >= 50_000,
     });
-    rows.push({ metric: 'Batch POST: p50 / p99 ms per request', ours: `${fmt.ms(batchMine.p50)} / ${fmt.ms(batchMine.p99)}`, ceiling: `${fmt.ms(batchBare.p50)} / ${fmt.ms(batchBare.p99)}` });
+    rows.push({
+      metric: 'Batch POST: p50 / p99 ms per request',
+      ours: `${fmt.ms(batchMine.p50)} / ${fmt.ms(batchMine.p99)}`,
+      ceiling: `${fmt.ms(batchBare.p50)} / ${fmt.ms(batchBare.p99)}`,
+    });
 
     for (const summary of SUMMARIES) {
       ctx.log(`usage: summary ${summary.name}`);
       const path = `/api/v2/usage/meters?from=${summary.from}&to=${summary.to}${summary.tz ? `&tz=${encodeURIComponent(summary.tz)}` : ''}`;
-      const get = (url: string) => ({ url, headers: { authorization: `Bearer ${readKey}` }, setupRequest: (r: AutocannonRequest) => ({ ...r, method: 'GET', path }) });
+      const get = (url: string) => ({
+        url,
+        headers: { authorization: `Bearer ${readKey}` },
+        setupRequest: (r: AutocannonRequest) => ({ ...r, method: 'GET', path }),
+      });
       const run = { connections: SUMMARY_CONNECTIONS, durationSec: Math.min(ctx.durationSec, 8), warmupSec: ctx.warmupSec };
       const s = await runLoad({ ...run, ...get(ours.url) });
       ctx.log(`  ours:    ${summarize(s)}`);

@@ -58,7 +58,9 @@ async function waitUntil(what: string, procs: ManagedProcess[], check: () => boo
     if (await check()) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}. Last log lines:\n${procs.map((p) => `${p.name}:\n${tail(p.logFile)}`).join('\n')}`);
+  throw new Error(
+    `timed out after ${timeoutMs / 1000}s waiting for ${what}. Last log lines:\n${procs.map((p) => `${p.name}:\n${tail(p.logFile)}`).join('\n')}`,
+  );
 }
 
 export async function webhooksSection(ctx: BenchContext): Promise<Section> {
@@ -84,20 +86,39 @@ export async function webhooksSection(ctx: BenchContext): Promise<Section> {
   }
 
   const shared = { DATABASE_URL: ctx.databaseUrl, REDIS_URL: ctx.redisUrl, QUEUE_PREFIX: PREFIX, LOG_LEVEL: ctx.logLevel };
-  const relay = startProcess({ name: 'metering-worker-relay', entry: 'apps/metering-worker/dist/main.js', cwd: ctx.root, logDir: ctx.tmpDir, env: { ...shared, HOLD_SWEEPER_ENABLED: 'false' } });
-  const worker = startProcess({ name: 'webhook-worker', entry: 'apps/webhook-worker/dist/main.js', cwd: ctx.root, logDir: ctx.tmpDir, env: { ...shared, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
+  const relay = startProcess({
+    name: 'metering-worker-relay',
+    entry: 'apps/metering-worker/dist/main.js',
+    cwd: ctx.root,
+    logDir: ctx.tmpDir,
+    env: { ...shared, HOLD_SWEEPER_ENABLED: 'false' },
+  });
+  const worker = startProcess({
+    name: 'webhook-worker',
+    entry: 'apps/webhook-worker/dist/main.js',
+    cwd: ctx.root,
+    logDir: ctx.tmpDir,
+    env: { ...shared, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
+  });
   const procs = [relay, worker];
   const committed = new Map<string, { at: number; dead: boolean; measured: boolean }>();
   // The metering worker (whose process runs the relay) on platform-events; the webhook worker on the other two.
   const queues = [QUEUES.platformEvents, QUEUES.bookingEvents, WEBHOOK_DELIVERIES_QUEUE].map((name) => new Queue(name, { connection: redis, prefix: PREFIX }));
   try {
-    await waitUntil('both workers to connect', procs, async () => (await Promise.all(queues.map((queue) => queue.getWorkersCount()))).every((n) => n > 0), 60_000);
+    await waitUntil(
+      'both workers to connect',
+      procs,
+      async () => (await Promise.all(queues.map((queue) => queue.getWorkersCount()))).every((n) => n > 0),
+      60_000,
+    );
 
     // The first seconds are sent alike but not measured, as every other section warms up: a cold worker (code not yet
     // compiled, no pooled connections, no kept-alive sockets) is not what a partner meets.
     const warmup = RATE * ctx.warmupSec;
     const total = warmup + RATE * ctx.durationSec;
-    ctx.log(`webhooks: ${fmt.int(total)} booking events at ${RATE}/s over ${ENDPOINTS} endpoints (one never answers), the first ${fmt.int(warmup)} not measured`);
+    ctx.log(
+      `webhooks: ${fmt.int(total)} booking events at ${RATE}/s over ${ENDPOINTS} endpoints (one never answers), the first ${fmt.int(warmup)} not measured`,
+    );
     const started = performance.now();
     const inserts: Promise<void>[] = [];
     for (let n = 0; n < total; n++) {
@@ -106,7 +127,13 @@ export async function webhooksSection(ctx: BenchContext): Promise<Section> {
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const partner = n % ENDPOINTS;
       const eventId = randomUUID();
-      const payload = { OccurredAt: Math.floor(Date.now() / 1000), Reference: `WH-${n}`, Status: 'confirmed', PartnerID: partners[partner]!, UpdatedAt: new Date().toISOString() };
+      const payload = {
+        OccurredAt: Math.floor(Date.now() / 1000),
+        Reference: `WH-${n}`,
+        Status: 'confirmed',
+        PartnerID: partners[partner]!,
+        UpdatedAt: new Date().toISOString(),
+      };
       inserts.push(
         insertOutboxEvent(ctx.pool, { accountId, eventId, type: 'booking.confirmed', payload }).then(() => {
           committed.set(eventId, { at: performance.now(), dead: partner === ENDPOINTS - 1, measured: n >= warmup });
@@ -141,7 +168,7 @@ export async function webhooksSection(ctx: BenchContext): Promise<Section> {
       method: [
         `${fmt.int(total)} booking.confirmed events written to the outbox (one INSERT each, as a booking's transaction writes it) at a steady ${RATE}/s for ${ctx.warmupSec + ctx.durationSec} s, round-robin over ${ENDPOINTS} partners with one endpoint each; the tenth endpoint never answers (its attempts hang until the 10 s timeout). The first ${ctx.warmupSec} s warm the workers up and are not measured.`,
         'Path: apps/metering-worker (its outbox relay, default OUTBOX_RELAY_INTERVAL_MS, hold sweeper off) -> booking-events -> apps/webhook-worker (defaults: 200 attempts in flight, 10 per endpoint) -> a signed POST to a receiver in the driver process on 127.0.0.1.',
-        'Latency: from the INSERT\'s commit returning in the driver to the first arrival of the event\'s webhook-id at its endpoint, over every measured event of the nine healthy endpoints.',
+        "Latency: from the INSERT's commit returning in the driver to the first arrival of the event's webhook-id at its endpoint, over every measured event of the nine healthy endpoints.",
       ],
     };
   } finally {

@@ -50,7 +50,13 @@ interface Drain {
 }
 
 /** Pauses the queue, fills it, starts the consumer, waits until it is connected, then resumes and times `done`. */
-async function timeDrain(ctx: BenchContext, queue: Queue, fill: () => Promise<void>, start: () => ManagedProcess, done: () => Promise<boolean>): Promise<Drain & { proc: ManagedProcess }> {
+async function timeDrain(
+  ctx: BenchContext,
+  queue: Queue,
+  fill: () => Promise<void>,
+  start: () => ManagedProcess,
+  done: () => Promise<boolean>,
+): Promise<Drain & { proc: ManagedProcess }> {
   await queue.pause();
   await fill();
   const backlog = await pending(queue);
@@ -123,7 +129,8 @@ export async function workerSection(ctx: BenchContext): Promise<Section> {
       ctx.log(`  no-op drained in ${noop.seconds.toFixed(1)} s (${fmt.int(noop.perSecond)}/s)`);
 
       await ctx.pool.query('CHECKPOINT');
-      const count = async () => Number((await ctx.pool.query<{ n: string }>('SELECT count(*) AS n FROM usage_entries WHERE account_id = $1', [accountId])).rows[0]!.n);
+      const count = async () =>
+        Number((await ctx.pool.query<{ n: string }>('SELECT count(*) AS n FROM usage_entries WHERE account_id = $1', [accountId])).rows[0]!.n);
       const ours = await timeDrain(
         ctx,
         workerQueue,

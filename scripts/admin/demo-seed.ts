@@ -3,7 +3,17 @@
 // API key per use. Everything but the bookings is written in one transaction, so a crash leaves nothing half-made;
 // a second start finds the account and returns null.
 import { SCOPES, type BookingChannel, type Scope } from '@backbone/contracts';
-import { addQuestion, createAccount, createActivity, createApiKey, findAccount, findOperatorUserByEmail, insertTimeslots, withTransaction, type Pool } from '@backbone/db';
+import {
+  addQuestion,
+  createAccount,
+  createActivity,
+  createApiKey,
+  findAccount,
+  findOperatorUserByEmail,
+  insertTimeslots,
+  withTransaction,
+  type Pool,
+} from '@backbone/db';
 import { createBooking, createOperatorUser } from '@backbone/use-cases';
 import { addDays, checkNewQuestion, planTimeslots, todayIn, ValidationError, type Activity, type NewActivity, type NewWaiverQuestion } from '@backbone/domain';
 
@@ -20,8 +30,20 @@ interface DemoActivity {
   questions: NewWaiverQuestion[];
 }
 
-const waiverFile: NewWaiverQuestion = { question: 'Upload a photo of a signed liability waiver or ID.', type: 'file', required: true, options: [], perParticipant: false };
-const acceptTerms: NewWaiverQuestion = { question: 'I accept the terms and the liability waiver.', type: 'checkbox', required: true, options: [], perParticipant: false };
+const waiverFile: NewWaiverQuestion = {
+  question: 'Upload a photo of a signed liability waiver or ID.',
+  type: 'file',
+  required: true,
+  options: [],
+  perParticipant: false,
+};
+const acceptTerms: NewWaiverQuestion = {
+  question: 'I accept the terms and the liability waiver.',
+  type: 'checkbox',
+  required: true,
+  options: [],
+  perParticipant: false,
+};
 
 const DEMO_ACTIVITIES: DemoActivity[] = [
   {
@@ -41,7 +63,13 @@ const DEMO_ACTIVITIES: DemoActivity[] = [
     questions: [
       waiverFile,
       acceptTerms,
-      { question: 'How well does this participant swim?', type: 'select', required: true, options: ['Not at all', 'A little', 'Confidently'], perParticipant: true },
+      {
+        question: 'How well does this participant swim?',
+        type: 'select',
+        required: true,
+        options: ['Not at all', 'A little', 'Confidently'],
+        perParticipant: true,
+      },
       { question: 'Any medical conditions we should know about?', type: 'textarea', required: false, options: [], perParticipant: false },
     ],
   },
@@ -49,7 +77,7 @@ const DEMO_ACTIVITIES: DemoActivity[] = [
     activity: {
       activityId: 'd3e0d3e0-0000-4000-8000-00000000a002',
       name: 'Escape Room: The Lighthouse',
-      description: 'Sixty minutes to find the keeper\'s log before the lamp goes out. For 2 to 6 players.',
+      description: "Sixty minutes to find the keeper's log before the lamp goes out. For 2 to 6 players.",
       durationMinutes: 60,
       timeZone: DEMO_TIME_ZONE,
       priceMinor: 2500,
@@ -91,11 +119,38 @@ const DEMO_KEYS: Record<string, Scope[]> = {
   all: [...SCOPES],
 };
 
-const SAMPLE_BOOKINGS: Array<{ activity: number; day: number; time: string; participants: number; channel: BookingChannel; payment: string | null; name: [string, string]; email: string }> = [
-  { activity: 0, day: 1, time: '17:30', participants: 2, channel: 'online', payment: 'stripe_pi_3PDemo001', name: ['Marta', 'Silva'], email: 'marta.silva@example.com' },
+const SAMPLE_BOOKINGS: Array<{
+  activity: number;
+  day: number;
+  time: string;
+  participants: number;
+  channel: BookingChannel;
+  payment: string | null;
+  name: [string, string];
+  email: string;
+}> = [
+  {
+    activity: 0,
+    day: 1,
+    time: '17:30',
+    participants: 2,
+    channel: 'online',
+    payment: 'stripe_pi_3PDemo001',
+    name: ['Marta', 'Silva'],
+    email: 'marta.silva@example.com',
+  },
   { activity: 1, day: 1, time: '18:00', participants: 4, channel: 'pos', payment: 'POS-0001', name: ['João', 'Pereira'], email: 'joao.pereira@example.com' },
   { activity: 2, day: 2, time: '10:00', participants: 1, channel: 'pos', payment: null, name: ['Ana', 'Costa'], email: 'ana.costa@example.com' },
-  { activity: 0, day: 3, time: '09:00', participants: 3, channel: 'online', payment: 'stripe_pi_3PDemo002', name: ['Tom', 'Baker'], email: 'tom.baker@example.com' },
+  {
+    activity: 0,
+    day: 3,
+    time: '09:00',
+    participants: 3,
+    channel: 'online',
+    payment: 'stripe_pi_3PDemo002',
+    name: ['Tom', 'Baker'],
+    email: 'tom.baker@example.com',
+  },
 ];
 
 /** Seeds the demo operator unless it exists; returns the new keys' secrets (shown once), or null when already seeded. */
@@ -139,20 +194,23 @@ export async function seedDemoOperator(pool: Pool): Promise<null | { accountId: 
 
   for (const sample of SAMPLE_BOOKINGS) {
     const activity = seeded.activities[sample.activity]!;
-    await createBooking({ pool }, {
-      accountId: DEMO_ACCOUNT_ID,
-      apiKeyId: null,
-      partnerId: null,
-      hold: null,
-      channel: sample.channel,
-      activityId: activity.activityId,
-      date: addDays(today, sample.day),
-      time: sample.time,
-      participants: sample.participants,
-      customer: { FirstName: sample.name[0], LastName: sample.name[1], Email: sample.email },
-      paymentReference: sample.payment,
-      answers: undefined,
-    });
+    await createBooking(
+      { pool },
+      {
+        accountId: DEMO_ACCOUNT_ID,
+        apiKeyId: null,
+        partnerId: null,
+        hold: null,
+        channel: sample.channel,
+        activityId: activity.activityId,
+        date: addDays(today, sample.day),
+        time: sample.time,
+        participants: sample.participants,
+        customer: { FirstName: sample.name[0], LastName: sample.name[1], Email: sample.email },
+        paymentReference: sample.payment,
+        answers: undefined,
+      },
+    );
   }
   return { accountId: DEMO_ACCOUNT_ID, keys: seeded.keys };
 }

@@ -47,7 +47,10 @@ export const operatorCommands: Record<string, AdminCommand> = {
       const role = requireOption(options, 'role');
       if (!(OPERATOR_ROLES as readonly string[]).includes(role)) throw new Error(`--role must be one of ${OPERATOR_ROLES.join(', ')}`);
       const given = await passwordFrom(options);
-      const { user, password } = await createOperatorUser({ pool }, { accountId, email: requireOption(options, 'email'), role: role as OperatorRole, password: given });
+      const { user, password } = await createOperatorUser(
+        { pool },
+        { accountId, email: requireOption(options, 'email'), role: role as OperatorRole, password: given },
+      );
       return withPassword(user, password, given === undefined);
     },
   },

@@ -20,16 +20,7 @@ import {
   type Account,
   type Pool,
 } from '@backbone/db';
-import {
-  checkNewActivity,
-  checkNewQuestion,
-  isCalendarDate,
-  isValidTimeZone,
-  planTimeslots,
-  toProduct,
-  toQuestion,
-  type Activity,
-} from '@backbone/domain';
+import { checkNewActivity, checkNewQuestion, isCalendarDate, isValidTimeZone, planTimeslots, toProduct, toQuestion, type Activity } from '@backbone/domain';
 import { cancelBooking, createBooking } from '@backbone/use-cases';
 import { revokeKey, setKeyRateLimit } from '@backbone/http';
 import type { BookingActor } from '@backbone/domain';
@@ -99,7 +90,14 @@ function describeAccount(account: Account) {
 }
 
 function describeKey(key: { id: string; name: string; prefix: string; scopes: Scope[]; createdAt: string; partnerId?: string | null }) {
-  return { ID: key.id, Name: key.name, Prefix: key.prefix, Scopes: key.scopes, ...(key.partnerId !== undefined ? { PartnerID: key.partnerId } : {}), CreatedAt: key.createdAt };
+  return {
+    ID: key.id,
+    Name: key.name,
+    Prefix: key.prefix,
+    Scopes: key.scopes,
+    ...(key.partnerId !== undefined ? { PartnerID: key.partnerId } : {}),
+    CreatedAt: key.createdAt,
+  };
 }
 
 const BOOKING_REFERENCE = /^[2-9A-HJ-NP-Za-hj-np-z]{4}-[2-9A-HJ-NP-Za-hj-np-z]{4}$/;
@@ -166,7 +164,8 @@ export const partnerCommands: Record<string, AdminCommand> = {
       const account = await accountOf(pool, options);
       const scopes = [...new Set(listOption(options, 'scopes'))];
       const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-      if (scopes.length === 0 || unknown.length > 0) throw new Error(`--scopes must be a comma list of ${SCOPES.join(', ')}; unknown: ${unknown.join(', ') || '(none given)'}`);
+      if (scopes.length === 0 || unknown.length > 0)
+        throw new Error(`--scopes must be a comma list of ${SCOPES.join(', ')}; unknown: ${unknown.join(', ') || '(none given)'}`);
       if (optional(options, 'partner') && !scopes.includes('ota')) throw new Error('--partner is only for keys with the ota scope');
       const partner = optional(options, 'partner') ? await partnerOf(pool, account.id, options) : null;
       const key = await createApiKey(pool, account.id, { name: requireOption(options, 'name'), scopes: scopes as Scope[], partnerId: partner?.id ?? null });
@@ -206,14 +205,16 @@ export const partnerCommands: Record<string, AdminCommand> = {
   },
 
   'set-key-limit': {
-    summary: "Give an API key its own rate limit (a burst of --burst requests at once, --per-second over time), or --clear it back to its scopes' defaults; running APIs apply it at once.",
+    summary:
+      "Give an API key its own rate limit (a burst of --burst requests at once, --per-second over time), or --clear it back to its scopes' defaults; running APIs apply it at once.",
     usage: '--account <uuid> --key <key id or prefix> (--per-second <n> --burst <n, at least --per-second> | --clear)',
     options: { account: { type: 'string' }, key: { type: 'string' }, 'per-second': { type: 'string' }, burst: { type: 'string' }, clear: { type: 'boolean' } },
     async run(options, { pool, redisUrl }) {
       const account = await accountOf(pool, options);
       const key = requireOption(options, 'key');
       const clear = options.clear === true;
-      if (clear && (optional(options, 'per-second') !== undefined || optional(options, 'burst') !== undefined)) throw new Error('--clear takes neither --per-second nor --burst');
+      if (clear && (optional(options, 'per-second') !== undefined || optional(options, 'burst') !== undefined))
+        throw new Error('--clear takes neither --per-second nor --burst');
       const limit = clear ? null : { perSecond: integerOption(options, 'per-second'), burst: integerOption(options, 'burst') };
       if (limit && (limit.perSecond < 1 || limit.burst < limit.perSecond)) throw new Error('--per-second must be at least 1 and --burst at least --per-second');
       const { keyId, heardBy } = await setKeyRateLimit(pool, redisUrl, account.id, key, limit);
@@ -229,7 +230,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
   'create-activity': {
     summary: 'Create an activity (a product partners can book).',
     usage:
-      '--account <uuid> --name <name> [--description <text>] --duration <minutes> [--time-zone <IANA, default the account\'s>] ' +
+      "--account <uuid> --name <name> [--description <text>] --duration <minutes> [--time-zone <IANA, default the account's>] " +
       '--price <minor units> --currency <ISO 4217> --max-participants <n> [--hidden (not in the shopfront)]',
     options: {
       account: { type: 'string' },
@@ -270,7 +271,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
   },
 
   'generate-timeslots': {
-    summary: 'Create timeslots from a weekly pattern over a date range, in the activity\'s time zone.',
+    summary: "Create timeslots from a weekly pattern over a date range, in the activity's time zone.",
     usage:
       '--account <uuid> --activity <uuid> --from <YYYY-MM-DD> --to <YYYY-MM-DD> --days <mon,tue,...> --times <09:00,14:00> --capacity <n>. ' +
       'Existing (date, time) slots are kept; times skipped by a daylight-saving jump are reported.',
@@ -356,32 +357,36 @@ export const partnerCommands: Record<string, AdminCommand> = {
     async run(options, { pool }) {
       const account = await accountOf(pool, options);
       const channel = optional(options, 'channel') ?? 'pos';
-      if (channel === 'ota' || !(BOOKING_CHANNELS as readonly string[]).includes(channel)) throw new Error('--channel must be online or pos (partners book through the API)');
+      if (channel === 'ota' || !(BOOKING_CHANNELS as readonly string[]).includes(channel))
+        throw new Error('--channel must be online or pos (partners book through the API)');
       const date = dateOption(options, 'date');
       if (!date) throw new Error('--date is required');
       const time = requireOption(options, 'time');
       if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) throw new Error(`--time must be HH:MM, got '${time}'`);
       const email = requireOption(options, 'email');
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new Error(`--email must be an email address, got '${email}'`);
-      const { value } = await createBooking({ pool }, {
-        accountId: account.id,
-        apiKeyId: null,
-        partnerId: null,
-        hold: null,
-        channel: channel as BookingChannel,
-        activityId: uuidOption(options, 'activity'),
-        date,
-        time,
-        participants: integerOption(options, 'participants', 1),
-        customer: {
-          FirstName: requireOption(options, 'first-name'),
-          LastName: requireOption(options, 'last-name'),
-          Email: email,
-          Phone: optional(options, 'phone'),
+      const { value } = await createBooking(
+        { pool },
+        {
+          accountId: account.id,
+          apiKeyId: null,
+          partnerId: null,
+          hold: null,
+          channel: channel as BookingChannel,
+          activityId: uuidOption(options, 'activity'),
+          date,
+          time,
+          participants: integerOption(options, 'participants', 1),
+          customer: {
+            FirstName: requireOption(options, 'first-name'),
+            LastName: requireOption(options, 'last-name'),
+            Email: email,
+            Phone: optional(options, 'phone'),
+          },
+          paymentReference: optional(options, 'payment-reference') ?? null,
+          answers: undefined,
         },
-        paymentReference: optional(options, 'payment-reference') ?? null,
-        answers: undefined,
-      });
+      );
       return value;
     },
   },
@@ -396,7 +401,12 @@ export const partnerCommands: Record<string, AdminCommand> = {
       if (!BOOKING_REFERENCE.test(reference)) throw new Error(`--reference must be a booking reference such as 7KQ4-X9MB, got '${reference}'`);
       const reason = optional(options, 'reason')?.trim();
       if (reason !== undefined && (reason.length === 0 || reason.length > 500)) throw new Error('--reason must be 1 to 500 characters');
-      const { value } = await cancelBooking({ pool }, { owner: { accountId: account.id, partnerId: null }, reference }, reason ? { Reason: reason } : {}, ADMIN_CLI);
+      const { value } = await cancelBooking(
+        { pool },
+        { owner: { accountId: account.id, partnerId: null }, reference },
+        reason ? { Reason: reason } : {},
+        ADMIN_CLI,
+      );
       return value;
     },
   },

@@ -50,7 +50,14 @@ function describeJob(job: ReplayedJob) {
 }
 
 function describeFailedJob(job: FailedJob) {
-  return { ...describeJob(job), AttemptsMade: job.attemptsMade, Attempts: job.attempts, FailedReason: job.failedReason, FailedAt: job.failedAt, Payload: job.payload };
+  return {
+    ...describeJob(job),
+    AttemptsMade: job.attemptsMade,
+    Attempts: job.attempts,
+    FailedReason: job.failedReason,
+    FailedAt: job.failedAt,
+    Payload: job.payload,
+  };
 }
 
 /** One job as `failed-jobs` prints it. */

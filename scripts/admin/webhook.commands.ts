@@ -42,7 +42,7 @@ async function withDeliveryQueue<T>(options: Options, ctx: AdminContext, work: (
 
 export const webhookCommands: Record<string, AdminCommand> = {
   'list-webhooks': {
-    summary: 'List partners\' webhook endpoints (every account\'s, or one account\'s or partner\'s), disabled ones marked.',
+    summary: "List partners' webhook endpoints (every account's, or one account's or partner's), disabled ones marked.",
     usage: '[--account <id>] [--partner <id>]',
     options: { account: { type: 'string' }, partner: { type: 'string' } },
     async run(options, ctx) {
@@ -51,13 +51,14 @@ export const webhookCommands: Record<string, AdminCommand> = {
     },
   },
   'webhook-deliveries': {
-    summary: 'An endpoint\'s deliveries with their attempts, newest first (as GET .../webhooks/{ID}/deliveries).',
+    summary: "An endpoint's deliveries with their attempts, newest first (as GET .../webhooks/{ID}/deliveries).",
     usage: '--endpoint <id> [--status pending|delivered|failed] [--limit 1-200] [--cursor <Next>]',
     options: { endpoint: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     async run(options, ctx) {
       const { owner, endpointId } = await endpointOwner(ctx.pool, options);
       const status = options.status;
-      if (status !== undefined && !(WEBHOOK_DELIVERY_STATUSES as readonly unknown[]).includes(status)) throw new Error(`--status must be one of: ${WEBHOOK_DELIVERY_STATUSES.join(', ')}`);
+      if (status !== undefined && !(WEBHOOK_DELIVERY_STATUSES as readonly unknown[]).includes(status))
+        throw new Error(`--status must be one of: ${WEBHOOK_DELIVERY_STATUSES.join(', ')}`);
       let limit: number | undefined;
       if (options.limit !== undefined) {
         limit = Number(options.limit);
@@ -68,7 +69,7 @@ export const webhookCommands: Record<string, AdminCommand> = {
     },
   },
   'replay-webhook-deliveries': {
-    summary: 'Queue an endpoint\'s deliveries again: one (--delivery) or every failed one created since an instant (--since). Enables a disabled endpoint.',
+    summary: "Queue an endpoint's deliveries again: one (--delivery) or every failed one created since an instant (--since). Enables a disabled endpoint.",
     usage: '--endpoint <id> (--delivery <id> | --since <ISO 8601 instant>) [--prefix <QUEUE_PREFIX>]',
     options: { endpoint: { type: 'string' }, delivery: { type: 'string' }, since: { type: 'string' }, prefix: { type: 'string' } },
     async run(options, ctx) {

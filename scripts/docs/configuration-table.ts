@@ -35,7 +35,9 @@ export async function loadProcessSchemas(): Promise<ProcessSchema[]> {
     if (!existsSync(path.join(appsDir, app, 'src', 'config.ts'))) continue;
     const manifest = JSON.parse(readFileSync(path.join(appsDir, app, 'package.json'), 'utf8')) as { name: string; exports?: Record<string, string> };
     if (manifest.exports?.['./config'] !== './src/config.ts') {
-      throw new Error(`apps/${app} has a src/config.ts but does not export it as "./config" in its package.json: add it, so the configuration table includes ${app}.`);
+      throw new Error(
+        `apps/${app} has a src/config.ts but does not export it as "./config" in its package.json: add it, so the configuration table includes ${app}.`,
+      );
     }
     const module = (await import(`${manifest.name}/config`)) as Record<string, unknown>;
     const schemas = Object.values(module).filter(isEnvSchema);
@@ -95,7 +97,9 @@ export function renderConfigurationTable(processes: ProcessSchema[]): string {
       const readBy = group.length === everyProcess ? 'every process' : group.map((reader) => reader.process).join(', ');
       const defaults = new Set(group.map((reader) => defaultOf(reader.variable, reader.required)));
       const defaultCell =
-        defaults.size === 1 ? defaultOf(first.variable, first.required) : group.map((reader) => `${defaultOf(reader.variable, reader.required)} (${reader.process})`).join(', ');
+        defaults.size === 1
+          ? defaultOf(first.variable, first.required)
+          : group.map((reader) => `${defaultOf(reader.variable, reader.required)} (${reader.process})`).join(', ');
       rows.push(`| ${code(name)} | ${readBy} | ${cell(typeOf(first.variable))} | ${cell(defaultCell)} | ${cell(first.variable.description ?? '')} |`);
     }
   }

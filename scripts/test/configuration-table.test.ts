@@ -17,7 +17,10 @@ describe('docs/configuration.md', () => {
     for (const { process, schema } of processes) {
       for (const name of Object.keys(schema.properties)) {
         const rows = table.split('\n').filter((row) => row.startsWith(`| \`${name}\` |`));
-        expect(rows.some((row) => row.split(' | ')[1] === 'every process' || row.split(' | ')[1]!.split(', ').includes(process)), `${name} of ${process}`).toBe(true);
+        expect(
+          rows.some((row) => row.split(' | ')[1] === 'every process' || row.split(' | ')[1]!.split(', ').includes(process)),
+          `${name} of ${process}`,
+        ).toBe(true);
       }
     }
   });

@@ -142,10 +142,14 @@ describe('npm start supervises its processes', () => {
       const before = accepted.size;
       process.kill(killed, 'SIGKILL');
       const killedAt = Date.now();
-      await waitFor(`a new ${name}`, () => {
-        const pid = state()?.pids[name];
-        return pid !== undefined && pid !== killed ? pid : undefined;
-      }, 15_000);
+      await waitFor(
+        `a new ${name}`,
+        () => {
+          const pid = state()?.pids[name];
+          return pid !== undefined && pid !== killed ? pid : undefined;
+        },
+        15_000,
+      );
       await waitFor('the stack to answer again', answers, 15_000);
       recovery[name] = Date.now() - killedAt;
       // Events flow again before the next kill.
@@ -163,18 +167,24 @@ describe('npm start supervises its processes', () => {
     const client = new pg.Client({ connectionString: databaseUrl.toString() });
     await client.connect();
     const metered = async () =>
-      (await client.query<{ dedupe_key: string }>(`SELECT dedupe_key FROM usage_entries WHERE meter = 'workflow-email-sent'`)).rows.map((r) => r.dedupe_key.slice('event:'.length));
+      (await client.query<{ dedupe_key: string }>(`SELECT dedupe_key FROM usage_entries WHERE meter = 'workflow-email-sent'`)).rows.map((r) =>
+        r.dedupe_key.slice('event:'.length),
+      );
     const missing = () => metered().then((ids) => [...accepted].filter((id) => !ids.includes(id)));
-    await waitFor(`all ${accepted.size} accepted events metered`, async () => ((await missing()).length === 0 ? true : undefined), 20_000).catch(async (error: Error) => {
-      throw new Error(`${(await missing()).length} of ${accepted.size} accepted events have no entry. ${error.message}`);
-    });
+    await waitFor(`all ${accepted.size} accepted events metered`, async () => ((await missing()).length === 0 ? true : undefined), 20_000).catch(
+      async (error: Error) => {
+        throw new Error(`${(await missing()).length} of ${accepted.size} accepted events have no entry. ${error.message}`);
+      },
+    );
     const entries = await metered();
     await client.end();
     expect(entries.filter((id) => !accepted.has(id) && !unanswered.has(id))).toEqual([]);
     expect(new Set(entries).size).toBe(entries.length);
     const { data } = (await (await summary()).json()) as { data: { Meters: Array<{ Meter: string; EventCount: number }> } };
     expect(data.Meters.find((m) => m.Meter === 'workflow-email-sent')?.EventCount).toBe(entries.length);
-    console.log(`[stack test] ${accepted.size} events accepted, ${unanswered.size} refused or unanswered during the kills, ${entries.length} metered; back after (ms) ${JSON.stringify(recovery)}`);
+    console.log(
+      `[stack test] ${accepted.size} events accepted, ${unanswered.size} refused or unanswered during the kills, ${entries.length} metered; back after (ms) ${JSON.stringify(recovery)}`,
+    );
 
     // The apps used this test's queue prefix.
     const connection = new Redis(redis.redisUrl);

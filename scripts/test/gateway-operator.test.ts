@@ -18,13 +18,24 @@ let queues: EventQueues | undefined;
 const operatorApi = useTestServer(() => {
   const connection = redis.connection();
   queues = openQueues(connection, redis.prefix);
-  return createTestOperatorApp({ pool: db.pool, redis: connection, redisUrl: redis.redisUrl, prefix: redis.prefix, queues, signIn: { maxFailures: 3, windowSeconds: 60 } });
+  return createTestOperatorApp({
+    pool: db.pool,
+    redis: connection,
+    redisUrl: redis.redisUrl,
+    prefix: redis.prefix,
+    queues,
+    signIn: { maxFailures: 3, windowSeconds: 60 },
+  });
 });
 let gateway: ReturnType<typeof createGateway>;
 let url: string;
 
 beforeAll(async () => {
-  gateway = createGateway({ partnerApi: `http://127.0.0.1:${await freePort()}`, usageApi: `http://127.0.0.1:${await freePort()}`, operatorApi: operatorApi.url });
+  gateway = createGateway({
+    partnerApi: `http://127.0.0.1:${await freePort()}`,
+    usageApi: `http://127.0.0.1:${await freePort()}`,
+    operatorApi: operatorApi.url,
+  });
   await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
 });
@@ -44,10 +55,11 @@ async function owner(): Promise<string> {
   return email;
 }
 
-const signIn = (email: string, password: string, headers: Record<string, string> = {}) => request(url, 'POST', SESSION, { body: { Email: email, Password: password }, headers: { origin: url, ...headers } });
+const signIn = (email: string, password: string, headers: Record<string, string> = {}) =>
+  request(url, 'POST', SESSION, { body: { Email: email, Password: password }, headers: { origin: url, ...headers } });
 
 describe('the operator API behind the dev gateway', () => {
-  it('takes the gateway\'s origin as its own: the console signs in and signs out through it; another scheme is another origin', async () => {
+  it("takes the gateway's origin as its own: the console signs in and signs out through it; another scheme is another origin", async () => {
     const email = await owner();
     const signedIn = await signIn(email, PASSWORD);
     expect(signedIn.status).toBe(204);

@@ -32,7 +32,10 @@ let key: string;
 beforeAll(async () => {
   key = (await createTestAccount(db.pool)).key;
   // The usage and operator APIs are ports nobody listens on.
-  gateway = createGateway({ partnerApi: partner.url, usageApi: `http://127.0.0.1:${await freePort()}`, operatorApi: `http://127.0.0.1:${await freePort()}` }, { problemBase: `${PROBLEM_BASE}/`, timeouts });
+  gateway = createGateway(
+    { partnerApi: partner.url, usageApi: `http://127.0.0.1:${await freePort()}`, operatorApi: `http://127.0.0.1:${await freePort()}` },
+    { problemBase: `${PROBLEM_BASE}/`, timeouts },
+  );
   await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
 });
@@ -53,7 +56,9 @@ async function bookings(): Promise<number> {
 describe('gateway', () => {
   it('routes the operator API and the console to the operator API', () => {
     const targets = { partnerApi: 'p', usageApi: 'u', operatorApi: 'o' };
-    expect(['/api/v2/operator/bookings', '/console', '/console/', '/console/bookings?Channel=ota', '/console?x=1'].map((path) => routeFor(path, targets))).toEqual(['o', 'o', 'o', 'o', 'o']);
+    expect(
+      ['/api/v2/operator/bookings', '/console', '/console/', '/console/bookings?Channel=ota', '/console?x=1'].map((path) => routeFor(path, targets)),
+    ).toEqual(['o', 'o', 'o', 'o', 'o']);
     expect(['/consoles', '/api/v2/ota/partner/products', '/api/v2/usage/meters', '/docs'].map((path) => routeFor(path, targets))).toEqual(['p', 'p', 'u', 'p']);
   });
 
@@ -68,7 +73,13 @@ describe('gateway', () => {
     const res = await request(url, 'GET', '/api/v2/usage/meters?from=2026-01-01&to=2026-01-02', { key });
     expect(res.status).toBe(502);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/bad-gateway`, title: 'Bad Gateway', status: 502, detail: expect.any(String), instance: '/api/v2/usage/meters' });
+    expect(res.body).toMatchObject({
+      type: `${PROBLEM_BASE}/bad-gateway`,
+      title: 'Bad Gateway',
+      status: 502,
+      detail: expect.any(String),
+      instance: '/api/v2/usage/meters',
+    });
     expect(res.headers.get('x-request-id')).toBe(res.body.requestId);
   });
 
@@ -79,17 +90,32 @@ describe('gateway', () => {
     const res = await request(url, 'GET', path, { key, headers });
     expect(res.status).toBe(431);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/headers-too-large`, title: 'Request Header Fields Too Large', status: 431, instance: '/api/v2/ota/partner/products' });
+    expect(res.body).toMatchObject({
+      type: `${PROBLEM_BASE}/headers-too-large`,
+      title: 'Request Header Fields Too Large',
+      status: 431,
+      instance: '/api/v2/ota/partner/products',
+    });
   });
 
   it('answers a body shorter than its Content-Length (the client then ends its side) with a 400 problem, and books nothing', async () => {
     const body = '{"ActivityID":"d3e0d3e0-0000-4000-8000-00000000a002"}';
-    const res = await sendRaw(url, `POST ${BOOKING} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n${body}`, {
-      end: true,
-    });
+    const res = await sendRaw(
+      url,
+      `POST ${BOOKING} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n${body}`,
+      {
+        end: true,
+      },
+    );
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/invalid-request`, title: 'Bad Request', status: 400, detail: expect.any(String), instance: BOOKING });
+    expect(res.body).toMatchObject({
+      type: `${PROBLEM_BASE}/invalid-request`,
+      title: 'Bad Request',
+      status: 400,
+      detail: expect.any(String),
+      instance: BOOKING,
+    });
     expect(await bookings()).toBe(0);
   });
 

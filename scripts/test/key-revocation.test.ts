@@ -35,7 +35,14 @@ function listeningVerifier(pool: Pool, clientName: string, options: { redisUrl?:
 }
 
 const partner = useTestServer(() =>
-  createPartnerApp({ pool: db.pool, logger: silent, problemBase: PROBLEM_BASE, bodyLimit: '64kb', keyVerifier: listeningVerifier(db.pool, `test-${run}-partner`), ...WITHOUT_WEBHOOKS }),
+  createPartnerApp({
+    pool: db.pool,
+    logger: silent,
+    problemBase: PROBLEM_BASE,
+    bodyLimit: '64kb',
+    keyVerifier: listeningVerifier(db.pool, `test-${run}-partner`),
+    ...WITHOUT_WEBHOOKS,
+  }),
 );
 const usage = useTestServer(() =>
   createUsageApp({
@@ -110,7 +117,10 @@ describe('key revocation', () => {
     expect(await statusOf(partner.url, PRODUCTS, key.secret)).toBe(200);
     expect(await statusOf(usage.url, SUMMARY, key.secret)).toBe(200);
 
-    const result = (await partnerCommands['revoke-key']!.run({ account: operator.account.id, key: key.id }, { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix })) as {
+    const result = (await partnerCommands['revoke-key']!.run(
+      { account: operator.account.id, key: key.id },
+      { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix },
+    )) as {
       RunningProcessesNotified: number;
     };
     // From the moment revoke-key has returned (the revocation committed and announced).
@@ -148,6 +158,8 @@ describe('key revocation', () => {
 
   it('an API whose Redis is down still serves, and logs that revocations may take up to the TTL', async () => {
     expect(await statusOf(withoutRedis.url, PRODUCTS, operator.key)).toBe(200);
-    await expect.poll(() => logged, { timeout: 2000 }).toContainEqual(expect.objectContaining({ level: 40, msg: expect.stringMatching(/^key revocations: Redis unreachable/) }));
+    await expect
+      .poll(() => logged, { timeout: 2000 })
+      .toContainEqual(expect.objectContaining({ level: 40, msg: expect.stringMatching(/^key revocations: Redis unreachable/) }));
   });
 });

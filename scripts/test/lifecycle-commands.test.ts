@@ -16,9 +16,24 @@ const run = async (command: string, options: Record<string, string | boolean>): 
 
 async function operatorWithSlot(name: string) {
   const account = await run('create-account', { name, 'time-zone': 'Europe/Berlin' });
-  const activity = await run('create-activity', { account: account.ID, name: 'Kayak', duration: '60', price: '3000', currency: 'EUR', 'max-participants': '6' });
+  const activity = await run('create-activity', {
+    account: account.ID,
+    name: 'Kayak',
+    duration: '60',
+    price: '3000',
+    currency: 'EUR',
+    'max-participants': '6',
+  });
   const date = futureDate(4);
-  await run('generate-timeslots', { account: account.ID, activity: activity.ActivityID, from: date, to: date, days: 'mon,tue,wed,thu,fri,sat,sun', times: '10:00', capacity: '10' });
+  await run('generate-timeslots', {
+    account: account.ID,
+    activity: activity.ActivityID,
+    from: date,
+    to: date,
+    days: 'mon,tue,wed,thu,fri,sat,sun',
+    times: '10:00',
+    capacity: '10',
+  });
   return { account, activity, date };
 }
 
@@ -52,7 +67,9 @@ describe('admin CLI: partners and the booking lifecycle', () => {
       ['solo', 1],
     ]);
     await expect(run('create-key', { account: account.ID, name: 'x', scopes: 'ota', partner: 'Nobody' })).rejects.toThrow(/no partner 'Nobody'/);
-    await expect(run('create-key', { account: account.ID, name: 'x', scopes: 'usage:read', partner: 'Klook' })).rejects.toThrow(/only for keys with the ota scope/);
+    await expect(run('create-key', { account: account.ID, name: 'x', scopes: 'usage:read', partner: 'Klook' })).rejects.toThrow(
+      /only for keys with the ota scope/,
+    );
     const other = await run('create-account', { name: 'Other' });
     await expect(run('create-key', { account: other.ID, name: 'x', scopes: 'ota', partner: partner.ID })).rejects.toThrow(/no partner/);
   });
@@ -80,7 +97,9 @@ describe('admin CLI: partners and the booking lifecycle', () => {
     const pos = await book(null, false);
     // Cancellations close 24 hours before the start, which is within the hour: a partner could no longer cancel.
     await db.pool.query(`UPDATE activities SET cancellation_cutoff_minutes = 1440 WHERE activity_id = $1`, [activity.ActivityID]);
-    await db.pool.query(`UPDATE timeslots t SET starts_at = now() + interval '1 hour' FROM activities a WHERE a.id = t.activity_id AND a.activity_id = $1`, [activity.ActivityID]);
+    await db.pool.query(`UPDATE timeslots t SET starts_at = now() + interval '1 hour' FROM activities a WHERE a.id = t.activity_id AND a.activity_id = $1`, [
+      activity.ActivityID,
+    ]);
 
     const cancelled = await run('cancel-booking', { account: account.ID, reference: ota.Reference.toLowerCase(), reason: 'Storm warning' });
     expect(cancelled).toMatchObject({ Reference: ota.Reference, Status: 'cancelled', CancellationReason: 'Storm warning', CancelledAt: expect.any(String) });
@@ -95,7 +114,12 @@ describe('admin CLI: partners and the booking lifecycle', () => {
 
     const listed = await run('list-bookings', { account: account.ID });
     const byReference = Object.fromEntries(listed.map((b: { Reference: string }) => [b.Reference, b]));
-    expect(byReference[ota.Reference]).toMatchObject({ Status: 'cancelled', PartnerID: partner.ID, PartnerName: 'Tiqets', CancellationReason: 'Storm warning' });
+    expect(byReference[ota.Reference]).toMatchObject({
+      Status: 'cancelled',
+      PartnerID: partner.ID,
+      PartnerName: 'Tiqets',
+      CancellationReason: 'Storm warning',
+    });
     expect(byReference[held.Reference]).toMatchObject({ Status: 'on_hold', PartnerID: partner.ID, PartnerName: 'Tiqets', ExpiresAt: expect.any(String) });
     expect(byReference[pos.Reference]).toMatchObject({ Status: 'cancelled', PartnerID: null, PartnerName: null });
 
@@ -105,7 +129,7 @@ describe('admin CLI: partners and the booking lifecycle', () => {
     await expect(run('cancel-booking', { account: account.ID, reference: held.Reference })).rejects.toThrow(/expired/);
   });
 
-  it('refuses bad references and reasons, and other accounts\' bookings', async () => {
+  it("refuses bad references and reasons, and other accounts' bookings", async () => {
     const { account } = await operatorWithSlot('Refusals');
     await expect(run('cancel-booking', { account: account.ID, reference: 'nope' })).rejects.toThrow(/--reference must be a booking reference/);
     await expect(run('cancel-booking', { account: account.ID, reference: '2222-2222', reason: 'r'.repeat(501) })).rejects.toThrow(/--reason/);

@@ -31,7 +31,7 @@ describe('admin CLI: console users', () => {
     expect(await run('disable-user', { account: account.id, email: 'staff@example.com' })).toMatchObject({ Disabled: true });
   });
 
-  it('refuses a taken e-mail, a bad role and another account\'s user', async () => {
+  it("refuses a taken e-mail, a bad role and another account's user", async () => {
     const account = await createAccount(db.pool, { name: 'A' });
     const other = await createAccount(db.pool, { name: 'B' });
     await run('create-user', { account: account.id, email: 'taken@example.com', role: 'owner' });

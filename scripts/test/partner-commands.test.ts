@@ -43,7 +43,9 @@ describe('admin CLI: partner commands', () => {
     });
     expect(await findActiveApiKey(db.pool, key.Secret)).toMatchObject({ accountId: account.ID });
     const keys = await run('list-keys', { account: account.ID });
-    expect(keys).toEqual([{ ID: key.ID, Name: 'partner', Prefix: key.Prefix, Scopes: ['ota', 'usage:read'], CreatedAt: key.CreatedAt, RevokedAt: null, RateLimit: null }]);
+    expect(keys).toEqual([
+      { ID: key.ID, Name: 'partner', Prefix: key.Prefix, Scopes: ['ota', 'usage:read'], CreatedAt: key.CreatedAt, RevokedAt: null, RateLimit: null },
+    ]);
     expect(JSON.stringify(keys)).not.toContain(key.Secret);
     expect(await run('revoke-key', { account: account.ID, key: key.ID })).toEqual({
       Revoked: true,
@@ -69,8 +71,12 @@ describe('admin CLI: partner commands', () => {
     await expect(run('create-account', { name: 'X', 'time-zone': 'Mars/Olympus' })).rejects.toThrow(/--time-zone/);
     const account = await run('create-account', { name: 'Strict' });
     await expect(run('create-key', { account: account.ID, name: 'k', scopes: 'ota,root' })).rejects.toThrow(/unknown: root/);
-    await expect(run('create-activity', { account: account.ID, name: 'A', duration: '0', price: '100', currency: 'EUR', 'max-participants': '4' })).rejects.toThrow(/durationMinutes/);
-    await expect(run('create-activity', { account: account.ID, name: 'A', duration: '60', price: '1.5', currency: 'EUR', 'max-participants': '4' })).rejects.toThrow(/--price/);
+    await expect(
+      run('create-activity', { account: account.ID, name: 'A', duration: '0', price: '100', currency: 'EUR', 'max-participants': '4' }),
+    ).rejects.toThrow(/durationMinutes/);
+    await expect(
+      run('create-activity', { account: account.ID, name: 'A', duration: '60', price: '1.5', currency: 'EUR', 'max-participants': '4' }),
+    ).rejects.toThrow(/--price/);
     await expect(run('list-keys', { account: 'not-a-uuid' })).rejects.toThrow(/--account/);
   });
 
@@ -85,47 +91,120 @@ describe('admin CLI: partner commands', () => {
       currency: 'usd',
       'max-participants': '6',
     });
-    expect(activity).toMatchObject({ Name: 'Harbour Kayak', TimeZone: 'America/New_York', Price: { Amount: 4500, Currency: 'USD' }, MaxParticipants: 6, InShopfront: true });
+    expect(activity).toMatchObject({
+      Name: 'Harbour Kayak',
+      TimeZone: 'America/New_York',
+      Price: { Amount: 4500, Currency: 'USD' },
+      MaxParticipants: 6,
+      InShopfront: true,
+    });
 
     // 2027-03-14 is the Sunday New York springs forward: 02:30 does not exist there.
-    const options = { account: account.ID, activity: activity.ActivityID, from: '2027-03-13', to: '2027-03-19', days: 'sat,sun', times: '02:30,09:00', capacity: '8' };
+    const options = {
+      account: account.ID,
+      activity: activity.ActivityID,
+      from: '2027-03-13',
+      to: '2027-03-19',
+      days: 'sat,sun',
+      times: '02:30,09:00',
+      capacity: '8',
+    };
     const generated = await run('generate-timeslots', options);
     expect(generated).toMatchObject({ Created: 3, AlreadyExisting: 0, Skipped: [{ Date: '2027-03-14', Time: '02:30', Reason: 'nonexistent-local-time' }] });
     expect(await run('generate-timeslots', options)).toMatchObject({ Created: 0, AlreadyExisting: 3 });
-    const { rows } = await db.pool.query(`SELECT to_char(local_date, 'YYYY-MM-DD') AS d, to_char(local_time, 'HH24:MI') AS t, starts_at FROM timeslots ORDER BY starts_at`);
+    const { rows } = await db.pool.query(
+      `SELECT to_char(local_date, 'YYYY-MM-DD') AS d, to_char(local_time, 'HH24:MI') AS t, starts_at FROM timeslots ORDER BY starts_at`,
+    );
     expect(rows.filter((r) => r.d >= '2027-03-13' && r.d <= '2027-03-19').map((r) => `${r.d} ${r.t} ${r.starts_at.toISOString()}`)).toEqual([
       '2027-03-13 02:30 2027-03-13T07:30:00.000Z',
       '2027-03-13 09:00 2027-03-13T14:00:00.000Z',
       '2027-03-14 09:00 2027-03-14T13:00:00.000Z',
     ]);
 
-    const question = await run('add-question', { account: account.ID, activity: activity.ActivityID, question: 'Swim?', type: 'select', options: 'Yes,No', required: true });
+    const question = await run('add-question', {
+      account: account.ID,
+      activity: activity.ActivityID,
+      question: 'Swim?',
+      type: 'select',
+      options: 'Yes,No',
+      required: true,
+    });
     expect(question).toMatchObject({ Question: 'Swim?', Type: 'select', Required: true, Options: ['Yes', 'No'], PerParticipant: false });
-    await expect(run('add-question', { account: account.ID, activity: activity.ActivityID, question: 'Pick', type: 'select' })).rejects.toThrow(/at least one option/);
-    await expect(run('add-question', { account: account.ID, activity: activity.ActivityID, question: 'Q', type: 'essay' })).rejects.toThrow(/type must be one of/);
+    await expect(run('add-question', { account: account.ID, activity: activity.ActivityID, question: 'Pick', type: 'select' })).rejects.toThrow(
+      /at least one option/,
+    );
+    await expect(run('add-question', { account: account.ID, activity: activity.ActivityID, question: 'Q', type: 'essay' })).rejects.toThrow(
+      /type must be one of/,
+    );
   });
 
   it("never reaches another account's activity", async () => {
     const owner = await run('create-account', { name: 'Owner' });
     const stranger = await run('create-account', { name: 'Stranger' });
     const activity = await run('create-activity', { account: owner.ID, name: 'Mine', duration: '60', price: '100', currency: 'EUR', 'max-participants': '2' });
-    await expect(run('generate-timeslots', { account: stranger.ID, activity: activity.ActivityID, from: '2027-01-01', to: '2027-01-02', days: 'fri', times: '09:00', capacity: '1' })).rejects.toThrow(/no activity/);
+    await expect(
+      run('generate-timeslots', {
+        account: stranger.ID,
+        activity: activity.ActivityID,
+        from: '2027-01-01',
+        to: '2027-01-02',
+        days: 'fri',
+        times: '09:00',
+        capacity: '1',
+      }),
+    ).rejects.toThrow(/no activity/);
     await expect(run('add-question', { account: stranger.ID, activity: activity.ActivityID, question: 'Q', type: 'text' })).rejects.toThrow(/no activity/);
   });
 
   it('books for the point of sale and the online shop, and lists bookings of every channel with payment references', async () => {
     const account = await run('create-account', { name: 'Channels', 'time-zone': 'Europe/Lisbon' });
-    const activity = await run('create-activity', { account: account.ID, name: 'Climb', duration: '60', price: '1800', currency: 'EUR', 'max-participants': '5' });
+    const activity = await run('create-activity', {
+      account: account.ID,
+      name: 'Climb',
+      duration: '60',
+      price: '1800',
+      currency: 'EUR',
+      'max-participants': '5',
+    });
     const date = futureDate(5, 'Europe/Lisbon');
-    await run('generate-timeslots', { account: account.ID, activity: activity.ActivityID, from: date, to: date, days: 'mon,tue,wed,thu,fri,sat,sun', times: '10:00,15:00', capacity: '4' });
+    await run('generate-timeslots', {
+      account: account.ID,
+      activity: activity.ActivityID,
+      from: date,
+      to: date,
+      days: 'mon,tue,wed,thu,fri,sat,sun',
+      times: '10:00,15:00',
+      capacity: '4',
+    });
     const person = { 'first-name': 'Rita', 'last-name': 'Gomes', email: 'rita@example.com' };
-    const pos = await run('create-booking', { account: account.ID, activity: activity.ActivityID, date, time: '10:00', participants: '2', ...person, 'payment-reference': 'POS-77' });
+    const pos = await run('create-booking', {
+      account: account.ID,
+      activity: activity.ActivityID,
+      date,
+      time: '10:00',
+      participants: '2',
+      ...person,
+      'payment-reference': 'POS-77',
+    });
     expect(pos).toMatchObject({ Channel: 'pos', Participants: 2, PaymentReference: 'POS-77', Status: 'confirmed' });
-    const online = await run('create-booking', { account: account.ID, activity: activity.ActivityID, date, time: '15:00', participants: '1', ...person, channel: 'online', 'payment-reference': 'pi_123' });
+    const online = await run('create-booking', {
+      account: account.ID,
+      activity: activity.ActivityID,
+      date,
+      time: '15:00',
+      participants: '1',
+      ...person,
+      channel: 'online',
+      'payment-reference': 'pi_123',
+    });
     expect(online.Channel).toBe('online');
     // The same atomic reservation as the API: the slot has 2 places left.
-    await expect(run('create-booking', { account: account.ID, activity: activity.ActivityID, date, time: '10:00', participants: '3', ...person })).rejects.toThrow(/only 2 places are left/);
-    await expect(run('create-booking', { account: account.ID, activity: activity.ActivityID, date, time: '10:00', ...person, channel: 'ota' })).rejects.toThrow(/--channel/);
+    await expect(
+      run('create-booking', { account: account.ID, activity: activity.ActivityID, date, time: '10:00', participants: '3', ...person }),
+    ).rejects.toThrow(/only 2 places are left/);
+    await expect(run('create-booking', { account: account.ID, activity: activity.ActivityID, date, time: '10:00', ...person, channel: 'ota' })).rejects.toThrow(
+      /--channel/,
+    );
     const ota = await createBooking(createBookingStore(db.pool), {
       accountId: account.ID,
       apiKeyId: null,

@@ -30,9 +30,27 @@ async function urlsOf(api: ServiceProcess, listening: string): Promise<{ api: st
 }
 
 const APIS = [
-  { entry: 'apps/partner-api/src/server.ts', listening: 'partner API listening', path: '/api/v2/ota/partner/products', operation: 'listProducts', scopes: ['ota'] },
-  { entry: 'apps/usage-api/src/server.ts', listening: 'usage API listening', path: '/api/v2/usage/meters', operation: 'getUsageSummary', scopes: ['usage:read'] },
-  { entry: 'apps/operator-api/src/server.ts', listening: 'operator API listening', path: '/api/v2/operator/bookings', operation: 'listOperatorBookings', scopes: ['admin'] },
+  {
+    entry: 'apps/partner-api/src/server.ts',
+    listening: 'partner API listening',
+    path: '/api/v2/ota/partner/products',
+    operation: 'listProducts',
+    scopes: ['ota'],
+  },
+  {
+    entry: 'apps/usage-api/src/server.ts',
+    listening: 'usage API listening',
+    path: '/api/v2/usage/meters',
+    operation: 'getUsageSummary',
+    scopes: ['usage:read'],
+  },
+  {
+    entry: 'apps/operator-api/src/server.ts',
+    listening: 'operator API listening',
+    path: '/api/v2/operator/bookings',
+    operation: 'listOperatorBookings',
+    scopes: ['admin'],
+  },
 ] as const;
 
 describe('the metrics of each API process', () => {
@@ -48,7 +66,8 @@ describe('the metrics of each API process', () => {
       const answered = (await request(urls.api, 'GET', app.path, { key })).status;
       expect((await request(urls.api, 'GET', '/nothing')).status).toBe(404);
       const after = await scrapeMetrics(urls.metrics);
-      const delta = (labels: Record<string, string>) => after.value('backbone_http_requests_total', labels) - before.value('backbone_http_requests_total', labels);
+      const delta = (labels: Record<string, string>) =>
+        after.value('backbone_http_requests_total', labels) - before.value('backbone_http_requests_total', labels);
       expect(delta({ operation: app.operation, method: 'GET', status: String(answered) })).toBe(1);
       expect(delta({ operation: 'unmatched', method: 'GET', status: '404' })).toBe(1);
       // The API's own port does not serve the metrics.

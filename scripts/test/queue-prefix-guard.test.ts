@@ -42,7 +42,10 @@ describe("a process on another database's queue prefix", () => {
     for (const { entry, started, process } of spawned) {
       expect(await process.exited, `${entry}:\n${process.output()}`).toEqual({ code: 1, signal: null });
       const lines = process.lines().map(({ line }) => line);
-      expect(lines.map((line) => line.msg), entry).not.toContain(started);
+      expect(
+        lines.map((line) => line.msg),
+        entry,
+      ).not.toContain(started);
       const fatal = lines.find((line) => line.level === 60) as { err?: { type?: string; message?: string } } | undefined;
       expect(fatal?.err?.type, entry).toBe('QueuePrefixTakenError');
       expect(fatal?.err?.message, entry).toContain(`belong to another database (${holder.description}). This process serves ${claimant.description}.`);

@@ -56,7 +56,15 @@ function limiterOn(redisClient: Redis, logger = silent): KeyRateLimiter {
 }
 
 function partnerApp(rateLimiter: KeyRateLimiter, logger = silent) {
-  return createPartnerApp({ pool: db.pool, logger, problemBase: PROBLEM_BASE, bodyLimit: '64kb', keyVerifier: listeningVerifier(db.pool), rateLimiter, ...WITHOUT_WEBHOOKS });
+  return createPartnerApp({
+    pool: db.pool,
+    logger,
+    problemBase: PROBLEM_BASE,
+    bodyLimit: '64kb',
+    keyVerifier: listeningVerifier(db.pool),
+    rateLimiter,
+    ...WITHOUT_WEBHOOKS,
+  });
 }
 
 const partner = useTestServer(() => partnerApp(limiterOn(createRateLimitRedis(redis.redisUrl, { clientName: 'rate-limits-test', timeoutMs: 1000 }))));
@@ -95,7 +103,9 @@ const capture = new Writable({
   },
 });
 const captured = pino({ level: 'info' }, capture);
-const withoutRedis = useTestServer(() => partnerApp(limiterOn(createRateLimitRedis('redis://127.0.0.1:1', { clientName: 'rate-limits-test', timeoutMs: 100 }), captured), captured));
+const withoutRedis = useTestServer(() =>
+  partnerApp(limiterOn(createRateLimitRedis('redis://127.0.0.1:1', { clientName: 'rate-limits-test', timeoutMs: 100 }), captured), captured),
+);
 const silentSockets: net.Socket[] = [];
 const blackHole = net.createServer((socket) => silentSockets.push(socket));
 let blackHoleUrl = '';
@@ -130,7 +140,8 @@ function remainingAndReset(field: string | null): { r: number; t: number } {
   if (!match) throw new Error(`not a RateLimit field of the "default" policy: ${field}`);
   return { r: Number(match[1]), t: Number(match[2]) };
 }
-const setKeyLimit = (options: Record<string, string | boolean>) => partnerCommands['set-key-limit']!.run({ account: operator.account.id, ...options }, { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix });
+const setKeyLimit = (options: Record<string, string | boolean>) =>
+  partnerCommands['set-key-limit']!.run({ account: operator.account.id, ...options }, { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix });
 
 describe('per-key rate limits', () => {
   it('lets exactly the burst through at once; the next request is a 429 problem with Retry-After and the RateLimit fields', async () => {
@@ -245,7 +256,10 @@ describe('per-key rate limits', () => {
     expect(remainingAndReset(second.headers.get('ratelimit')).r).toBe(0);
     expect((await get(partner.url, PRODUCTS, key.secret)).status).toBe(429);
 
-    const listed = (await partnerCommands['list-keys']!.run({ account: operator.account.id }, { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix })) as Array<Record<string, unknown>>;
+    const listed = (await partnerCommands['list-keys']!.run(
+      { account: operator.account.id },
+      { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix },
+    )) as Array<Record<string, unknown>>;
     expect(listed.find((k) => k.ID === key.id)).toMatchObject({ RateLimit: { PerSecond: 1, Burst: 2 } });
     expect(listed.find((k) => k.ID !== key.id)).toMatchObject({ RateLimit: null });
 
@@ -257,7 +271,7 @@ describe('per-key rate limits', () => {
     expect(remainingAndReset(cleared.headers.get('ratelimit')).r).toBe(2);
   });
 
-  it('set-key-limit refuses a bad limit, another account\'s key and a revoked key, and changes nothing', async () => {
+  it("set-key-limit refuses a bad limit, another account's key and a revoked key, and changes nothing", async () => {
     const key = await newKey(['ota']);
     await expect(setKeyLimit({ key: key.id, 'per-second': '5', burst: '4' })).rejects.toThrow(/--burst at least --per-second/);
     await expect(setKeyLimit({ key: key.id, 'per-second': '0', burst: '4' })).rejects.toThrow(/--per-second must be at least 1/);
@@ -266,9 +280,14 @@ describe('per-key rate limits', () => {
     const elsewhere = await createTestAccount(db.pool);
     const foreign = await createApiKey(db.pool, elsewhere.account.id, { name: 'foreign', scopes: ['ota'] });
     await expect(setKeyLimit({ key: foreign.id, 'per-second': '1', burst: '1' })).rejects.toThrow(/has no single active key/);
-    await partnerCommands['revoke-key']!.run({ account: operator.account.id, key: key.id }, { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix });
+    await partnerCommands['revoke-key']!.run(
+      { account: operator.account.id, key: key.id },
+      { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix },
+    );
     await expect(setKeyLimit({ key: key.id, 'per-second': '1', burst: '1' })).rejects.toThrow(/has no single active key/);
-    const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM api_keys WHERE rate_limit_per_second IS NOT NULL AND id = ANY($1)`, [[key.id, foreign.id]]);
+    const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM api_keys WHERE rate_limit_per_second IS NOT NULL AND id = ANY($1)`, [
+      [key.id, foreign.id],
+    ]);
     expect(rows[0]).toEqual({ n: 0 });
   });
 });
@@ -278,7 +297,10 @@ describe('per-key rate limits in the OpenAPI document', () => {
     const { body: document } = await request(partner.url, 'GET', '/openapi.json');
     const products = document.paths[PRODUCTS].get;
     expect(products.responses['429']).toEqual({ $ref: '#/components/responses/RateLimited' });
-    expect(products.responses['200'].headers).toMatchObject({ 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' }, RateLimit: { $ref: '#/components/headers/RateLimit' } });
+    expect(products.responses['200'].headers).toMatchObject({
+      'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+      RateLimit: { $ref: '#/components/headers/RateLimit' },
+    });
     expect(document.components.responses.RateLimited.headers['Retry-After'].schema).toEqual({ type: 'integer', minimum: 1 });
     expect(document.components.headers.RateLimit.description).toMatch(/"default";r=/);
     const signIn = document.paths['/api/v2/operator/session'].post;
@@ -298,7 +320,10 @@ describe('per-key rate limits on the operator API', () => {
 
     const email = `owner-${operator.account.id.slice(0, 8)}@example.com`;
     const { password } = await createOperatorUser({ pool: db.pool }, { accountId: operator.account.id, email, role: 'owner' });
-    const signIn = await request(operatorApi.url, 'POST', '/api/v2/operator/session', { body: { Email: email, Password: password }, headers: { origin: operatorApi.url } });
+    const signIn = await request(operatorApi.url, 'POST', '/api/v2/operator/session', {
+      body: { Email: email, Password: password },
+      headers: { origin: operatorApi.url },
+    });
     expect(signIn.status).toBe(204);
     const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
     const answers = await Promise.all(Array.from({ length: 10 }, () => request(operatorApi.url, 'GET', ACTIVITIES, { headers: { cookie } })));
@@ -308,7 +333,7 @@ describe('per-key rate limits on the operator API', () => {
 });
 
 describe('per-key rate limits without Redis', () => {
-  it('serves every request when nothing answers at Redis\'s address, counts them and logs once', async () => {
+  it("serves every request when nothing answers at Redis's address, counts them and logs once", async () => {
     const before = await total(rateLimiterFailedOpenTotal);
     const answers = await burst(withoutRedis.url, PRODUCTS, operator.key, 20);
     expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 20 }, () => 200));

@@ -33,9 +33,21 @@ const CASES: Case[] = [
   { name: 'the embedded PostgreSQL', held: (p) => p.postgres, message: (port) => `port ${port} is in use; set EMBEDDED_PG_PORT to another` },
   { name: "the stack's redis-server", held: (p) => p.redis, message: (port) => `port ${port} is in use; set EMBEDDED_REDIS_PORT to another` },
   { name: 'the gateway', held: (p) => p.gateway, message: (port) => `port ${port} is in use; set PORT to another` },
-  { name: 'the partner API', held: (p) => p.gateway + 1, message: (port) => `port ${port} is in use; set PORT to another (this port is PORT + 1, the partner API's)` },
-  { name: 'the usage API', held: (p) => p.gateway + 2, message: (port) => `port ${port} is in use; set PORT to another (this port is PORT + 2, the usage API's)` },
-  { name: 'the operator API', held: (p) => p.gateway + 3, message: (port) => `port ${port} is in use; set PORT to another (this port is PORT + 3, the operator API's)` },
+  {
+    name: 'the partner API',
+    held: (p) => p.gateway + 1,
+    message: (port) => `port ${port} is in use; set PORT to another (this port is PORT + 1, the partner API's)`,
+  },
+  {
+    name: 'the usage API',
+    held: (p) => p.gateway + 2,
+    message: (port) => `port ${port} is in use; set PORT to another (this port is PORT + 2, the usage API's)`,
+  },
+  {
+    name: 'the operator API',
+    held: (p) => p.gateway + 3,
+    message: (port) => `port ${port} is in use; set PORT to another (this port is PORT + 3, the operator API's)`,
+  },
 ];
 
 describe('npm start with a port in use', () => {

@@ -77,7 +77,12 @@ export function startStack(dataDir: string, env: Record<string, string | undefin
   };
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number, said: () => string = () => ''): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs: number,
+  said: () => string = () => '',
+): Promise<T> {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) {
     const value = await probe();
     if (value !== undefined) return value;

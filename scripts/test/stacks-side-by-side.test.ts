@@ -127,7 +127,9 @@ describe('two npm start stacks on one machine', () => {
     expect(code, b.output()).toBe(1);
     const bPort = new URL(bState.databaseUrl).port;
     const aPort = new URL(aState.databaseUrl).port;
-    expect(b.output()).toContain(`The queues under prefix '${aState.queuePrefix}' in this Redis belong to another database (database "postgres", schema "public" on 127.0.0.1:${aPort}, system `);
+    expect(b.output()).toContain(
+      `The queues under prefix '${aState.queuePrefix}' in this Redis belong to another database (database "postgres", schema "public" on 127.0.0.1:${aPort}, system `,
+    );
     expect(b.output()).toContain(`This process serves database "postgres", schema "public" on 127.0.0.1:${bPort}, system `);
     expect(b.output()).toContain(`Set QUEUE_PREFIX to a prefix of this database's own.`);
     expect(b.output()).toContain(`delete the Redis key '${queueOwnerKey(aState.queuePrefix)}'`);
@@ -137,7 +139,12 @@ describe('two npm start stacks on one machine', () => {
 
     // The other stack's queues still serve it.
     await publish(a, aState, 10);
-    await waitFor(`${EVENTS + 10} events metered`, async () => ((await metered(aState)) === EVENTS + 10 ? true : undefined), 20_000, () => a.output());
+    await waitFor(
+      `${EVENTS + 10} events metered`,
+      async () => ((await metered(aState)) === EVENTS + 10 ? true : undefined),
+      20_000,
+      () => a.output(),
+    );
   });
 
   it('without REDIS_URL, a stack with its own PostgreSQL runs its own redis-server on EMBEDDED_REDIS_PORT', { timeout: 120_000 }, async () => {
@@ -151,9 +158,16 @@ describe('two npm start stacks on one machine', () => {
     expect(state.queuePrefix).toBe(bState.queuePrefix);
     const own = new Redis(state.redisUrl);
     try {
-      expect(JSON.parse((await own.get(queueOwnerKey(state.queuePrefix)))!)).toMatchObject({ description: expect.stringContaining(`127.0.0.1:${new URL(state.databaseUrl).port}`) });
+      expect(JSON.parse((await own.get(queueOwnerKey(state.queuePrefix)))!)).toMatchObject({
+        description: expect.stringContaining(`127.0.0.1:${new URL(state.databaseUrl).port}`),
+      });
       await publish(b, state, 20);
-      await waitFor('20 events metered', async () => ((await metered(state)) === 20 ? true : undefined), 20_000, () => b.output());
+      await waitFor(
+        '20 events metered',
+        async () => ((await metered(state)) === 20 ? true : undefined),
+        20_000,
+        () => b.output(),
+      );
       expect(await own.keys(`${state.queuePrefix}:platform-events:*`)).not.toEqual([]);
     } finally {
       own.disconnect();

@@ -43,7 +43,14 @@ async function hold(port: number): Promise<void> {
 function supervise(options: Partial<SupervisorOptions> = {}) {
   const logged: string[] = [];
   const gaveUp: string[] = [];
-  supervisor = createSupervisor({ log: (m) => logged.push(m), onGiveUp: (reason) => gaveUp.push(reason), restartDelayMs: 10, quickExitMs: 1000, maxQuickExits: 3, ...options });
+  supervisor = createSupervisor({
+    log: (m) => logged.push(m),
+    onGiveUp: (reason) => gaveUp.push(reason),
+    restartDelayMs: 10,
+    quickExitMs: 1000,
+    maxQuickExits: 3,
+    ...options,
+  });
   return { supervisor, logged, gaveUp };
 }
 
@@ -100,9 +107,15 @@ describe('supervisor', () => {
 
   it("says why with a pino log line's message and error, not the whole JSON", async () => {
     const { supervisor, gaveUp } = supervise({ maxQuickExits: 1 });
-    const fatal = JSON.stringify({ level: 60, msg: 'partner API failed to start', err: { message: 'listen EADDRINUSE: address already in use 127.0.0.1:3001', stack: 'Error: …' } });
+    const fatal = JSON.stringify({
+      level: 60,
+      msg: 'partner API failed to start',
+      err: { message: 'listen EADDRINUSE: address already in use 127.0.0.1:3001', stack: 'Error: …' },
+    });
     await supervisor.add(node('partner-api', `console.log(${JSON.stringify(fatal)}); process.exit(1)`));
-    expect(await waitFor('the give-up', () => gaveUp[0])).toContain('(last: exit code 1: partner API failed to start: listen EADDRINUSE: address already in use 127.0.0.1:3001)');
+    expect(await waitFor('the give-up', () => gaveUp[0])).toContain(
+      '(last: exit code 1: partner API failed to start: listen EADDRINUSE: address already in use 127.0.0.1:3001)',
+    );
   });
 
   it('does not start a service whose port another program holds: add() rejects with the port and its variable, at once', async () => {
@@ -112,7 +125,7 @@ describe('supervisor', () => {
     const port = await freePort();
     await hold(port);
 
-    const api = { ...longRunning('api'), ports: [{ port, host: '127.0.0.1', variable: 'PORT', derived: 'PORT + 1, the API\'s' }] };
+    const api = { ...longRunning('api'), ports: [{ port, host: '127.0.0.1', variable: 'PORT', derived: "PORT + 1, the API's" }] };
     await expect(supervisor.add(api)).rejects.toThrow(`port ${port} is in use; set PORT to another (this port is PORT + 1, the API's)`);
     expect(await waitFor('the give-up', () => gaveUp[0])).toBe(`port ${port} is in use; set PORT to another (this port is PORT + 1, the API's)`);
     expect(logged).toEqual([]);

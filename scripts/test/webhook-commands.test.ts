@@ -16,7 +16,10 @@ let jobs: Queue;
 // Commands return plain JSON-able objects; tests read their members freely.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const run = async (command: string, options: Record<string, string | boolean>): Promise<any> => {
-  const result = await webhookCommands[command]!.run({ prefix: redis.prefix, ...options }, { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix });
+  const result = await webhookCommands[command]!.run(
+    { prefix: redis.prefix, ...options },
+    { pool: db.pool, redisUrl: redis.redisUrl, queuePrefix: redis.prefix },
+  );
   return JSON.parse(JSON.stringify(result));
 };
 
@@ -68,7 +71,7 @@ describe('admin CLI: webhook commands', () => {
     await expect(run('list-webhooks', { account: 'nope' })).rejects.toThrow('--account must be a UUID');
   });
 
-  it('shows an endpoint\'s deliveries and replays one, or every failed one since an instant, enabling the endpoint', async () => {
+  it("shows an endpoint's deliveries and replays one, or every failed one since an instant, enabling the endpoint", async () => {
     const { id: accountId, endpointId } = accounts[0]!;
     const old = await failedDelivery(endpointId, accountId, '2026-11-01T00:00:00Z');
     const recent = [await failedDelivery(endpointId, accountId, '2026-11-05T00:00:00Z'), await failedDelivery(endpointId, accountId, '2026-11-06T00:00:00Z')];

@@ -13,7 +13,8 @@ import './styles.css';
  * Only while signed in: refetching a session that never loaded would unmount the sign-in page and its error message.
  */
 function sessionMayHaveEnded(error: unknown): void {
-  if (error instanceof ApiProblem && error.status === 401 && queryClient.getQueryData(['session']) !== undefined) void queryClient.invalidateQueries({ queryKey: ['session'] });
+  if (error instanceof ApiProblem && error.status === 401 && queryClient.getQueryData(['session']) !== undefined)
+    void queryClient.invalidateQueries({ queryKey: ['session'] });
 }
 
 const queryClient: QueryClient = new QueryClient({

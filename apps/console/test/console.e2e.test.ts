@@ -9,7 +9,18 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { failPlatformEvent } from '@backbone/test-apps/operator-api';
 import { request } from '@backbone/testkit';
 import { recordUsageEntries } from '@backbone/use-cases';
-import { bookDirect, CONSOLE_DIST, createConsoleOperator, createSlot, dayFromNow, PASSWORD, screenshot, signIn, useConsole, type ConsoleOperator } from './support.js';
+import {
+  bookDirect,
+  CONSOLE_DIST,
+  createConsoleOperator,
+  createSlot,
+  dayFromNow,
+  PASSWORD,
+  screenshot,
+  signIn,
+  useConsole,
+  type ConsoleOperator,
+} from './support.js';
 
 const { db, redis, operatorApi, partnerApi, browser, queues } = useConsole();
 
@@ -30,7 +41,14 @@ beforeAll(async () => {
 async function partnerBooking(firstName: string, paymentReference: string) {
   const answer = await request(partnerApi.url, 'POST', '/api/v2/ota/partner/booking', {
     key: operator.ota,
-    body: { ActivityID: operator.activity.activityId, Date: date, Time: '10:00', Participants: 1, Customer: { FirstName: firstName, LastName: 'Partner', Email: 'p@example.com' }, PaymentReference: paymentReference },
+    body: {
+      ActivityID: operator.activity.activityId,
+      Date: date,
+      Time: '10:00',
+      Participants: 1,
+      Customer: { FirstName: firstName, LastName: 'Partner', Email: 'p@example.com' },
+      PaymentReference: paymentReference,
+    },
   });
   expect(answer.status).toBe(201);
   return answer.body.Reference as string;
@@ -88,7 +106,10 @@ describe('console: sign-in and bookings', () => {
     await row.waitFor({ timeout: 3000 });
     expect(await row.locator('.customer').textContent()).toBe(`${XSS} Partner`);
     await row.click();
-    await page.getByRole('complementary', { name: `Booking ${reference}` }).getByText(XSS).waitFor();
+    await page
+      .getByRole('complementary', { name: `Booking ${reference}` })
+      .getByText(XSS)
+      .waitFor();
     expect(await page.locator('img').count()).toBe(0);
     expect(browser.dialogs).toEqual([]);
   });
@@ -139,7 +160,8 @@ describe('console: sign-in and bookings', () => {
 
 describe('console: point of sale and availability', () => {
   const slotIn = (page: import('playwright-core').Page, time: string) => page.locator(`li.slot[aria-label="${date} ${time}"]`);
-  const bookedOf = async (page: import('playwright-core').Page, time: string) => Number((await slotIn(page, time).locator('.slot-count').textContent())!.split('/')[0]);
+  const bookedOf = async (page: import('playwright-core').Page, time: string) =>
+    Number((await slotIn(page, time).locator('.slot-count').textContent())!.split('/')[0]);
 
   it('sells at the point of sale and the availability drops', async () => {
     const page = browser.desktop;
@@ -186,7 +208,10 @@ describe('console: point of sale and availability', () => {
 
   it('closes a timeslot and the partner API stops offering it; reopens it', async () => {
     const offered = async () =>
-      ((await request(partnerApi.url, 'GET', `/api/v2/ota/partner/availability/${operator.activity.activityId}/timeslots?Date=${date}`, { key: operator.ota })).body as { Time: string }[]).map((s) => s.Time);
+      (
+        (await request(partnerApi.url, 'GET', `/api/v2/ota/partner/availability/${operator.activity.activityId}/timeslots?Date=${date}`, { key: operator.ota }))
+          .body as { Time: string }[]
+      ).map((s) => s.Time);
     expect(await offered()).toContain('16:00');
     const page = browser.desktop;
     await page.goto(`${operatorApi.url}/console/availability?ActivityID=${operator.activity.activityId}&Week=${date}`);
@@ -236,7 +261,7 @@ describe('console: keys, usage and failed events', () => {
     expect(await page.locator('table').textContent()).not.toContain(secret);
   });
 
-  it('refuses the keys page to staff with the API\'s 403', async () => {
+  it("refuses the keys page to staff with the API's 403", async () => {
     const page = browser.phone;
     await page.goto(`${operatorApi.url}/console/keys`);
     const alert = page.getByRole('alert').first();
@@ -248,16 +273,19 @@ describe('console: keys, usage and failed events', () => {
 
   it('shows the usage totals and meters the API answers', async () => {
     const now = Math.floor(Date.now() / 1000);
-    await recordUsageEntries({ pool: db.pool }, {
-      accountId: operator.account.id,
-      caller: 'key:seed',
-      entries: [
-        { Meter: 'sms-sent', Usage: 2.5, OccurredAt: now - 3600 },
-        { Meter: 'sms-sent', Usage: 4, OccurredAt: now - 86_400 * 2 },
-        { Meter: 'order-completed', Usage: 1, OccurredAt: now - 86_400 * 3 },
-        { Meter: 'api-calls', Usage: 1234.25, OccurredAt: now - 86_400 * 5 },
-      ],
-    });
+    await recordUsageEntries(
+      { pool: db.pool },
+      {
+        accountId: operator.account.id,
+        caller: 'key:seed',
+        entries: [
+          { Meter: 'sms-sent', Usage: 2.5, OccurredAt: now - 3600 },
+          { Meter: 'sms-sent', Usage: 4, OccurredAt: now - 86_400 * 2 },
+          { Meter: 'order-completed', Usage: 1, OccurredAt: now - 86_400 * 3 },
+          { Meter: 'api-calls', Usage: 1234.25, OccurredAt: now - 86_400 * 5 },
+        ],
+      },
+    );
     const from = dayFromNow(-9);
     const to = dayFromNow(0);
     const api = await request(operatorApi.url, 'GET', `/api/v2/operator/usage?From=${from}&To=${to}&TimeZone=Europe/Lisbon`, { key: operator.key });
@@ -269,7 +297,9 @@ describe('console: keys, usage and failed events', () => {
       const shown = Number((await total.textContent())!.replace(/,/g, ''));
       expect(shown).toBe(api.body.Totals.Usage);
       expect(Number((await page.locator('[data-total="events"]').textContent())!.replace(/,/g, ''))).toBe(api.body.Totals.Events);
-      const meters = await page.locator('tr[data-meter]').evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-meter'), Number(r.querySelector('[data-usage]')!.getAttribute('data-usage'))]));
+      const meters = await page
+        .locator('tr[data-meter]')
+        .evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-meter'), Number(r.querySelector('[data-usage]')!.getAttribute('data-usage'))]));
       expect(meters).toEqual(api.body.Meters.map((m: { Meter: string; TotalUsage: number }) => [m.Meter, m.TotalUsage]));
       await page.locator('.chart canvas').waitFor();
       await screenshot(page, 'usage');
@@ -313,7 +343,8 @@ describe('console: activities and questions', () => {
     const row = page.locator('tr', { hasText: 'Sea cave tour' });
     await row.waitFor();
     const activityId = (await row.getAttribute('data-activity'))!;
-    const products = async () => ((await request(partnerApi.url, 'GET', '/api/v2/ota/partner/products', { key: operator.ota })).body as { Name: string }[]).map((p) => p.Name);
+    const products = async () =>
+      ((await request(partnerApi.url, 'GET', '/api/v2/ota/partner/products', { key: operator.ota })).body as { Name: string }[]).map((p) => p.Name);
     expect(await products()).toContain('Sea cave tour');
 
     await row.getByRole('button', { name: 'Edit & questions' }).click();

@@ -46,9 +46,13 @@ export function useConsole() {
   let instance: Browser | undefined;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install Debian's (apt-get install -y chromium, as .ci/run does) or set CHROMIUM_PATH.`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(`No Chromium at ${CHROMIUM}: install Debian's (apt-get install -y chromium, as .ci/run does) or set CHROMIUM_PATH.`);
     instance = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
+    for (const [name, viewport] of [
+      ['desktop', { width: 1280, height: 800 }],
+      ['phone', { width: 390, height: 844 }],
+    ] as const) {
       const context = await instance.newContext({ viewport, acceptDownloads: true });
       contexts.push(context);
       const page = await context.newPage();
@@ -94,7 +98,14 @@ export async function createSlot(pool: import('@backbone/db').Pool, activity: Ac
   return createTestTimeslot(pool, activity, { date, time, capacity });
 }
 
-export async function bookDirect(pool: import('@backbone/db').Pool, operator: ConsoleOperator, slot: { date: string; time: string }, channel: BookingChannel, customer: { FirstName: string; LastName: string }, paymentReference: string | null = null) {
+export async function bookDirect(
+  pool: import('@backbone/db').Pool,
+  operator: ConsoleOperator,
+  slot: { date: string; time: string },
+  channel: BookingChannel,
+  customer: { FirstName: string; LastName: string },
+  paymentReference: string | null = null,
+) {
   const { value } = await createBooking(
     { pool },
     {

@@ -19,7 +19,12 @@ const schema = config.DATABASE_SCHEMA === 'public' ? undefined : config.DATABASE
 
 try {
   await migrate({ databaseUrl: config.DATABASE_URL, ...(schema ? { schema } : {}), log: (message) => logger.debug(message) });
-  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'metering-worker', ...(schema ? { schema } : {}) });
+  const pool = createPool({
+    connectionString: config.DATABASE_URL,
+    max: config.DATABASE_POOL_SIZE,
+    applicationName: 'metering-worker',
+    ...(schema ? { schema } : {}),
+  });
   const consumer = createRedisConnection(config.REDIS_URL, 'consumer');
   const producer = createRedisConnection(config.REDIS_URL, 'producer');
   // No job is taken, relayed or swept before the queues are known to be this database's (packages/publisher
@@ -66,7 +71,10 @@ try {
   const waiting = setTimeout(() => logger.warn({ redis: redactUrl(config.REDIS_URL) }, 'still waiting for Redis'), 5000);
   await metering.worker.waitUntilReady();
   clearTimeout(waiting);
-  logger.info({ concurrency: config.WORKER_CONCURRENCY, relay: relay !== null, sweeper: sweeper !== null, prefix: config.QUEUE_PREFIX }, 'metering worker running');
+  logger.info(
+    { concurrency: config.WORKER_CONCURRENCY, relay: relay !== null, sweeper: sweeper !== null, prefix: config.QUEUE_PREFIX },
+    'metering worker running',
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {

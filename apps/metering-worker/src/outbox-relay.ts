@@ -13,7 +13,9 @@ import { startPassLoop, type PassLoop } from './pass-loop.js';
 
 /** The jobs that leave through the outbox rather than being published directly: the booking events. */
 type OutboxJobName = { [N in JobName]: (typeof JOBS)[N]['queue'] extends typeof QUEUES.bookingEvents ? N : never }[JobName];
-export const OUTBOX_JOB_NAMES: readonly OutboxJobName[] = (Object.keys(JOBS) as JobName[]).filter((name): name is OutboxJobName => JOBS[name].queue === QUEUES.bookingEvents);
+export const OUTBOX_JOB_NAMES: readonly OutboxJobName[] = (Object.keys(JOBS) as JobName[]).filter(
+  (name): name is OutboxJobName => JOBS[name].queue === QUEUES.bookingEvents,
+);
 const OUTBOX_QUEUES: readonly QueueName[] = [...new Set(OUTBOX_JOB_NAMES.map((name) => JOBS[name].queue))];
 
 export interface OutboxRelayOptions {
@@ -76,7 +78,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       const { room, backlog } = await outboxQueueRoom(options.queues, options.maxBacklog);
       if (room === 0) {
         // Said once per episode, not once per pause: the condition lasts until a consumer catches up.
-        if (!holding) options.logger.warn({ backlog, maxBacklog: options.maxBacklog }, 'outbox queue backlog at its limit: holding events in the outbox until consumers catch up');
+        if (!holding)
+          options.logger.warn(
+            { backlog, maxBacklog: options.maxBacklog },
+            'outbox queue backlog at its limit: holding events in the outbox until consumers catch up',
+          );
         holding = true;
         return 'pause';
       }

@@ -51,7 +51,9 @@ async function holdWriteOf(accountId: string, event: PublishableEvent) {
   return {
     untilWaitedOn: () =>
       waitFor('a write of the worker waiting on the held entry', async () => {
-        const waiting = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [rows[0]!.pid]);
+        const waiting = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [
+          rows[0]!.pid,
+        ]);
         return waiting.rows[0]!.n > 0;
       }),
     async release() {

@@ -14,7 +14,11 @@ const workers = useWorkers(db, redis);
 let publisher: EventPublisher;
 
 const server = useTestServer(() =>
-  createTestUsageApp({ pool: db.pool, publisher: createEventPublisher({ connection: redis.connection(), prefix: redis.prefix }), redisReady: async () => true }),
+  createTestUsageApp({
+    pool: db.pool,
+    publisher: createEventPublisher({ connection: redis.connection(), prefix: redis.prefix }),
+    redisReady: async () => true,
+  }),
 );
 
 beforeAll(() => {
@@ -49,7 +53,9 @@ describe('platform events become built-in meter entries', () => {
     await waitFor('4 entries', async () => (await countEntries(db.pool, account.id)) === 4);
 
     const entries = await entriesOf(db.pool, account.id);
-    expect(entries.map(({ meter, usage, extra_info, occurred_at }) => ({ meter, usage, extra_info, occurred_at })).sort((a, b) => a.occurred_at - b.occurred_at)).toEqual([
+    expect(
+      entries.map(({ meter, usage, extra_info, occurred_at }) => ({ meter, usage, extra_info, occurred_at })).sort((a, b) => a.occurred_at - b.occurred_at),
+    ).toEqual([
       { meter: 'order-completed', usage: '1', extra_info: '{"BasketID":"basket-42"}', occurred_at: at },
       { meter: 'order-completed', usage: '1', extra_info: '{"BasketID":77}', occurred_at: at + 60 },
       { meter: 'waitlist-notified', usage: '1', extra_info: '{"WaitlistID":"wl-9","MultiBookingID":12345}', occurred_at: at + 120 },
@@ -125,7 +131,10 @@ describe('platform events become built-in meter entries', () => {
     for (const { key } of [b, a]) expect((await request(server.url, 'POST', '/api/v2/platform/events', { key, body })).status).toBe(202);
     const shared = orderCompleted(b.account.id, 'basket-b');
     await publishAll([shared, { ...shared, payload: { ...shared.payload, AccountID: a.account.id } } as PublishableEvent]);
-    await waitFor('two entries in each account', async () => (await countEntries(db.pool, b.account.id)) === 2 && (await countEntries(db.pool, a.account.id)) === 2);
+    await waitFor(
+      'two entries in each account',
+      async () => (await countEntries(db.pool, b.account.id)) === 2 && (await countEntries(db.pool, a.account.id)) === 2,
+    );
     for (const { account } of [a, b]) {
       const keys = (await entriesOf(db.pool, account.id)).map((e) => e.dedupe_key).sort();
       expect(keys).toEqual([`event:${body.EventID}`, `event:${shared.payload.EventID}`].sort());
@@ -146,7 +155,9 @@ describe('platform events become built-in meter entries', () => {
   it('a job that skipped the publisher and breaks the catalog schema is checked again in the worker and fails for good', async () => {
     const { account } = await createTestAccount(db.pool);
     const eventId = crypto.randomUUID();
-    await queues.queue(QUEUES.platformEvents).add('order.completed', { EventID: eventId, AccountID: account.id, OccurredAt: 1.5 }, { jobId: eventId, attempts: 3 });
+    await queues
+      .queue(QUEUES.platformEvents)
+      .add('order.completed', { EventID: eventId, AccountID: account.id, OccurredAt: 1.5 }, { jobId: eventId, attempts: 3 });
     await waitFor('the job to fail', async () => (await (await queues.queue().getJob(eventId))?.getState()) === 'failed');
     const job = (await queues.queue().getJob(eventId))!;
     expect(job.attemptsMade).toBe(1);

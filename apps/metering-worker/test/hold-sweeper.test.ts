@@ -44,16 +44,23 @@ describe('hold sweeper', () => {
 
     const sweepers = [1, 2].map(() => startHoldSweeper({ pool: db.pool, intervalMs: 20, batchSize: 1, logger: silentLogger }));
     try {
-      await waitFor('the lapsed holds to be expired', async () => (await db.pool.query(`SELECT 1 FROM bookings WHERE reference = ANY($1) AND status = 'expired'`, [lapsed])).rowCount === 2);
+      await waitFor(
+        'the lapsed holds to be expired',
+        async () => (await db.pool.query(`SELECT 1 FROM bookings WHERE reference = ANY($1) AND status = 'expired'`, [lapsed])).rowCount === 2,
+      );
       // Two sweepers side by side, several passes each: the places come back once.
       await new Promise((resolve) => setTimeout(resolve, 200));
     } finally {
       await Promise.all(sweepers.map((s) => s.stop()));
     }
     expect(await booked()).toBe(5);
-    const statuses = await db.pool.query<{ reference: string; status: string }>(`SELECT reference, status FROM bookings WHERE reference = ANY($1)`, [[live, confirmed]]);
+    const statuses = await db.pool.query<{ reference: string; status: string }>(`SELECT reference, status FROM bookings WHERE reference = ANY($1)`, [
+      [live, confirmed],
+    ]);
     expect(Object.fromEntries(statuses.rows.map((r) => [r.reference, r.status]))).toEqual({ [live]: 'on_hold', [confirmed]: 'confirmed' });
-    const events = await db.pool.query<{ event_id: string; payload: Record<string, unknown> }>(`SELECT event_id, payload FROM outbox_events WHERE type = 'booking.expired' ORDER BY id`);
+    const events = await db.pool.query<{ event_id: string; payload: Record<string, unknown> }>(
+      `SELECT event_id, payload FROM outbox_events WHERE type = 'booking.expired' ORDER BY id`,
+    );
     expect(events.rows.map((e) => e.payload.Reference).sort()).toEqual([...lapsed].sort());
     for (const event of events.rows) {
       expect(event.payload).toMatchObject({ Status: 'expired', UpdatedAt: expect.any(String) });

@@ -83,15 +83,22 @@ describe('queue gauges', () => {
       () => 'one completed and one failed job on platform-events',
       async () => {
         after = await scrape();
-        const processed = (outcome: string) => after.value('backbone_jobs_processed_total', { queue: 'platform-events', outcome }) - before.value('backbone_jobs_processed_total', { queue: 'platform-events', outcome });
+        const processed = (outcome: string) =>
+          after.value('backbone_jobs_processed_total', { queue: 'platform-events', outcome }) -
+          before.value('backbone_jobs_processed_total', { queue: 'platform-events', outcome });
         return processed('completed') === 1 && processed('failed') === 1;
       },
       20_000,
       100,
     );
     expect(jobs(after, 'platform-events', 'failed')).toBe(1);
-    expect(after.value('backbone_jobs_processed_total', { queue: 'platform-events', outcome: 'retried' })).toBe(before.value('backbone_jobs_processed_total', { queue: 'platform-events', outcome: 'retried' }));
-    expect(after.value('backbone_usage_entries_written_total', { source: 'built_in_meter' }) - before.value('backbone_usage_entries_written_total', { source: 'built_in_meter' })).toBe(1);
+    expect(after.value('backbone_jobs_processed_total', { queue: 'platform-events', outcome: 'retried' })).toBe(
+      before.value('backbone_jobs_processed_total', { queue: 'platform-events', outcome: 'retried' }),
+    );
+    expect(
+      after.value('backbone_usage_entries_written_total', { source: 'built_in_meter' }) -
+        before.value('backbone_usage_entries_written_total', { source: 'built_in_meter' }),
+    ).toBe(1);
   });
 });
 

@@ -7,7 +7,16 @@ import { QUEUES } from '@backbone/contracts';
 import { insertOutboxEvent, withTransaction, type Pool } from '@backbone/db';
 import { closeQueues, eventJobId, openQueues, validateEvent, type EventQueues } from '@backbone/publisher';
 import { createTestPartnerApp } from '@backbone/test-apps/partner-api';
-import { createTestAccount, createTestActivity, createTestTimeslot, futureDate, request, useTestDatabase, useTestRedis, useTestServer } from '@backbone/testkit';
+import {
+  createTestAccount,
+  createTestActivity,
+  createTestTimeslot,
+  futureDate,
+  request,
+  useTestDatabase,
+  useTestRedis,
+  useTestServer,
+} from '@backbone/testkit';
 import { relayOutboxBatch, startOutboxRelay } from '../src/outbox-relay.js';
 import { silentLogger, spawnWorker, untilRunning, waitFor } from './support.js';
 
@@ -33,7 +42,15 @@ async function insertEvents(pool: Pool, accountId: string, count: number): Promi
         accountId,
         eventId,
         type: 'booking.created',
-        payload: { Reference: `R${eventId.slice(0, 6)}`, ActivityID: randomUUID(), Date: '2030-01-01', Time: '09:00', Participants: 2, Channel: 'ota', PaymentReference: null },
+        payload: {
+          Reference: `R${eventId.slice(0, 6)}`,
+          ActivityID: randomUUID(),
+          Date: '2030-01-01',
+          Time: '09:00',
+          Participants: 2,
+          Channel: 'ota',
+          PaymentReference: null,
+        },
       });
     }
   });
@@ -41,7 +58,9 @@ async function insertEvents(pool: Pool, accountId: string, count: number): Promi
 }
 
 async function unsent(pool: Pool, eventIds: readonly string[]): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_events WHERE event_id = ANY($1::uuid[]) AND sent_at IS NULL`, [eventIds]);
+  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_events WHERE event_id = ANY($1::uuid[]) AND sent_at IS NULL`, [
+    eventIds,
+  ]);
   return rows[0]!.n;
 }
 
@@ -86,7 +105,13 @@ describe('outbox relay', () => {
     const book = (participants: number) =>
       request(partner.url, 'POST', '/api/v2/ota/partner/booking', {
         key,
-        body: { ActivityID: activity.activityId, Date: day, Time: '09:00', Participants: participants, Customer: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com' } },
+        body: {
+          ActivityID: activity.activityId,
+          Date: day,
+          Time: '09:00',
+          Participants: participants,
+          Customer: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com' },
+        },
       });
     const references: string[] = [];
     for (const participants of [2, 2]) {
@@ -100,11 +125,23 @@ describe('outbox relay', () => {
     const { rows } = await db.pool.query<{ event_id: string }>(`SELECT event_id FROM outbox_events WHERE account_id = $1 ORDER BY id`, [account.id]);
     expect(rows).toHaveLength(2);
     await drainOutbox();
-    expect(await unsent(db.pool, rows.map((r) => r.event_id))).toBe(0);
+    expect(
+      await unsent(
+        db.pool,
+        rows.map((r) => r.event_id),
+      ),
+    ).toBe(0);
     for (const [i, { event_id }] of rows.entries()) {
       const job = (await bookingEvents().getJob(eventJobId({ AccountID: account.id, EventID: event_id })))!;
       expect(job.name).toBe('booking.created');
-      expect(job.data).toMatchObject({ EventID: event_id, AccountID: account.id, Reference: references[i], ActivityID: activity.activityId, Participants: 2, Channel: 'ota' });
+      expect(job.data).toMatchObject({
+        EventID: event_id,
+        AccountID: account.id,
+        Reference: references[i],
+        ActivityID: activity.activityId,
+        Participants: 2,
+        Channel: 'ota',
+      });
       expect(validateEvent('booking.created', job.data)).toEqual([]);
       expect(job.opts).toMatchObject({ attempts: 8, backoff: { type: 'exponential', delay: 1000 }, removeOnFail: false });
     }
@@ -136,7 +173,9 @@ describe('outbox relay', () => {
     await drainOutbox();
     const eventIds = await insertEvents(db.pool, account.id, 1_000);
     const duplicatesBefore = await duplicateAdds();
-    const relays = Array.from({ length: 4 }, () => startOutboxRelay({ pool: db.pool, queues, batchSize: 20, intervalMs: 10, maxBacklog: 100_000, logger: silentLogger }));
+    const relays = Array.from({ length: 4 }, () =>
+      startOutboxRelay({ pool: db.pool, queues, batchSize: 20, intervalMs: 10, maxBacklog: 100_000, logger: silentLogger }),
+    );
     try {
       await waitFor('every row sent', async () => (await unsent(db.pool, eventIds)) === 0);
     } finally {

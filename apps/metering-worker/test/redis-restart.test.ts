@@ -61,7 +61,13 @@ describe('Redis restarted while the worker runs', () => {
       );
       expect(await countEntries(db.pool, account.id)).toBe(BACKLOG);
       expect(await countDistinctEvents(db.pool, account.id)).toBe(BACKLOG);
-      expect(await queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed')).toEqual({ waiting: 0, active: 0, delayed: 0, completed: BACKLOG, failed: 0 });
+      expect(await queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed')).toEqual({
+        waiting: 0,
+        active: 0,
+        delayed: 0,
+        completed: BACKLOG,
+        failed: 0,
+      });
       expect(worker.child.exitCode).toBeNull();
     } finally {
       await queue.close();

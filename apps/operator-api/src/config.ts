@@ -12,16 +12,32 @@ export const operatorApiEnv = {
     PORT: { ...httpEnv.PORT, default: 3003 },
     ...metricsEnv,
     METRICS_PORT: { ...metricsEnv.METRICS_PORT, default: 9103 },
-    SESSION_IDLE_TIMEOUT_MS: { type: 'integer', default: 1_800_000, minimum: 1000, description: 'A console session unused for this long ends (default 30 minutes).' },
-    SESSION_ABSOLUTE_LIFETIME_MS: { type: 'integer', default: 43_200_000, minimum: 1000, description: 'A console session ends this long after sign-in, used or not (default 12 hours).' },
-    SIGN_IN_MAX_FAILURES: { type: 'integer', default: 5, minimum: 1, description: 'Failed sign-ins of one e-mail from one address within SIGN_IN_WINDOW_SECONDS before that e-mail waits there (429).' },
+    SESSION_IDLE_TIMEOUT_MS: {
+      type: 'integer',
+      default: 1_800_000,
+      minimum: 1000,
+      description: 'A console session unused for this long ends (default 30 minutes).',
+    },
+    SESSION_ABSOLUTE_LIFETIME_MS: {
+      type: 'integer',
+      default: 43_200_000,
+      minimum: 1000,
+      description: 'A console session ends this long after sign-in, used or not (default 12 hours).',
+    },
+    SIGN_IN_MAX_FAILURES: {
+      type: 'integer',
+      default: 5,
+      minimum: 1,
+      description: 'Failed sign-ins of one e-mail from one address within SIGN_IN_WINDOW_SECONDS before that e-mail waits there (429).',
+    },
     SIGN_IN_MAX_FAILURES_PER_ADDRESS: {
       type: 'integer',
       default: 100,
       minimum: 1,
-      description: 'Failed sign-ins from one address (an IPv6 /64), whatever the e-mails, within SIGN_IN_WINDOW_SECONDS before only an e-mail without recent failures may still sign in from it.',
+      description:
+        'Failed sign-ins from one address (an IPv6 /64), whatever the e-mails, within SIGN_IN_WINDOW_SECONDS before only an e-mail without recent failures may still sign in from it.',
     },
-    SIGN_IN_WINDOW_SECONDS: { type: 'integer', default: 900, minimum: 1, description: 'The sign-in throttle\'s window.' },
+    SIGN_IN_WINDOW_SECONDS: { type: 'integer', default: 900, minimum: 1, description: "The sign-in throttle's window." },
     CONSOLE_DIR: { type: 'string', default: 'apps/console/dist', description: 'The built console served under /console (relative to the working directory).' },
   },
 } as const;

@@ -2,7 +2,16 @@
 // -> app -> listen, with graceful shutdown on SIGTERM/SIGINT.
 import { createPool, migrate, readDatabaseIdentity } from '@backbone/db';
 import { rateLimitSettings } from '@backbone/config';
-import { createKeyVerifier, createLogger, createSessionVerifier, listen, listenForKeyRevocations, openKeyRateLimiter, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
+import {
+  createKeyVerifier,
+  createLogger,
+  createSessionVerifier,
+  listen,
+  listenForKeyRevocations,
+  openKeyRateLimiter,
+  shutdownOnSignals,
+  writeLogsBeforeExit,
+} from '@backbone/http';
 import { registry, startMetricsServer } from '@backbone/metrics';
 import { closeQueues, createRedisConnection, guardQueuePrefix, openQueues } from '@backbone/publisher';
 import { createOperatorApp } from './app.js';
@@ -16,7 +25,12 @@ writeLogsBeforeExit(logger);
 
 try {
   await migrate({ databaseUrl: config.DATABASE_URL, ...(schema ? { schema } : {}), log: (message) => logger.debug(message) });
-  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'operator-api', ...(schema ? { schema } : {}) });
+  const pool = createPool({
+    connectionString: config.DATABASE_URL,
+    max: config.DATABASE_POOL_SIZE,
+    applicationName: 'operator-api',
+    ...(schema ? { schema } : {}),
+  });
   const redis = createRedisConnection(config.REDIS_URL, 'producer');
   // The queues must be this database's before a job is replayed (packages/publisher queue-owner.ts). Without Redis the
   // API still serves; the check goes on until Redis answers.
@@ -27,7 +41,7 @@ try {
     waitForRedis: false,
     onUnanswered: (err) => logger.warn({ err }, 'Redis unreachable: checking whose queues these are once it answers'),
     onTaken: (err) => {
-      logger.fatal({ err }, 'operator API stopping: the queues are another database\'s');
+      logger.fatal({ err }, "operator API stopping: the queues are another database's");
       process.exit(1);
     },
   });
@@ -39,7 +53,8 @@ try {
   const app = createOperatorApp({
     pool,
     logger,
-    problemBase: config.PROBLEM_BASE, recordMetrics: config.METRICS_ENABLED,
+    problemBase: config.PROBLEM_BASE,
+    recordMetrics: config.METRICS_ENABLED,
     bodyLimit: config.BODY_LIMIT,
     keyVerifier,
     rateLimiter: rateLimits.rateLimiter,
@@ -59,7 +74,11 @@ try {
   const running = await listen(app, {
     port: config.PORT,
     host: config.HOST,
-    timeouts: { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, connectionsCheckIntervalMs: config.CONNECTIONS_CHECK_INTERVAL_MS },
+    timeouts: {
+      headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+      connectionsCheckIntervalMs: config.CONNECTIONS_CHECK_INTERVAL_MS,
+    },
   });
   logger.info({ url: running.url }, 'operator API listening');
   const metrics = config.METRICS_ENABLED ? await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, registry }) : null;

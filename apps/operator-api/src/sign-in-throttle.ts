@@ -17,7 +17,8 @@ export interface SignInThrottleOptions {
 }
 
 export function createSignInThrottle(redis: Redis, options: SignInThrottleOptions): SignInThrottle {
-  const limiter = (name: string, points: number) => new RateLimiterRedis({ storeClient: redis, keyPrefix: `${options.keyPrefix}:${name}`, points, duration: options.windowSeconds });
+  const limiter = (name: string, points: number) =>
+    new RateLimiterRedis({ storeClient: redis, keyPrefix: `${options.keyPrefix}:${name}`, points, duration: options.windowSeconds });
   const pair = limiter('pair', options.maxFailures);
   const address = limiter('address', options.maxFailuresPerAddress);
   const email = limiter('email', options.maxFailures);
@@ -26,7 +27,8 @@ export function createSignInThrottle(redis: Redis, options: SignInThrottleOption
     const from = throttledAddress(caller.address);
     return { pair: `${from} ${caller.email}`, address: from, email: caller.email };
   };
-  const waitOf = (state: RateLimiterRes | null, points: number) => (state && state.consumedPoints >= points ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : 0);
+  const waitOf = (state: RateLimiterRes | null, points: number) =>
+    state && state.consumedPoints >= points ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : 0;
   const consume = (limiter: RateLimiterRedis, key: string) =>
     limiter.consume(key).catch((error: unknown) => {
       // Over the budget already: the next attempt is refused by standing(); anything else is a real failure.

@@ -21,20 +21,37 @@ beforeAll(async () => {
   staff = await signedIn(server.url, operator.staff.email);
 });
 
-const newActivity = { Name: 'Sea cave tour', Description: 'Two hours by kayak.', DurationMinutes: 120, TimeZone: 'Europe/Lisbon', Price: { Amount: 4500, Currency: 'EUR' }, MaxParticipants: 8 };
+const newActivity = {
+  Name: 'Sea cave tour',
+  Description: 'Two hours by kayak.',
+  DurationMinutes: 120,
+  TimeZone: 'Europe/Lisbon',
+  Price: { Amount: 4500, Currency: 'EUR' },
+  MaxParticipants: 8,
+};
 
 describe('activities', () => {
   it('creates an activity (owners), lists it, and hides it from the partner API', async () => {
     const created = await owner.send('POST', '/api/v2/operator/activities', newActivity);
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ Name: 'Sea cave tour', DurationMinutes: 120, Price: { Amount: 4500, Currency: 'EUR' }, Active: true, InShopfront: true });
+    expect(created.body).toMatchObject({
+      Name: 'Sea cave tour',
+      DurationMinutes: 120,
+      Price: { Amount: 4500, Currency: 'EUR' },
+      Active: true,
+      InShopfront: true,
+    });
     const listed = await staff.send('GET', '/api/v2/operator/activities');
     expect(listed.body.map((a: { Name: string }) => a.Name)).toContain('Sea cave tour');
 
     const ota = await operator.keyWith(['ota']);
-    const products = async () => ((await request(partner.url, 'GET', '/api/v2/ota/partner/products', { key: ota })).body as { Name: string }[]).map((p) => p.Name);
+    const products = async () =>
+      ((await request(partner.url, 'GET', '/api/v2/ota/partner/products', { key: ota })).body as { Name: string }[]).map((p) => p.Name);
     expect(await products()).toContain('Sea cave tour');
-    const hidden = await owner.send('PATCH', `/api/v2/operator/activities/${created.body.ActivityID}`, { InShopfront: false, Price: { Amount: 5000, Currency: 'EUR' } });
+    const hidden = await owner.send('PATCH', `/api/v2/operator/activities/${created.body.ActivityID}`, {
+      InShopfront: false,
+      Price: { Amount: 5000, Currency: 'EUR' },
+    });
     expect(hidden.status).toBe(200);
     expect(hidden.body).toMatchObject({ InShopfront: false, Price: { Amount: 5000 }, Name: 'Sea cave tour' });
     expect(await products()).not.toContain('Sea cave tour');
@@ -43,19 +60,29 @@ describe('activities', () => {
   it('refuses staff on activity and question edits (403), and invalid activities (422)', async () => {
     expect((await staff.send('POST', '/api/v2/operator/activities', newActivity)).status).toBe(403);
     expect((await staff.send('PATCH', `/api/v2/operator/activities/${operator.activity.activityId}`, { Name: 'x' })).status).toBe(403);
-    expect((await staff.send('POST', `/api/v2/operator/activities/${operator.activity.activityId}/questions`, { Question: 'q', Type: 'text' })).status).toBe(403);
+    expect((await staff.send('POST', `/api/v2/operator/activities/${operator.activity.activityId}/questions`, { Question: 'q', Type: 'text' })).status).toBe(
+      403,
+    );
     expect((await owner.send('POST', '/api/v2/operator/activities', { ...newActivity, TimeZone: 'Mars/Base' })).status).toBe(422);
     expect((await owner.send('PATCH', `/api/v2/operator/activities/${operator.activity.activityId}`, {})).status).toBe(422);
     expect((await owner.send('PATCH', `/api/v2/operator/activities/${operator.activity.activityId}`, { Name: '   ' })).status).toBe(422);
   });
 
   it('adds and lists waiver questions', async () => {
-    const added = await owner.send('POST', `/api/v2/operator/activities/${operator.activity.activityId}/questions`, { Question: 'Shoe size?', Type: 'select', Options: ['38', '40', '42'], Required: true, PerParticipant: true });
+    const added = await owner.send('POST', `/api/v2/operator/activities/${operator.activity.activityId}/questions`, {
+      Question: 'Shoe size?',
+      Type: 'select',
+      Options: ['38', '40', '42'],
+      Required: true,
+      PerParticipant: true,
+    });
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ Question: 'Shoe size?', Type: 'select', Options: ['38', '40', '42'], Required: true, PerParticipant: true });
     const listed = await staff.send('GET', `/api/v2/operator/activities/${operator.activity.activityId}/questions`);
     expect(listed.body).toEqual([added.body]);
-    expect((await owner.send('POST', `/api/v2/operator/activities/${operator.activity.activityId}/questions`, { Question: 'Pick', Type: 'select' })).status).toBe(422);
+    expect(
+      (await owner.send('POST', `/api/v2/operator/activities/${operator.activity.activityId}/questions`, { Question: 'Pick', Type: 'select' })).status,
+    ).toBe(422);
   });
 
   it('generates timeslots from a weekly pattern, keeping existing ones', async () => {
@@ -72,7 +99,7 @@ describe('activities', () => {
     expect(listed.body[0]).toMatchObject({ Capacity: 6, Booked: 0, Status: 'open' });
   });
 
-  it('keeps the tenant wall: another account\'s activity is a 404', async () => {
+  it("keeps the tenant wall: another account's activity is a 404", async () => {
     const theirs = other.activity.activityId;
     for (const [method, path, body] of [
       ['PATCH', `/api/v2/operator/activities/${theirs}`, { InShopfront: false }],

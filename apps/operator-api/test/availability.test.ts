@@ -85,7 +85,7 @@ describe('point-of-sale sales', () => {
     expect((await slotOf('12:00')).Booked).toBe(6);
   });
 
-  it('refuses a sale without a customer, with Hold, or for another account\'s activity (422)', async () => {
+  it("refuses a sale without a customer, with Hold, or for another account's activity (422)", async () => {
     expect((await staff.send('POST', '/api/v2/operator/sales', sale('09:00', 1, { Customer: undefined }))).status).toBe(422);
     expect((await staff.send('POST', '/api/v2/operator/sales', sale('09:00', 1, { Hold: { Minutes: 5 } }))).status).toBe(422);
     expect((await staff.send('POST', '/api/v2/operator/sales', sale('10:00', 1, { ActivityID: other.activity.activityId }))).status).toBe(422);
@@ -130,7 +130,10 @@ describe('availability', () => {
     const slot = await createSlot(db.pool, operator, date, '17:00', 6);
     await book(db.pool, operator, { date, time: '17:00' }, { participants: 2 });
     // A partner's hold of 3 places whose expiry has passed, not yet swept.
-    const held = await request(partner.url, 'POST', '/api/v2/ota/partner/booking', { key: ota, body: { ActivityID: operator.activity.activityId, Date: date, Time: '17:00', Participants: 3, Hold: { Minutes: 5 } } });
+    const held = await request(partner.url, 'POST', '/api/v2/ota/partner/booking', {
+      key: ota,
+      body: { ActivityID: operator.activity.activityId, Date: date, Time: '17:00', Participants: 3, Hold: { Minutes: 5 } },
+    });
     expect(held.status).toBe(201);
     await db.pool.query(`UPDATE bookings SET expires_at = now() - interval '1 second' WHERE reference = $1`, [held.body.Reference]);
     expect(await slotOf('17:00')).toMatchObject({ Booked: 2, Available: 4 });
@@ -139,7 +142,7 @@ describe('availability', () => {
     expect(down.body).toMatchObject({ Capacity: 2, Booked: 2 });
   });
 
-  it('keeps the tenant wall: another account\'s timeslot and activity are 404', async () => {
+  it("keeps the tenant wall: another account's timeslot and activity are 404", async () => {
     const theirs = await createSlot(db.pool, other, date, '09:00', 5);
     for (const [method, path, body] of [
       ['POST', `/api/v2/operator/timeslots/${theirs.id}/close`, undefined],
@@ -159,8 +162,12 @@ describe('availability', () => {
     const week = await staff.send('GET', `/api/v2/operator/activities/${operator.activity.activityId}/timeslots?From=${dayFromNow(20)}&To=${dayFromNow(26)}`);
     expect(week.status).toBe(200);
     expect(week.body).toEqual([]);
-    expect((await staff.send('GET', `/api/v2/operator/activities/${operator.activity.activityId}/timeslots?From=${date}&To=${dayFromNow(1)}`)).status).toBe(422);
-    expect((await staff.send('GET', `/api/v2/operator/activities/${operator.activity.activityId}/timeslots?From=${date}&To=${dayFromNow(100)}`)).status).toBe(422);
+    expect((await staff.send('GET', `/api/v2/operator/activities/${operator.activity.activityId}/timeslots?From=${date}&To=${dayFromNow(1)}`)).status).toBe(
+      422,
+    );
+    expect((await staff.send('GET', `/api/v2/operator/activities/${operator.activity.activityId}/timeslots?From=${date}&To=${dayFromNow(100)}`)).status).toBe(
+      422,
+    );
     expect((await staff.send('GET', `/api/v2/operator/activities/${operator.activity.activityId}/timeslots?From=${date}`)).status).toBe(422);
   });
 });

@@ -21,9 +21,19 @@ beforeAll(async () => {
   await createSlot(db.pool, operator, d1, '10:00');
   await createSlot(db.pool, operator, d2, '14:00');
   await createSlot(db.pool, other, d1, '10:00');
-  await book(db.pool, operator, { date: d1, time: '10:00' }, { channel: 'ota', firstName: 'Olga', lastName: 'Tokarczuk', email: 'olga@example.com', paymentReference: 'PAY-OTA-1' });
+  await book(
+    db.pool,
+    operator,
+    { date: d1, time: '10:00' },
+    { channel: 'ota', firstName: 'Olga', lastName: 'Tokarczuk', email: 'olga@example.com', paymentReference: 'PAY-OTA-1' },
+  );
   await book(db.pool, operator, { date: d1, time: '10:00' }, { channel: 'online', firstName: 'Ana', lastName: 'Silva', email: 'ana@example.com' });
-  await book(db.pool, operator, { date: d2, time: '14:00' }, { channel: 'pos', firstName: 'Bo', lastName: 'Lind', email: 'bo@shop.example', paymentReference: '=HYPERLINK("x")' });
+  await book(
+    db.pool,
+    operator,
+    { date: d2, time: '14:00' },
+    { channel: 'pos', firstName: 'Bo', lastName: 'Lind', email: 'bo@shop.example', paymentReference: '=HYPERLINK("x")' },
+  );
   await book(db.pool, other, { date: d1, time: '10:00' }, { channel: 'ota', firstName: 'Other', lastName: 'Account', paymentReference: 'PAY-OTHER' });
 });
 
@@ -112,7 +122,10 @@ describe('bookings list', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const answer: { status: number; body: { Bookings: { Reference: string }[]; Next: string | null } } = await client.send('GET', `/api/v2/operator/bookings?Limit=10${cursor ? `&Cursor=${cursor}` : ''}`);
+      const answer: { status: number; body: { Bookings: { Reference: string }[]; Next: string | null } } = await client.send(
+        'GET',
+        `/api/v2/operator/bookings?Limit=10${cursor ? `&Cursor=${cursor}` : ''}`,
+      );
       expect(answer.status).toBe(200);
       seen.push(...answer.body.Bookings.map((b: { Reference: string }) => b.Reference));
       cursor = answer.body.Next;
@@ -154,7 +167,7 @@ describe('bookings list', () => {
     expect(open.body.Bookings.map((b: { Date: string }) => b.Date)).toEqual(Array.from({ length: 8 }, () => dates[4]));
   });
 
-  it('answers one booking with its answers; another account\'s booking is a 404', async () => {
+  it("answers one booking with its answers; another account's booking is a 404", async () => {
     const question = await createTestQuestion(db.pool, operator.activity, { question: 'Can you swim?', type: 'checkbox' });
     const { value } = await createBooking(
       { pool: db.pool },
@@ -176,7 +189,12 @@ describe('bookings list', () => {
     const client = await signedIn(server.url, operator.staff.email);
     const answer = await client.send('GET', `/api/v2/operator/bookings/${value.Reference}`);
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ Reference: value.Reference, Participants: 2, Customer: { Phone: '+1 555 0100' }, Answers: [{ QuestionID: question.id, Question: 'Can you swim?', Type: 'checkbox', Participant: null, Value: true }] });
+    expect(answer.body).toMatchObject({
+      Reference: value.Reference,
+      Participants: 2,
+      Customer: { Phone: '+1 555 0100' },
+      Answers: [{ QuestionID: question.id, Question: 'Can you swim?', Type: 'checkbox', Participant: null, Value: true }],
+    });
     const theirs = (await signedIn(server.url, other.owner.email)).send('GET', `/api/v2/operator/bookings/${value.Reference}`);
     expect((await theirs).status).toBe(404);
     expect((await client.send('GET', '/api/v2/operator/bookings/ZZZZ-ZZZZ')).status).toBe(404);
@@ -215,7 +233,10 @@ describe('free-text search over more bookings than its walk', () => {
     const pages: string[][] = [];
     let cursor: string | null = null;
     do {
-      const answer: { status: number; body: { Bookings: { Reference: string }[]; Next: string | null } } = await client.send('GET', `/api/v2/operator/bookings?Q=walker&Limit=40${cursor ? `&Cursor=${cursor}` : ''}`);
+      const answer: { status: number; body: { Bookings: { Reference: string }[]; Next: string | null } } = await client.send(
+        'GET',
+        `/api/v2/operator/bookings?Q=walker&Limit=40${cursor ? `&Cursor=${cursor}` : ''}`,
+      );
       expect(answer.status).toBe(200);
       pages.push(answer.body.Bookings.map((b) => b.Reference));
       cursor = answer.body.Next;
@@ -275,7 +296,9 @@ describe('partners and holds', () => {
       expect.objectContaining({ Reference: held.Reference, Status: 'expired', PartnerName: 'GetYourKayak' }),
       expect.objectContaining({ Reference: confirmed.Reference, Status: 'confirmed', PartnerName: 'GetYourKayak', PaymentReference: 'GYK-1' }),
     ]);
-    expect((await client.send('GET', '/api/v2/operator/bookings?Status=expired')).body.Bookings.map((b: { Reference: string }) => b.Reference)).toEqual([held.Reference]);
+    expect((await client.send('GET', '/api/v2/operator/bookings?Status=expired')).body.Bookings.map((b: { Reference: string }) => b.Reference)).toEqual([
+      held.Reference,
+    ]);
     expect((await client.send('GET', '/api/v2/operator/bookings?Status=on_hold')).body.Bookings).toEqual([]);
     const csv = (await client.send('GET', '/api/v2/operator/bookings.csv')).text.split('\r\n');
     expect(csv[1]).toContain(',expired,ota,GetYourKayak,');

@@ -40,7 +40,7 @@ describe('missing console files', () => {
     }
   });
 
-  it('still serves the built assets and the console\'s pages', async () => {
+  it("still serves the built assets and the console's pages", async () => {
     const script = await get('/console/assets/index-Abc123.js', 'identity');
     expect(script.status).toBe(200);
     expect(script.text).toBe('console.log("built");');

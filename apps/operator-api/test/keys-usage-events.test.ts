@@ -58,7 +58,7 @@ describe('keys (owner only)', () => {
     }
   });
 
-  it('keeps the tenant wall: another account\'s key is a 404 and stays active', async () => {
+  it("keeps the tenant wall: another account's key is a 404 and stays active", async () => {
     const theirs = (await request(server.url, 'GET', '/api/v2/operator/keys', { key: other.key })).body[0];
     const answer = await owner.send('DELETE', `/api/v2/operator/keys/${theirs.KeyID}`);
     expect(answer.status).toBe(404);
@@ -74,24 +74,33 @@ describe('keys (owner only)', () => {
 });
 
 describe('usage', () => {
-  it('answers the usage use case\'s summary with its per-day series, for staff too', async () => {
+  it("answers the usage use case's summary with its per-day series, for staff too", async () => {
     const day = dayFromNow(-2);
     const at = Math.floor(Date.parse(`${day}T12:00:00Z`) / 1000);
-    await recordUsageEntries({ pool: db.pool }, {
-      accountId: operator.account.id,
-      caller: 'key:seed',
-      entries: [
-        { Meter: 'sms-sent', Usage: 2.5, OccurredAt: at },
-        { Meter: 'sms-sent', Usage: 1, OccurredAt: at },
-        { Meter: 'api-calls', Usage: 10, OccurredAt: at - 86_400 },
-      ],
-    });
-    await recordUsageEntries({ pool: db.pool }, { accountId: other.account.id, caller: 'key:seed', entries: [{ Meter: 'sms-sent', Usage: 99, OccurredAt: at }] });
+    await recordUsageEntries(
+      { pool: db.pool },
+      {
+        accountId: operator.account.id,
+        caller: 'key:seed',
+        entries: [
+          { Meter: 'sms-sent', Usage: 2.5, OccurredAt: at },
+          { Meter: 'sms-sent', Usage: 1, OccurredAt: at },
+          { Meter: 'api-calls', Usage: 10, OccurredAt: at - 86_400 },
+        ],
+      },
+    );
+    await recordUsageEntries(
+      { pool: db.pool },
+      { accountId: other.account.id, caller: 'key:seed', entries: [{ Meter: 'sms-sent', Usage: 99, OccurredAt: at }] },
+    );
     const from = dayFromNow(-7);
     const to = dayFromNow(0);
     const answer = await staff.send('GET', `/api/v2/operator/usage?From=${from}&To=${to}&TimeZone=Europe/Lisbon`);
     expect(answer.status).toBe(200);
-    const expected = await summariseUsage({ pool: db.pool }, { accountId: operator.account.id, accountTimeZone: 'Europe/Lisbon', from, to, tz: 'Europe/Lisbon', perDay: true });
+    const expected = await summariseUsage(
+      { pool: db.pool },
+      { accountId: operator.account.id, accountTimeZone: 'Europe/Lisbon', from, to, tz: 'Europe/Lisbon', perDay: true },
+    );
     expect(answer.body).toEqual(JSON.parse(JSON.stringify(expected)));
     expect(answer.body.Totals).toEqual({ Usage: 13.5, Events: 3 });
     expect(answer.body.Meters.map((m: { Meter: string }) => m.Meter)).toEqual(['api-calls', 'sms-sent']);
@@ -106,14 +115,20 @@ describe('usage', () => {
 });
 
 describe('failed platform events', () => {
-  it('lists and replays only the caller\'s account\'s failed events', async () => {
+  it("lists and replays only the caller's account's failed events", async () => {
     const connection = redis.connection();
     const mine = await failPlatformEvent(connection, redis.prefix, operator.account.id, 'basket-mine');
     const theirs = await failPlatformEvent(connection, redis.prefix, other.account.id, 'basket-theirs');
     const listed = await owner.send('GET', '/api/v2/operator/failed-events');
     expect(listed.status).toBe(200);
     expect(listed.body.map((e: { JobID: string }) => e.JobID)).toEqual([mine]);
-    expect(listed.body[0]).toMatchObject({ Queue: 'platform-events', Name: 'order.completed', FailedReason: 'refused by the test', AttemptsMade: 1, Payload: { BasketID: 'basket-mine' } });
+    expect(listed.body[0]).toMatchObject({
+      Queue: 'platform-events',
+      Name: 'order.completed',
+      FailedReason: 'refused by the test',
+      AttemptsMade: 1,
+      Payload: { BasketID: 'basket-mine' },
+    });
 
     const refused = await owner.send('POST', `/api/v2/operator/failed-events/${encodeURIComponent(theirs)}/replay`);
     expect(refused.status).toBe(404);

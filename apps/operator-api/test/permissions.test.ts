@@ -48,7 +48,13 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
   getOperatorBooking: async () => ({ params: { Reference: reference }, status: 200 }),
   listOperatorActivities: async () => ({ status: 200 }),
   createSale: async () => ({
-    body: { ActivityID: operator.activity.activityId, Date: slot.date, Time: slot.time, Participants: 1, Customer: { FirstName: 'Walk', LastName: 'In', Email: 'walk@example.com' } },
+    body: {
+      ActivityID: operator.activity.activityId,
+      Date: slot.date,
+      Time: slot.time,
+      Participants: 1,
+      Customer: { FirstName: 'Walk', LastName: 'In', Email: 'walk@example.com' },
+    },
     status: 201,
   }),
   listOperatorTimeslots: async () => ({ params: { ActivityID: operator.activity.activityId }, query: `From=${slot.date}&To=${slot.date}`, status: 200 }),
@@ -57,7 +63,10 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
   changeTimeslotCapacity: async () => ({ params: { TimeslotID: slot.id }, body: { Capacity: 90 }, status: 200 }),
   listOperatorKeys: async () => ({ status: 200 }),
   createOperatorKey: async () => ({ body: { Name: `Key ${++made}`, Scopes: ['usage:read'] }, status: 201 }),
-  revokeOperatorKey: async () => ({ params: { KeyID: (await createApiKey(db.pool, operator.account.id, { name: `Doomed ${++made}`, scopes: ['usage:read'] })).id }, status: 204 }),
+  revokeOperatorKey: async () => ({
+    params: { KeyID: (await createApiKey(db.pool, operator.account.id, { name: `Doomed ${++made}`, scopes: ['usage:read'] })).id },
+    status: 204,
+  }),
   getOperatorUsage: async () => ({ query: `From=${dayFromNow(-7)}&To=${dayFromNow(0)}`, status: 200 }),
   listFailedEvents: async () => ({ status: 200 }),
   replayFailedEvent: async () => {
@@ -74,7 +83,11 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
   }),
   editOperatorActivity: async () => ({ params: { ActivityID: operator.activity.activityId }, body: { Description: `Edited ${++made}` }, status: 200 }),
   listOperatorQuestions: async () => ({ params: { ActivityID: operator.activity.activityId }, status: 200 }),
-  addOperatorQuestion: async () => ({ params: { ActivityID: operator.activity.activityId }, body: { Question: `Question ${++made}?`, Type: 'text' }, status: 201 }),
+  addOperatorQuestion: async () => ({
+    params: { ActivityID: operator.activity.activityId },
+    body: { Question: `Question ${++made}?`, Type: 'text' },
+    status: 201,
+  }),
   generateTimeslots: async () => ({
     params: { ActivityID: operator.activity.activityId },
     body: { From: dayFromNow(20), To: dayFromNow(26), Days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], Times: ['09:00'], Capacity: 8 },
@@ -88,7 +101,9 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
   },
 };
 
-const SESSION_OPERATIONS = OPERATOR_OPERATIONS.filter((op): op is Extract<(typeof OPERATOR_OPERATIONS)[number], SessionOperation> => op.auth === 'session-or-key');
+const SESSION_OPERATIONS = OPERATOR_OPERATIONS.filter(
+  (op): op is Extract<(typeof OPERATOR_OPERATIONS)[number], SessionOperation> => op.auth === 'session-or-key',
+);
 
 type Caller = 'staff' | 'owner' | 'admin key';
 
@@ -114,7 +129,9 @@ async function snapshot(): Promise<Record<string, string>> {
   );
   const state: Record<string, string> = {};
   for (const { name } of tables) {
-    const { rows } = await db.pool.query<{ digest: string }>(`SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM "${name}" t`);
+    const { rows } = await db.pool.query<{ digest: string }>(
+      `SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM "${name}" t`,
+    );
     state[name] = rows[0]!.digest;
   }
   return state;
@@ -134,7 +151,7 @@ describe('the permission table', () => {
     }
   });
 
-  it('keeps staff to the day\'s bookings: looking up, selling, the availability they sell from, their session', () => {
+  it("keeps staff to the day's bookings: looking up, selling, the availability they sell from, their session", () => {
     const forStaff = Object.keys(OPERATOR_PERMISSIONS).filter((id) => operatorMay('staff', id as OperatorOperationId));
     expect(forStaff.sort()).toEqual(
       [
@@ -168,7 +185,12 @@ describe('every operator operation as staff', () => {
     expect(await snapshot()).toEqual(before);
     await call.unchanged?.();
     // Refused before its path, query and body are read: invalid ones get the same 403, not a 400 or 422.
-    const invalid = await send('staff', op, { ...call, body: call.body === undefined ? undefined : { Unknown: true } }, (template) => `${template.replace(/:(\w+)/g, 'not-valid')}?Unknown=1`);
+    const invalid = await send(
+      'staff',
+      op,
+      { ...call, body: call.body === undefined ? undefined : { Unknown: true } },
+      (template) => `${template.replace(/:(\w+)/g, 'not-valid')}?Unknown=1`,
+    );
     expect(invalid.status, invalid.text).toBe(403);
   });
 });
@@ -181,10 +203,17 @@ describe.each(['owner', 'admin key'] as const)('every operator operation as %s',
   });
 });
 
-describe('the schedule is the owner\'s', () => {
-  it('refuses staff generating timeslots (403) and creates none; an owner\'s same request creates them', async () => {
-    const count = async () => Number((await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM timeslots WHERE activity_id = $1', [operator.activity.id])).rows[0]!.n);
-    const pattern = { From: dayFromNow(40), To: dayFromNow(40), Days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], Times: ['08:00', '18:00'], Capacity: 5 };
+describe("the schedule is the owner's", () => {
+  it("refuses staff generating timeslots (403) and creates none; an owner's same request creates them", async () => {
+    const count = async () =>
+      Number((await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM timeslots WHERE activity_id = $1', [operator.activity.id])).rows[0]!.n);
+    const pattern = {
+      From: dayFromNow(40),
+      To: dayFromNow(40),
+      Days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+      Times: ['08:00', '18:00'],
+      Capacity: 5,
+    };
     const path = `/api/v2/operator/activities/${operator.activity.activityId}/timeslots`;
     const before = await count();
     const refused = await staff.send('POST', path, pattern);

@@ -20,14 +20,25 @@ describe('sign-in', () => {
     expect(cookie).not.toMatch(/Secure/);
     const me = await client.send('GET', '/api/v2/operator/session');
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ AccountID: operator.account.id, AccountName: operator.account.name, TimeZone: 'Europe/Lisbon', Email: operator.owner.email, Role: 'owner' });
+    expect(me.body).toEqual({
+      AccountID: operator.account.id,
+      AccountName: operator.account.name,
+      TimeZone: 'Europe/Lisbon',
+      Email: operator.owner.email,
+      Role: 'owner',
+    });
   });
 
   it('marks the cookie Secure behind https', async () => {
     const operator = await createOperator(db.pool);
     const client = new SessionClient(server.url);
     // The page the browser signs in from is the https one, so its Origin says https too.
-    const answer = await client.send('POST', '/api/v2/operator/session', { Email: operator.owner.email, Password: PASSWORD }, { 'x-forwarded-proto': 'https', origin: server.url.replace('http:', 'https:') });
+    const answer = await client.send(
+      'POST',
+      '/api/v2/operator/session',
+      { Email: operator.owner.email, Password: PASSWORD },
+      { 'x-forwarded-proto': 'https', origin: server.url.replace('http:', 'https:') },
+    );
     expect(answer.headers.get('set-cookie')).toMatch(/; Secure/);
   });
 
@@ -76,7 +87,7 @@ describe('sign-in', () => {
     expect((await signInFrom('10.201.0.1', operator.owner.email)).status).toBe(204);
   });
 
-  it('over an address\'s ceiling, lets only the right password of an e-mail without recent failures through', async () => {
+  it("over an address's ceiling, lets only the right password of an e-mail without recent failures through", async () => {
     const operator = await createOperator(db.pool);
     const other = await createOperator(db.pool);
     const sprayer = '10.202.0.1';
@@ -134,8 +145,14 @@ describe('sessions', () => {
     const old = await signedIn(server.url, operator.staff.email);
     expect((await idle.send('GET', '/api/v2/operator/session')).status).toBe(200);
     // Move the clocks instead of waiting: one session last seen 31 minutes ago, the other past its absolute end.
-    await db.pool.query(`UPDATE operator_sessions SET last_seen_at = now() - interval '31 minutes' WHERE user_id = (SELECT id FROM operator_users WHERE email = $1)`, [operator.owner.email]);
-    await db.pool.query(`UPDATE operator_sessions SET expires_at = now() - interval '1 second' WHERE user_id = (SELECT id FROM operator_users WHERE email = $1)`, [operator.staff.email]);
+    await db.pool.query(
+      `UPDATE operator_sessions SET last_seen_at = now() - interval '31 minutes' WHERE user_id = (SELECT id FROM operator_users WHERE email = $1)`,
+      [operator.owner.email],
+    );
+    await db.pool.query(
+      `UPDATE operator_sessions SET expires_at = now() - interval '1 second' WHERE user_id = (SELECT id FROM operator_users WHERE email = $1)`,
+      [operator.staff.email],
+    );
     expect((await idle.send('GET', '/api/v2/operator/session')).status).toBe(401);
     expect((await old.send('GET', '/api/v2/operator/session')).status).toBe(401);
   });
@@ -143,9 +160,15 @@ describe('sessions', () => {
   it('keeps a session alive while it is used', async () => {
     const operator = await createOperator(db.pool);
     const client = await signedIn(server.url, operator.owner.email);
-    await db.pool.query(`UPDATE operator_sessions SET last_seen_at = now() - interval '29 minutes' WHERE user_id = (SELECT id FROM operator_users WHERE email = $1)`, [operator.owner.email]);
+    await db.pool.query(
+      `UPDATE operator_sessions SET last_seen_at = now() - interval '29 minutes' WHERE user_id = (SELECT id FROM operator_users WHERE email = $1)`,
+      [operator.owner.email],
+    );
     expect((await client.send('GET', '/api/v2/operator/session')).status).toBe(200);
-    const { rows } = await db.pool.query(`SELECT last_seen_at > now() - interval '1 minute' AS fresh FROM operator_sessions WHERE user_id = (SELECT id FROM operator_users WHERE email = $1)`, [operator.owner.email]);
+    const { rows } = await db.pool.query(
+      `SELECT last_seen_at > now() - interval '1 minute' AS fresh FROM operator_sessions WHERE user_id = (SELECT id FROM operator_users WHERE email = $1)`,
+      [operator.owner.email],
+    );
     expect(rows[0].fresh).toBe(true);
   });
 
@@ -202,7 +225,9 @@ describe('sessions', () => {
     expect((await client.send('GET', '/api/v2/operator/session')).status).toBe(200);
     // A browser that sent no Origin but says the request is same-origin is believed; reading needs neither.
     expect((await request(server.url, 'GET', '/api/v2/operator/session', { headers: { cookie: client.cookie! } })).status).toBe(200);
-    expect((await request(server.url, 'DELETE', '/api/v2/operator/session', { headers: { cookie: client.cookie!, 'sec-fetch-site': 'same-origin' } })).status).toBe(204);
+    expect(
+      (await request(server.url, 'DELETE', '/api/v2/operator/session', { headers: { cookie: client.cookie!, 'sec-fetch-site': 'same-origin' } })).status,
+    ).toBe(204);
   });
 
   it('refuses a sign-in with neither Origin nor Sec-Fetch-Site: same-origin (a session is for the console; scripts use an admin key)', async () => {
@@ -211,7 +236,10 @@ describe('sessions', () => {
     const bare = await request(server.url, 'POST', '/api/v2/operator/session', { body, headers: { 'x-forwarded-for': '10.77.0.1' } });
     expect(bare.status).toBe(403);
     expect(bare.headers.get('set-cookie')).toBeNull();
-    const sameOrigin = await request(server.url, 'POST', '/api/v2/operator/session', { body, headers: { 'x-forwarded-for': '10.77.0.1', 'sec-fetch-site': 'same-origin' } });
+    const sameOrigin = await request(server.url, 'POST', '/api/v2/operator/session', {
+      body,
+      headers: { 'x-forwarded-for': '10.77.0.1', 'sec-fetch-site': 'same-origin' },
+    });
     expect(sameOrigin.status).toBe(204);
   });
 
@@ -243,7 +271,9 @@ describe('API keys on the operator API', () => {
   it('lists the operator operations in the OpenAPI document', async () => {
     const doc = await request(server.url, 'GET', '/openapi.json');
     expect(doc.status).toBe(200);
-    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/api/v2/operator/session', '/api/v2/operator/bookings', '/api/v2/operator/bookings/{Reference}']));
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining(['/api/v2/operator/session', '/api/v2/operator/bookings', '/api/v2/operator/bookings/{Reference}']),
+    );
     expect(doc.body.paths['/api/v2/operator/bookings'].get.security).toEqual([{ bearerAuth: ['admin'] }, { sessionCookie: [] }]);
   });
 });

@@ -6,13 +6,29 @@ import type { Activity } from '@backbone/domain';
 import type { SessionLifetimes } from '@backbone/http';
 import { closeQueues, openQueues, type EventQueues } from '@backbone/publisher';
 import { createTestOperatorApp } from '@backbone/test-apps/operator-api';
-import { createTestAccount, createTestActivity, createTestTimeslot, request, useTestDatabase, useTestRedis, useTestServer, type ApiResponse, type TestAccount } from '@backbone/testkit';
+import {
+  createTestAccount,
+  createTestActivity,
+  createTestTimeslot,
+  request,
+  useTestDatabase,
+  useTestRedis,
+  useTestServer,
+  type ApiResponse,
+  type TestAccount,
+} from '@backbone/testkit';
 import { createBooking, createOperatorUser } from '@backbone/use-cases';
 import type { BookingChannel, OperatorRole } from '@backbone/contracts';
 
 export { PROBLEM_BASE } from '@backbone/test-apps/operator-api';
 
-export function useOperatorApi(options: { sessions?: Partial<SessionLifetimes>; signIn?: { maxFailures?: number; maxFailuresPerAddress?: number; windowSeconds?: number }; consoleDir?: string } = {}) {
+export function useOperatorApi(
+  options: {
+    sessions?: Partial<SessionLifetimes>;
+    signIn?: { maxFailures?: number; maxFailuresPerAddress?: number; windowSeconds?: number };
+    consoleDir?: string;
+  } = {},
+) {
   const db = useTestDatabase();
   const redis = useTestRedis();
   let queues: EventQueues | undefined;
@@ -53,8 +69,11 @@ let clientCount = 0;
 /** A browser-like client: keeps the session cookie and sends the service's Origin on every request. */
 export class SessionClient {
   cookie: string | null = null;
-  readonly address = `10.${clientCount >> 16 & 255}.${clientCount >> 8 & 255}.${++clientCount & 255}`;
-  constructor(private readonly baseUrl: string, private readonly origin: string = baseUrl) {}
+  readonly address = `10.${(clientCount >> 16) & 255}.${(clientCount >> 8) & 255}.${++clientCount & 255}`;
+  constructor(
+    private readonly baseUrl: string,
+    private readonly origin: string = baseUrl,
+  ) {}
 
   // Tests read arbitrary members of answers.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -92,7 +111,15 @@ export async function book(
   pool: Pool,
   operator: Operator,
   slot: { date: string; time: string },
-  options: { channel?: BookingChannel; firstName?: string; lastName?: string; email?: string; paymentReference?: string | null; participants?: number; activity?: Activity } = {},
+  options: {
+    channel?: BookingChannel;
+    firstName?: string;
+    lastName?: string;
+    email?: string;
+    paymentReference?: string | null;
+    participants?: number;
+    activity?: Activity;
+  } = {},
 ) {
   const { value } = await createBooking(
     { pool },

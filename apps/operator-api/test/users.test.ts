@@ -18,7 +18,12 @@ describe('users', () => {
     const owner = await signedIn(server.url, operator.owner.email);
     const added = await owner.send('POST', '/api/v2/operator/users', { Email: 'New.Staff@example.com', Role: 'staff' });
     expect(added.status).toBe(201);
-    expect(added.body).toMatchObject({ Email: 'new.staff@example.com', Role: 'staff', Disabled: false, Password: expect.stringMatching(/^[A-Za-z0-9_-]{20}$/) });
+    expect(added.body).toMatchObject({
+      Email: 'new.staff@example.com',
+      Role: 'staff',
+      Disabled: false,
+      Password: expect.stringMatching(/^[A-Za-z0-9_-]{20}$/),
+    });
     const listed = await owner.send('GET', '/api/v2/operator/users');
     expect(listed.body.map((u: { Email: string }) => u.Email)).toEqual([operator.owner.email, 'new.staff@example.com', operator.staff.email].sort());
     expect(listed.text).not.toContain(added.body.Password);
@@ -33,7 +38,7 @@ describe('users', () => {
     expect((await owner.send('POST', '/api/v2/operator/users', { Email: 'new.staff@example.com', Role: 'owner' })).status).toBe(422);
   });
 
-  it('refuses staff (403) and keeps the tenant wall (another account\'s user: 404)', async () => {
+  it("refuses staff (403) and keeps the tenant wall (another account's user: 404)", async () => {
     const staff = await signedIn(server.url, operator.staff.email);
     expect((await staff.send('GET', '/api/v2/operator/users')).status).toBe(403);
     expect((await staff.send('POST', '/api/v2/operator/users', { Email: 'x@example.com', Role: 'owner' })).status).toBe(403);

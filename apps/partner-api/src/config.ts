@@ -18,7 +18,8 @@ export const partnerApiEnv = {
     WEBHOOK_ALLOWED_HOSTS: {
       type: 'string',
       default: '',
-      description: 'Comma-separated host names or IP literals a webhook URL may name over plain http or although not public (local use and tests). Empty: https to public addresses only.',
+      description:
+        'Comma-separated host names or IP literals a webhook URL may name over plain http or although not public (local use and tests). Empty: https to public addresses only.',
     },
   },
 } as const;

@@ -16,7 +16,12 @@ writeLogsBeforeExit(logger);
 
 try {
   await migrate({ databaseUrl: config.DATABASE_URL, ...(schema ? { schema } : {}), log: (message) => logger.debug(message) });
-  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'partner-api', ...(schema ? { schema } : {}) });
+  const pool = createPool({
+    connectionString: config.DATABASE_URL,
+    max: config.DATABASE_POOL_SIZE,
+    applicationName: 'partner-api',
+    ...(schema ? { schema } : {}),
+  });
   const keyVerifier = createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS);
   const revocations = listenForKeyRevocations({ redisUrl: config.REDIS_URL, verifier: keyVerifier, logger, clientName: 'partner-api:key-revocations' });
   const redis = createRedisConnection(config.REDIS_URL, 'producer');
@@ -29,11 +34,14 @@ try {
     waitForRedis: false,
     onUnanswered: (err) => logger.warn({ err }, 'Redis unreachable: checking whose queues these are once it answers'),
     onTaken: (err) => {
-      logger.fatal({ err }, 'partner API stopping: the queues are another database\'s');
+      logger.fatal({ err }, "partner API stopping: the queues are another database's");
       process.exit(1);
     },
   });
-  const webhookDeliveries = openWebhookDeliveryQueue(redis, { prefix: config.QUEUE_PREFIX, onError: (error) => logger.warn({ err: error }, 'webhook queue connection error') });
+  const webhookDeliveries = openWebhookDeliveryQueue(redis, {
+    prefix: config.QUEUE_PREFIX,
+    onError: (error) => logger.warn({ err: error }, 'webhook queue connection error'),
+  });
   const rateLimits = openKeyRateLimiter({ settings: rateLimitSettings(config), redisUrl: config.REDIS_URL, logger, clientName: 'partner-api:rate-limits' });
   const app = createPartnerApp({
     pool,
@@ -49,7 +57,11 @@ try {
   const running = await listen(app, {
     port: config.PORT,
     host: config.HOST,
-    timeouts: { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, connectionsCheckIntervalMs: config.CONNECTIONS_CHECK_INTERVAL_MS },
+    timeouts: {
+      headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+      connectionsCheckIntervalMs: config.CONNECTIONS_CHECK_INTERVAL_MS,
+    },
   });
   logger.info({ url: running.url }, 'partner API listening');
   const metrics = config.METRICS_ENABLED ? await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, registry }) : null;

@@ -150,7 +150,7 @@ describe.each([
 
   it.each([
     ['unknown', () => randomUUID()],
-    ["of another account", () => other.activity.activityId],
+    ['of another account', () => other.activity.activityId],
     ['not in the shopfront', () => hidden.activityId],
     ['inactive', () => retired.activityId],
   ])('answers 404 for an activity that is %s', async (_label, id) => {

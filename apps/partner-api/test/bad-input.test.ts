@@ -48,23 +48,58 @@ const notUtf8 = (name: string, bytes: Buffer): Case => ({
 // The webhook operations act on an endpoint registered in beforeAll, with one failed delivery.
 const WEBHOOKS = '/api/v2/ota/partner/webhooks';
 const hook = { endpoint: '', delivery: '' };
-const register = (name: string, body: unknown, status = 422): Case => ({ name: `webhooks: register with ${name}`, method: 'POST', path: () => WEBHOOKS, body: () => body, status });
+const register = (name: string, body: unknown, status = 422): Case => ({
+  name: `webhooks: register with ${name}`,
+  method: 'POST',
+  path: () => WEBHOOKS,
+  body: () => body,
+  status,
+});
 const deliveries = (name: string, query: string | (() => string)): Case => ({
   name: `webhooks: deliveries with ${name}`,
   path: () => `${WEBHOOKS}/${hook.endpoint}/deliveries${typeof query === 'function' ? query() : query}`,
   status: 422,
 });
-const replaySince = (name: string, body: unknown): Case => ({ name: `webhooks: replay with ${name}`, method: 'POST', path: () => `${WEBHOOKS}/${hook.endpoint}/replay`, body: () => body, status: 422 });
+const replaySince = (name: string, body: unknown): Case => ({
+  name: `webhooks: replay with ${name}`,
+  method: 'POST',
+  path: () => `${WEBHOOKS}/${hook.endpoint}/replay`,
+  body: () => body,
+  status: 422,
+});
 const position = (createdAt: string, id: string) => Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
 // The lifecycle operations act on a hold and a confirmed booking made in beforeAll.
 const refs = { hold: '', confirmed: '' };
 const held = () => `${BOOKING}/${refs.hold}`;
-const lookUp = (reference: string, status = 400): Case => ({ name: `look up: Reference ${JSON.stringify(reference)}`, path: () => `${BOOKING}/${reference}`, status });
-const confirm = (name: string, body: () => unknown, status = 422): Case => ({ name: `confirm: ${name}`, method: 'POST', path: () => `${held()}/confirm`, body, status });
-const cancel = (name: string, body: () => unknown, status = 422, path = () => `${BOOKING}/${refs.confirmed}/cancel`): Case => ({ name: `cancel: ${name}`, method: 'POST', path, body, status });
+const lookUp = (reference: string, status = 400): Case => ({
+  name: `look up: Reference ${JSON.stringify(reference)}`,
+  path: () => `${BOOKING}/${reference}`,
+  status,
+});
+const confirm = (name: string, body: () => unknown, status = 422): Case => ({
+  name: `confirm: ${name}`,
+  method: 'POST',
+  path: () => `${held()}/confirm`,
+  body,
+  status,
+});
+const cancel = (name: string, body: () => unknown, status = 422, path = () => `${BOOKING}/${refs.confirmed}/cancel`): Case => ({
+  name: `cancel: ${name}`,
+  method: 'POST',
+  path,
+  body,
+  status,
+});
 const hold = (name: string, value: unknown) => post(`hold: ${name}`, withBody({ Hold: value }));
 const sync = (name: string, query: string): Case => ({ name: `sync: ${name}`, path: () => `/api/v2/ota/partner/bookings${query}`, status: 422 });
-const raw = (name: string, path: () => string, rawBody: string, contentType: string, status: number): Case => ({ name, method: 'POST', path, rawBody, headers: { 'content-type': contentType }, status });
+const raw = (name: string, path: () => string, rawBody: string, contentType: string, status: number): Case => ({
+  name,
+  method: 'POST',
+  path,
+  rawBody,
+  headers: { 'content-type': contentType },
+  status,
+});
 
 const cases: Case[] = [
   // products
@@ -81,8 +116,16 @@ const cases: Case[] = [
   { name: 'resolve: Name with a NUL byte', path: () => '/api/v2/ota/partner/resolve-product?Name=%00', status: 400 },
   { name: 'resolve: ID with full-width digits', path: () => `/api/v2/ota/partner/resolve-product?ID=${encodeURIComponent('１２')}`, status: 400 },
   // path parameter
-  { name: 'dates: ActivityID with SQL', path: () => `/api/v2/ota/partner/availability/${encodeURIComponent("1' OR '1'='1")}/dates?StartDate=${day}&EndDate=${day}`, status: 400 },
-  { name: 'dates: ActivityID with a script tag', path: () => `/api/v2/ota/partner/availability/${encodeURIComponent('<script>alert(1)</script>')}/dates`, status: 400 },
+  {
+    name: 'dates: ActivityID with SQL',
+    path: () => `/api/v2/ota/partner/availability/${encodeURIComponent("1' OR '1'='1")}/dates?StartDate=${day}&EndDate=${day}`,
+    status: 400,
+  },
+  {
+    name: 'dates: ActivityID with a script tag',
+    path: () => `/api/v2/ota/partner/availability/${encodeURIComponent('<script>alert(1)</script>')}/dates`,
+    status: 400,
+  },
   { name: 'dates: ActivityID in non-ASCII letters', path: () => `/api/v2/ota/partner/availability/${encodeURIComponent('ü'.repeat(36))}/dates`, status: 400 },
   { name: 'dates: ActivityID with a NUL byte', path: () => `/api/v2/ota/partner/availability/${id()}%00/dates?StartDate=${day}&EndDate=${day}`, status: 400 },
   { name: 'dates: ActivityID badly percent-encoded', path: () => '/api/v2/ota/partner/availability/%E0%A4%A/dates', status: 400 },
@@ -108,9 +151,30 @@ const cases: Case[] = [
   // booking: the body as a whole
   { name: 'booking: empty body', method: 'POST', path: () => BOOKING, rawBody: '', headers: { 'content-type': 'application/json' }, status: 422 },
   { name: 'booking: no content type', method: 'POST', path: () => BOOKING, rawBody: '{}', headers: { 'content-type': '' }, status: 415 },
-  { name: 'booking: text/plain body', method: 'POST', path: () => BOOKING, rawBody: JSON.stringify({ a: 1 }), headers: { 'content-type': 'text/plain' }, status: 415 },
-  { name: 'booking: JSON in an unsupported charset', method: 'POST', path: () => BOOKING, rawBody: '{}', headers: { 'content-type': 'application/json; charset=latin1' }, status: 415 },
-  { name: 'booking: truncated JSON', method: 'POST', path: () => BOOKING, rawBody: '{"ActivityID": "', headers: { 'content-type': 'application/json' }, status: 400 },
+  {
+    name: 'booking: text/plain body',
+    method: 'POST',
+    path: () => BOOKING,
+    rawBody: JSON.stringify({ a: 1 }),
+    headers: { 'content-type': 'text/plain' },
+    status: 415,
+  },
+  {
+    name: 'booking: JSON in an unsupported charset',
+    method: 'POST',
+    path: () => BOOKING,
+    rawBody: '{}',
+    headers: { 'content-type': 'application/json; charset=latin1' },
+    status: 415,
+  },
+  {
+    name: 'booking: truncated JSON',
+    method: 'POST',
+    path: () => BOOKING,
+    rawBody: '{"ActivityID": "',
+    headers: { 'content-type': 'application/json' },
+    status: 400,
+  },
   notUtf8('booking: invalid UTF-8 in a name (0xff 0xfe)', Buffer.from([0xff, 0xfe])),
   notUtf8('booking: a lone UTF-8 continuation byte', Buffer.from([0x80])),
   notUtf8('booking: an overlong UTF-8 encoding of "/"', Buffer.from([0xc0, 0xaf])),
@@ -129,12 +193,20 @@ const cases: Case[] = [
     name: 'booking: a chunked body that ends with the connection',
     path: () => BOOKING,
     raw: {
-      bytes: () => `POST ${BOOKING} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${op.ota}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"Act`,
+      bytes: () =>
+        `POST ${BOOKING} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${op.ota}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"Act`,
       end: true,
     },
     status: 400,
   },
-  { name: 'booking: JSON with a trailing comma', method: 'POST', path: () => BOOKING, rawBody: '{"Participants": 1,}', headers: { 'content-type': 'application/json' }, status: 400 },
+  {
+    name: 'booking: JSON with a trailing comma',
+    method: 'POST',
+    path: () => BOOKING,
+    rawBody: '{"Participants": 1,}',
+    headers: { 'content-type': 'application/json' },
+    status: 400,
+  },
   post('booking: an array instead of an object', () => [valid()]),
   post('booking: a string instead of an object', () => 'book it'),
   post('booking: null', () => null),
@@ -186,7 +258,14 @@ const cases: Case[] = [
   post('booking: Answers with an unpaired surrogate in the Value', withBody({ Answers: [{ QuestionID: 1, Value: '\udc00' }] })),
   post('booking: Answers with a NUL byte in a list Value', withBody({ Answers: [{ QuestionID: 1, Value: ['a\u0000'] }] })),
   post('booking: Answers with Participant 0', withBody({ Answers: [{ QuestionID: 1, Participant: 0, Value: 'x' }] })),
-  { name: 'booking: Idempotency-Key of 300 characters', method: 'POST', path: () => BOOKING, body: valid, headers: { 'idempotency-key': 'k'.repeat(300) }, status: 400 },
+  {
+    name: 'booking: Idempotency-Key of 300 characters',
+    method: 'POST',
+    path: () => BOOKING,
+    body: valid,
+    headers: { 'idempotency-key': 'k'.repeat(300) },
+    status: 400,
+  },
   // lifecycle: references
   lookUp(encodeURIComponent("2222-2222' OR '1'='1")),
   lookUp('2222'),
@@ -237,7 +316,14 @@ const cases: Case[] = [
   confirm('Participants zero', () => ({ Participants: 0 })),
   raw('confirm: text/plain body', () => `${held()}/confirm`, '{}', 'text/plain', 415),
   raw('confirm: truncated JSON', () => `${held()}/confirm`, '{"Customer": {', 'application/json', 400),
-  { name: 'confirm: Idempotency-Key of 300 characters', method: 'POST', path: () => `${held()}/confirm`, body: () => ({}), headers: { 'idempotency-key': 'k'.repeat(300) }, status: 400 },
+  {
+    name: 'confirm: Idempotency-Key of 300 characters',
+    method: 'POST',
+    path: () => `${held()}/confirm`,
+    body: () => ({}),
+    headers: { 'idempotency-key': 'k'.repeat(300) },
+    status: 400,
+  },
   // lifecycle: cancel bodies
   cancel('Reason empty', () => ({ Reason: '' })),
   cancel('Reason blank', () => ({ Reason: '   ' })),
@@ -248,7 +334,12 @@ const cases: Case[] = [
   cancel('Reason with an unpaired surrogate', () => ({ Reason: 'ill\ud800' })),
   cancel('an unknown member', () => ({ Reason: 'ill', Refund: true })),
   cancel('an array body', () => ['ill']),
-  cancel('a hold with an unknown member', () => ({ Why: 'x' }), 422, () => `${held()}/cancel`),
+  cancel(
+    'a hold with an unknown member',
+    () => ({ Why: 'x' }),
+    422,
+    () => `${held()}/cancel`,
+  ),
   raw('cancel: text/plain body', () => `${BOOKING}/${refs.confirmed}/cancel`, 'ill', 'text/plain', 415),
   raw('cancel: JSON in an unsupported charset', () => `${BOOKING}/${refs.confirmed}/cancel`, '{}', 'application/json; charset=latin1', 415),
   raw('cancel: JSON with a trailing comma', () => `${BOOKING}/${refs.confirmed}/cancel`, '{"Reason": "ill",}', 'application/json', 400),
@@ -270,7 +361,10 @@ const cases: Case[] = [
   sync('Cursor empty', '?Cursor='),
   sync('Cursor of JSON in the wrong shape', `?Cursor=${Buffer.from(JSON.stringify({ xid: 1, id: 1 })).toString('base64url')}`),
   sync('Cursor with a huge id', `?Cursor=${Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', '1', 1e300])).toString('base64url')}`),
-  sync('Cursor with an xid of SQL', `?Cursor=${Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', "1'; DROP TABLE bookings; --", 1])).toString('base64url')}`),
+  sync(
+    'Cursor with an xid of SQL',
+    `?Cursor=${Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', "1'; DROP TABLE bookings; --", 1])).toString('base64url')}`,
+  ),
   sync('Cursor given twice', '?Cursor=abc&Cursor=def'),
   // webhooks: registering
   register('no Url', { EventTypes: ['booking.created'] }),
@@ -309,7 +403,12 @@ const cases: Case[] = [
   { name: 'webhooks: delete an ID that is not a UUID', method: 'DELETE', path: () => `${WEBHOOKS}/42`, status: 400 },
   { name: 'webhooks: delete an unknown ID', method: 'DELETE', path: () => `${WEBHOOKS}/00000000-0000-4000-8000-000000000000`, status: 404 },
   { name: 'webhooks: replay a DeliveryID that is not a UUID', method: 'POST', path: () => `${WEBHOOKS}/${hook.endpoint}/deliveries/x/replay`, status: 400 },
-  { name: 'webhooks: replay an unknown DeliveryID', method: 'POST', path: () => `${WEBHOOKS}/${hook.endpoint}/deliveries/00000000-0000-4000-8000-000000000000/replay`, status: 404 },
+  {
+    name: 'webhooks: replay an unknown DeliveryID',
+    method: 'POST',
+    path: () => `${WEBHOOKS}/${hook.endpoint}/deliveries/00000000-0000-4000-8000-000000000000/replay`,
+    status: 404,
+  },
   replaySince('no Since', {}),
   replaySince('Since not an instant', { Since: 'last week' }),
   replaySince('Since without offset', { Since: '2026-01-01T10:00:00' }),
@@ -356,7 +455,12 @@ describe('malformed requests', () => {
         });
     expect(res.status).toBe(c.status);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ status: c.status, title: expect.any(String), detail: expect.any(String), instance: expect.stringMatching(/^\/api\/v2\/ota\//) });
+    expect(res.body).toMatchObject({
+      status: c.status,
+      title: expect.any(String),
+      detail: expect.any(String),
+      instance: expect.stringMatching(/^\/api\/v2\/ota\//),
+    });
     expect(res.body.type.startsWith(`${PROBLEM_BASE}/`)).toBe(true);
     expect(await databaseFingerprint(db.pool)).toEqual(before);
   });
@@ -397,20 +501,18 @@ describe('slow clients: cut off after the timeouts with a 408 problem, nothing w
 });
 
 describe('injection-looking text in well-formed places is data', () => {
-  it.each([
-    ["'; DROP TABLE activities; --"],
-    ['<script>alert(1)</script>'],
-    ['%_\\'],
-    ['Ærøskøbing 🛶 Ünïcödé'],
-  ])('filters and resolves by %j without effect', async (text) => {
-    const before = await databaseFingerprint(db.pool);
-    const list = await request(server.url, 'GET', `/api/v2/ota/partner/products?name=${encodeURIComponent(text)}`, { key: op.ota });
-    expect(list.status).toBe(200);
-    expect(list.body).toEqual([]);
-    const resolve = await request(server.url, 'GET', `/api/v2/ota/partner/resolve-product?Name=${encodeURIComponent(text)}`, { key: op.ota });
-    expect(resolve.status).toBe(404);
-    expect(await databaseFingerprint(db.pool)).toEqual(before);
-  });
+  it.each([["'; DROP TABLE activities; --"], ['<script>alert(1)</script>'], ['%_\\'], ['Ærøskøbing 🛶 Ünïcödé']])(
+    'filters and resolves by %j without effect',
+    async (text) => {
+      const before = await databaseFingerprint(db.pool);
+      const list = await request(server.url, 'GET', `/api/v2/ota/partner/products?name=${encodeURIComponent(text)}`, { key: op.ota });
+      expect(list.status).toBe(200);
+      expect(list.body).toEqual([]);
+      const resolve = await request(server.url, 'GET', `/api/v2/ota/partner/resolve-product?Name=${encodeURIComponent(text)}`, { key: op.ota });
+      expect(resolve.status).toBe(404);
+      expect(await databaseFingerprint(db.pool)).toEqual(before);
+    },
+  );
 
   it('stores unicode and markup in names verbatim, and returns them as JSON strings', async () => {
     const customer = { FirstName: 'Zoë 🛶', LastName: "<b>O'Brien</b>; DROP TABLE bookings", Email: 'zoe@example.com' };

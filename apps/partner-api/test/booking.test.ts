@@ -18,7 +18,13 @@ let keyId: string;
 
 const book = (body: unknown, key = op.ota, headers: Record<string, string> = {}) => request(server.url, 'POST', BOOKING, { key, body, headers });
 const bookedOf = async (activity: Activity, time: string, date = day) =>
-  (await db.pool.query<{ booked: number }>('SELECT booked FROM timeslots WHERE activity_id = $1 AND local_date = $2 AND local_time = $3', [activity.id, date, time])).rows[0]!.booked;
+  (
+    await db.pool.query<{ booked: number }>('SELECT booked FROM timeslots WHERE activity_id = $1 AND local_date = $2 AND local_time = $3', [
+      activity.id,
+      date,
+      time,
+    ])
+  ).rows[0]!.booked;
 
 beforeAll(async () => {
   op = await createOperator(db.pool, { activity: { maxParticipants: 6 } });
@@ -55,10 +61,9 @@ describe('POST booking: 201', () => {
     expect(res.status).toBe(201);
     expect(await bookedOf(op.activity, '10:00')).toBe(before + 2);
 
-    const { rows: bookings } = await db.pool.query(
-      `SELECT b.*, extract(epoch FROM b.created_at) AS created_epoch FROM bookings b WHERE reference = $1`,
-      [res.body.Reference],
-    );
+    const { rows: bookings } = await db.pool.query(`SELECT b.*, extract(epoch FROM b.created_at) AS created_epoch FROM bookings b WHERE reference = $1`, [
+      res.body.Reference,
+    ]);
     expect(bookings).toHaveLength(1);
     const row = bookings[0];
     expect(row).toMatchObject({
@@ -88,7 +93,8 @@ describe('POST booking: 201', () => {
       Channel: 'ota',
       PaymentReference: 'psp_abc_42',
       // The partner of the key that booked, and the booking's new status (the booking lifecycle's events carry both).
-      PartnerID: (await db.pool.query<{ partner_id: string }>(`SELECT partner_id FROM bookings WHERE reference = $1`, [res.body.Reference])).rows[0]!.partner_id,
+      PartnerID: (await db.pool.query<{ partner_id: string }>(`SELECT partner_id FROM bookings WHERE reference = $1`, [res.body.Reference])).rows[0]!
+        .partner_id,
       Status: 'confirmed',
     });
     // The payload fits the job catalog's schema: every required member, nothing unknown.
@@ -225,7 +231,8 @@ describe('POST booking: waiver answers', () => {
   beforeAll(async () => {
     activity = await createTestActivity(db.pool, op.account.id, { maxParticipants: 4 });
     await createTestTimeslot(db.pool, activity, { date: day, time: '09:00', capacity: 200 });
-    const make = (name: string, input: Parameters<typeof createTestQuestion>[2]) => createTestQuestion(db.pool, activity, input).then((question) => (q[name] = question));
+    const make = (name: string, input: Parameters<typeof createTestQuestion>[2]) =>
+      createTestQuestion(db.pool, activity, input).then((question) => (q[name] = question));
     await make('file', { question: 'Signed waiver', type: 'file', required: true });
     await make('accept', { question: 'I accept', type: 'checkbox', required: true });
     await make('swim', { question: 'Swimming level', type: 'select', required: true, options: ['None', 'Good'], perParticipant: true });
@@ -245,7 +252,8 @@ describe('POST booking: waiver answers', () => {
     { QuestionID: q.accept!.id, Value: true },
     ...Array.from({ length: participants }, (_, i) => ({ QuestionID: q.swim!.id, Participant: i + 1, Value: 'Good' })),
   ];
-  const attempt = (answers: unknown, participants = 1) => book(bookingBody(activity, { date: day, time: '09:00' }, { Participants: participants, Answers: answers }));
+  const attempt = (answers: unknown, participants = 1) =>
+    book(bookingBody(activity, { date: day, time: '09:00' }, { Participants: participants, Answers: answers }));
 
   it('books without answers: the partner may collect the waiver later', async () => {
     expect((await attempt(undefined)).status).toBe(201);
@@ -268,7 +276,13 @@ describe('POST booking: waiver answers', () => {
     const { rows } = await db.pool.query('SELECT answers FROM bookings WHERE reference = $1', [res.body.Reference]);
     expect(rows[0].answers).toHaveLength(answers.length);
     expect(rows[0].answers).toContainEqual({ QuestionID: q.swim!.id, Question: 'Swimming level', Type: 'select', Participant: 2, Value: 'Good' });
-    expect(rows[0].answers).toContainEqual({ QuestionID: q.multi!.id, Question: 'Experience', Type: 'multiselect', Participant: null, Value: ['Boulder', 'Lead'] });
+    expect(rows[0].answers).toContainEqual({
+      QuestionID: q.multi!.id,
+      Question: 'Experience',
+      Type: 'multiselect',
+      Participant: null,
+      Value: ['Boulder', 'Lead'],
+    });
   });
 
   it.each([
@@ -279,20 +293,40 @@ describe('POST booking: waiver answers', () => {
     ['a multiselect given a string', () => [...required(), { QuestionID: q.multi!.id, Value: 'Boulder' }], 'Answers[3].Value'],
     ['a multiselect with an unknown option', () => [...required(), { QuestionID: q.multi!.id, Value: ['Boulder', 'Ice'] }], 'Answers[3].Value'],
     ['a multiselect repeating an option', () => [...required(), { QuestionID: q.multi!.id, Value: ['Lead', 'Lead'] }], 'Answers[3].Value'],
-    ['a checkbox given "yes"', () => [...required().filter((a) => a.QuestionID !== q.accept!.id), { QuestionID: q.accept!.id, Value: 'yes' }], 'Answers[2].Value'],
+    [
+      'a checkbox given "yes"',
+      () => [...required().filter((a) => a.QuestionID !== q.accept!.id), { QuestionID: q.accept!.id, Value: 'yes' }],
+      'Answers[2].Value',
+    ],
     ['a number given as a string', () => [...required(), { QuestionID: q.number!.id, Value: '42' }], 'Answers[3].Value'],
     ['a date that does not exist', () => [...required(), { QuestionID: q.date!.id, Value: '2026-02-30' }], 'Answers[3].Value'],
     ['an invalid email', () => [...required(), { QuestionID: q.email!.id, Value: 'not-an-email' }], 'Answers[3].Value'],
     ['an invalid phone', () => [...required(), { QuestionID: q.phone!.id, Value: 'call me' }], 'Answers[3].Value'],
     ['a file answer that is not a URL', () => [{ QuestionID: q.file!.id, Value: 'waiver.pdf' }, ...required().slice(1)], 'Answers[0].Value'],
-    ['a file answer with another scheme', () => [{ QuestionID: q.file!.id, Value: 'ftp://files.example.com/w.pdf' }, ...required().slice(1)], 'Answers[0].Value'],
+    [
+      'a file answer with another scheme',
+      () => [{ QuestionID: q.file!.id, Value: 'ftp://files.example.com/w.pdf' }, ...required().slice(1)],
+      'Answers[0].Value',
+    ],
     ['a signature that is not text', () => [...required(), { QuestionID: q.signature!.id, Value: true }], 'Answers[3].Value'],
     ['no answers although questions are required', () => [], 'Answers'],
     ['the required file upload missing', () => required().slice(1), 'Answers'],
     ['the required file upload blank', () => [{ QuestionID: q.file!.id, Value: '  ' }, ...required().slice(1)], 'Answers'],
-    ['a required checkbox not ticked', () => [...required().filter((a) => a.QuestionID !== q.accept!.id), { QuestionID: q.accept!.id, Value: false }], 'Answers'],
-    ['a per-participant question answered without Participant', () => [...required().slice(0, 2), { QuestionID: q.swim!.id, Value: 'Good' }], 'Answers[2].Participant'],
-    ['a per-booking question answered with Participant', () => [...required(), { QuestionID: q.text!.id, Participant: 1, Value: 'x' }], 'Answers[3].Participant'],
+    [
+      'a required checkbox not ticked',
+      () => [...required().filter((a) => a.QuestionID !== q.accept!.id), { QuestionID: q.accept!.id, Value: false }],
+      'Answers',
+    ],
+    [
+      'a per-participant question answered without Participant',
+      () => [...required().slice(0, 2), { QuestionID: q.swim!.id, Value: 'Good' }],
+      'Answers[2].Participant',
+    ],
+    [
+      'a per-booking question answered with Participant',
+      () => [...required(), { QuestionID: q.text!.id, Participant: 1, Value: 'x' }],
+      'Answers[3].Participant',
+    ],
     ['a Participant beyond the party', () => [...required(), { QuestionID: q.swim!.id, Participant: 2, Value: 'Good' }], 'Answers[3].Participant'],
     ['a question answered twice', () => [...required(), { QuestionID: q.file!.id, Value: 'https://files.example.com/other.pdf' }], 'Answers[3].QuestionID'],
   ])('refuses %s with 422 naming the answer', async (_label, answers, field) => {
@@ -312,7 +346,12 @@ describe('POST booking: waiver answers', () => {
   });
 
   it('lets optional questions stay blank', async () => {
-    const res = await attempt([...required(), { QuestionID: q.text!.id, Value: '' }, { QuestionID: q.multi!.id, Value: [] }, { QuestionID: q.email!.id, Value: '' }]);
+    const res = await attempt([
+      ...required(),
+      { QuestionID: q.text!.id, Value: '' },
+      { QuestionID: q.multi!.id, Value: [] },
+      { QuestionID: q.email!.id, Value: '' },
+    ]);
     expect(res.status).toBe(201);
   });
 });
@@ -327,7 +366,13 @@ describe('POST booking: 500', () => {
       const res = await book(bookingBody(activity, { date: day, time: '09:00' }), op.ota, { 'x-request-id': 'trace-500-test' });
       expect(res.status).toBe(500);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/internal`, title: 'Internal Server Error', status: 500, instance: BOOKING, requestId: 'trace-500-test' });
+      expect(res.body).toMatchObject({
+        type: `${PROBLEM_BASE}/internal`,
+        title: 'Internal Server Error',
+        status: 500,
+        instance: BOOKING,
+        requestId: 'trace-500-test',
+      });
       expect(res.body.detail).toContain('trace-500-test');
       expect(res.text).not.toMatch(/outbox|relation|SELECT|INSERT|at .*\.ts/);
     } finally {

@@ -5,7 +5,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestActivity, createTestTimeslot, futureDate, request } from '@backbone/testkit';
 import type { Activity } from '@backbone/domain';
-import { bookingBody, bookingPath, createOperator, databaseFingerprint, keepAliveClient, PROBLEM_BASE, timeslotLedger, usePartnerApi, type Operator } from './support.js';
+import {
+  bookingBody,
+  bookingPath,
+  createOperator,
+  databaseFingerprint,
+  keepAliveClient,
+  PROBLEM_BASE,
+  timeslotLedger,
+  usePartnerApi,
+  type Operator,
+} from './support.js';
 
 const { db, server } = usePartnerApi({ poolSize: 30 });
 const BOOKING = '/api/v2/ota/partner/booking';
@@ -43,7 +53,9 @@ async function historyOf(reference: string) {
 }
 
 async function updatedEvents(reference: string) {
-  const { rows } = await db.pool.query(`SELECT payload FROM outbox_events WHERE type = 'booking.updated' AND payload->>'Reference' = $1 ORDER BY id`, [reference]);
+  const { rows } = await db.pool.query(`SELECT payload FROM outbox_events WHERE type = 'booking.updated' AND payload->>'Reference' = $1 ORDER BY id`, [
+    reference,
+  ]);
   return rows.map((r: { payload: Record<string, unknown> }) => r.payload);
 }
 
@@ -72,7 +84,13 @@ describe('moving a booking', () => {
     });
     const history = await historyOf(reference);
     expect(history).toEqual([
-      { action: 'rescheduled', actor_kind: 'partner', partner_id: event!.PartnerID, api_key_id: expect.any(String), changes: { Time: { From: '09:00', To: '11:00' } } },
+      {
+        action: 'rescheduled',
+        actor_kind: 'partner',
+        partner_id: event!.PartnerID,
+        api_key_id: expect.any(String),
+        changes: { Time: { From: '09:00', To: '11:00' } },
+      },
     ]);
   });
 
@@ -113,7 +131,10 @@ describe('moving a booking', () => {
 
   it('takes the places of lapsed holds in the target, as a create would', async () => {
     const { activity, date, slots } = await activityWithSlots({ '09:00': 6, '10:00': 2 });
-    const hold = await request(server.url, 'POST', BOOKING, { key: op.ota, body: bookingBody(activity, slots['10:00']!, { Participants: 2, Hold: { Minutes: 5 } }) });
+    const hold = await request(server.url, 'POST', BOOKING, {
+      key: op.ota,
+      body: bookingBody(activity, slots['10:00']!, { Participants: 2, Hold: { Minutes: 5 } }),
+    });
     await db.pool.query(`UPDATE bookings SET expires_at = now() - interval '1 second' WHERE reference = $1`, [hold.body.Reference]);
     const reference = await book(activity, slots['09:00']!, { Participants: 2 });
     const moved = await change(reference, { Date: date, Time: '10:00' });
@@ -145,7 +166,7 @@ describe('party size, customer and answers', () => {
     expect((await updatedEvents(reference)).map((e) => e.Changed)).toEqual([['Participants'], ['Participants']]);
   });
 
-  it('keeps the unit price it was sold at when the activity\'s price changes, and totals the new party', async () => {
+  it("keeps the unit price it was sold at when the activity's price changes, and totals the new party", async () => {
     const { activity, slots } = await activityWithSlots({ '09:00': 8 }, { priceMinor: 4500, currency: 'EUR' });
     const created = await request(server.url, 'POST', BOOKING, { key: op.ota, body: bookingBody(activity, slots['09:00']!, { Participants: 2 }) });
     expect(created.body.Price).toEqual({ Currency: 'EUR', UnitAmount: 4500, TotalAmount: 9000, AtSale: true });
@@ -162,7 +183,10 @@ describe('party size, customer and answers', () => {
     const changed = await change(reference, { Customer: { Phone: '+351 912 345 678', LastName: 'Byron' } });
     expect(changed.status).toBe(200);
     expect(changed.body.Customer).toEqual({ FirstName: 'Ada', LastName: 'Byron', Email: 'ada@example.com', Phone: '+351 912 345 678' });
-    expect((await historyOf(reference))[0]).toMatchObject({ action: 'edited', changes: { Customer: { From: { LastName: 'Lovelace' }, To: { LastName: 'Byron' } } } });
+    expect((await historyOf(reference))[0]).toMatchObject({
+      action: 'edited',
+      changes: { Customer: { From: { LastName: 'Lovelace' }, To: { LastName: 'Byron' } } },
+    });
   });
 
   it('answers the booking as it is, and records nothing, when nothing changes', async () => {
@@ -197,14 +221,17 @@ describe('when a booking may change', () => {
     await request(server.url, 'POST', bookingPath(cancelled, 'cancel'), { key: op.ota });
     const hold = await request(server.url, 'POST', BOOKING, { key: op.ota, body: bookingBody(activity, slots['09:00']!, { Hold: { Minutes: 5 } }) });
     await db.pool.query(`UPDATE bookings SET expires_at = now() - interval '1 second' WHERE reference = $1`, [hold.body.Reference]);
-    for (const [reference, status] of [[cancelled, 'cancelled'], [hold.body.Reference as string, 'expired']] as const) {
+    for (const [reference, status] of [
+      [cancelled, 'cancelled'],
+      [hold.body.Reference as string, 'expired'],
+    ] as const) {
       const refused = await change(reference, { Participants: 2 });
       expect(refused.status).toBe(409);
       expect(refused.body).toMatchObject({ type: `${PROBLEM_BASE}/invalid-transition`, Status: status });
     }
   });
 
-  it('answers 404 for another partner\'s booking and another account\'s, and changes nothing', async () => {
+  it("answers 404 for another partner's booking and another account's, and changes nothing", async () => {
     const { activity, slots } = await activityWithSlots({ '09:00': 8 });
     const reference = await book(activity, slots['09:00']!);
     const otherPartner = await op.keyWith(['ota']);
@@ -228,7 +255,7 @@ describe('bad input', () => {
     ['ActivityID (moves stay within the activity)', { ActivityID: '00000000-0000-4000-8000-000000000000' }, 422],
     ['Participants 0', { Participants: 0 }, 422],
     ['Participants as a string', { Participants: '2' }, 422],
-    ['Participants over the activity\'s maximum', { Participants: 11 }, 422],
+    ["Participants over the activity's maximum", { Participants: 11 }, 422],
     ['a malformed date', { Date: '2031-13-01', Time: '10:00' }, 422],
     ['a malformed time', { Date: '2031-01-01', Time: '25:00' }, 422],
     ['a customer e-mail that is not one', { Customer: { Email: 'not-an-address' } }, 422],
@@ -252,9 +279,17 @@ describe('bad input', () => {
     const { activity, slots } = await activityWithSlots({ '09:00': 8 });
     const reference = await book(activity, slots['09:00']!);
     expect((await change('NOT-A-REF!', { Participants: 2 })).status).toBe(400);
-    const text = await request(server.url, 'PATCH', bookingPath(reference), { key: op.ota, rawBody: 'Participants=2', headers: { 'content-type': 'text/plain' } });
+    const text = await request(server.url, 'PATCH', bookingPath(reference), {
+      key: op.ota,
+      rawBody: 'Participants=2',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
-    const broken = await request(server.url, 'PATCH', bookingPath(reference), { key: op.ota, rawBody: '{"Participants":', headers: { 'content-type': 'application/json' } });
+    const broken = await request(server.url, 'PATCH', bookingPath(reference), {
+      key: op.ota,
+      rawBody: '{"Participants":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(broken.status).toBe(400);
   });
 });

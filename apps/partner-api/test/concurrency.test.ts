@@ -37,7 +37,9 @@ async function stampede(sizes: number[], round: number) {
   const date = futureDate(20 + round);
   const slot = await createTestTimeslot(db.pool, activity, { date, time: '10:00', capacity: CAPACITY });
   const responses: RawResponse[] = await Promise.all(
-    sizes.map((participants) => client.send('POST', '/api/v2/ota/partner/booking', { key: op.ota, body: bookingBody(activity, { date, time: '10:00' }, { Participants: participants }) })),
+    sizes.map((participants) =>
+      client.send('POST', '/api/v2/ota/partner/booking', { key: op.ota, body: bookingBody(activity, { date, time: '10:00' }, { Participants: participants }) }),
+    ),
   );
   return { slot, responses };
 }
@@ -45,7 +47,10 @@ async function stampede(sizes: number[], round: number) {
 describe('no oversell', () => {
   for (let round = 1; round <= ROUNDS; round++) {
     it(`round ${round}: ${REQUESTS} concurrent bookings of one place on capacity ${CAPACITY} give exactly ${CAPACITY} bookings`, async () => {
-      const { slot, responses } = await stampede(Array.from({ length: REQUESTS }, () => 1), round);
+      const { slot, responses } = await stampede(
+        Array.from({ length: REQUESTS }, () => 1),
+        round,
+      );
       const created = responses.filter((r) => r.status === 201);
       const refused = responses.filter((r) => r.status === 409);
       expect(created).toHaveLength(CAPACITY);
@@ -60,7 +65,7 @@ describe('no oversell', () => {
 
   for (let round = 1; round <= ROUNDS; round++) {
     it(`round ${round}: ${REQUESTS} concurrent bookings of 1 to 4 places never exceed capacity ${CAPACITY}`, async () => {
-      const sizes = Array.from({ length: REQUESTS }, (_, i) => (i * 7 + round) % 4 + 1);
+      const sizes = Array.from({ length: REQUESTS }, (_, i) => ((i * 7 + round) % 4) + 1);
       const { slot, responses } = await stampede(sizes, ROUNDS + round);
       expect(responses.every((r) => r.status === 201 || r.status === 409)).toBe(true);
       const createdSizes = responses.flatMap((r, i) => (r.status === 201 ? [sizes[i]!] : []));

@@ -79,7 +79,9 @@ beforeAll(async () => {
   const connection = redis.connection();
   publisher = createEventPublisher({ connection, prefix: redis.prefix });
   usageWriter = createUsageWriter(appPool);
-  usageApi = await serveTestApp(createTestUsageApp({ pool: appPool, usageWriter, publisher, redisReady: async () => (await connection.ping()) === 'PONG', authCacheTtlMs: 5_000 }));
+  usageApi = await serveTestApp(
+    createTestUsageApp({ pool: appPool, usageWriter, publisher, redisReady: async () => (await connection.ping()) === 'PONG', authCacheTtlMs: 5_000 }),
+  );
 });
 
 afterAll(async () => {
@@ -131,24 +133,24 @@ function startLoad() {
   const book = (slot: TestTimeslot) =>
     send(
       'booking',
-      (id, keyed) => partner.send('POST', BOOKING, { key: otaKey, body: bookingBody(activity, slot, { PaymentReference: id }), headers: keyed ? { 'idempotency-key': id } : {} }),
+      (id, keyed) =>
+        partner.send('POST', BOOKING, {
+          key: otaKey,
+          body: bookingBody(activity, slot, { PaymentReference: id }),
+          headers: keyed ? { 'idempotency-key': id } : {},
+        }),
       slot,
     );
   const record = () =>
-    send('usage', (id, keyed) => usage.send('POST', METERS, { key: usageKey, body: { Meter: 'outage', Usage: 1, ExtraInfo: id }, headers: keyed ? { 'idempotency-key': id } : {} }));
-  const read = () => send('timeslots', () => partner.send('GET', `/api/v2/ota/partner/availability/${activity.activityId}/timeslots?Date=${roomy.date}`, { key: otaKey }));
+    send('usage', (id, keyed) =>
+      usage.send('POST', METERS, { key: usageKey, body: { Meter: 'outage', Usage: 1, ExtraInfo: id }, headers: keyed ? { 'idempotency-key': id } : {} }),
+    );
+  const read = () =>
+    send('timeslots', () => partner.send('GET', `/api/v2/ota/partner/availability/${activity.activityId}/timeslots?Date=${roomy.date}`, { key: otaKey }));
   const loop = async (next: () => Promise<void>) => {
     while (!stopped) await next();
   };
-  const loops = [
-    loop(() => book(roomy)),
-    loop(() => book(roomy)),
-    loop(() => book(small)),
-    loop(record),
-    loop(record),
-    loop(record),
-    loop(read),
-  ];
+  const loops = [loop(() => book(roomy)), loop(() => book(roomy)), loop(() => book(small)), loop(record), loop(record), loop(record), loop(read)];
   return {
     answers,
     /** Waits until each kind has had `n` 2xx answers since `since`. */
@@ -179,14 +181,17 @@ const unavailable = (answer: Answer) =>
   /^application\/problem\+json/.test(answer.response.headers['content-type'] ?? '');
 
 /** Only the small timeslot fills up. */
-const full = (answer: Answer) => answer.slot === small && answer.response?.status === 409 && answer.response.body?.type === `${PROBLEM_BASE}/insufficient-capacity`;
+const full = (answer: Answer) =>
+  answer.slot === small && answer.response?.status === 409 && answer.response.body?.type === `${PROBLEM_BASE}/insufficient-capacity`;
 
 /** Answers that are none of those, counted by what they were. */
 function unexpected(answers: Answer[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const answer of answers) {
     if (ok(answer) || unavailable(answer) || full(answer)) continue;
-    const what = answer.error ? `${answer.kind}: no answer (${answer.error})` : `${answer.kind}: ${answer.response!.status} ${String(answer.response!.body?.detail ?? answer.response!.text).slice(0, 120)}`;
+    const what = answer.error
+      ? `${answer.kind}: no answer (${answer.error})`
+      : `${answer.kind}: ${answer.response!.status} ${String(answer.response!.body?.detail ?? answer.response!.text).slice(0, 120)}`;
     counts[what] = (counts[what] ?? 0) + 1;
   }
   return counts;
@@ -195,11 +200,16 @@ function unexpected(answers: Answer[]): Record<string, number> {
 /** Sends `send` until the answer is not 409 /idempotency-in-progress (the first request's claim not yet released). */
 async function retried(send: () => Promise<RawResponse>): Promise<RawResponse> {
   let response = await send();
-  await waitFor('the failed request\'s claim released', async () => {
-    if (response.status !== 409 || response.body?.type !== `${PROBLEM_BASE}/idempotency-in-progress`) return true;
-    response = await send();
-    return false;
-  }, 10_000, 100);
+  await waitFor(
+    "the failed request's claim released",
+    async () => {
+      if (response.status !== 409 || response.body?.type !== `${PROBLEM_BASE}/idempotency-in-progress`) return true;
+      response = await send();
+      return false;
+    },
+    10_000,
+    100,
+  );
   return response;
 }
 
@@ -226,7 +236,9 @@ describe('PostgreSQL killed under load', () => {
       await lock.query('SELECT 1 FROM timeslots WHERE id = $1 FOR UPDATE', [held.id]);
       const { rows: locker } = await lock.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       const partner = keepAliveClient(partnerApi.url, 1);
-      heldAnswer = partner.send('POST', BOOKING, { key: otaKey, body: bookingBody(activity, held, { PaymentReference: heldKey }), headers: { 'idempotency-key': heldKey } }).finally(() => partner.close());
+      heldAnswer = partner
+        .send('POST', BOOKING, { key: otaKey, body: bookingBody(activity, held, { PaymentReference: heldKey }), headers: { 'idempotency-key': heldKey } })
+        .finally(() => partner.close());
       await waitFor('the held booking waiting on the lock', async () => {
         const { rows } = await testPool.query(`SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [locker[0]!.pid]);
         return rows.length === 1;
@@ -237,10 +249,13 @@ describe('PostgreSQL killed under load', () => {
       const killAt = Date.now();
       process.kill(postmasterPid, 'SIGKILL');
       await run.exited;
-      await waitFor(() => `503s of both APIs while the server is down (other answers: ${JSON.stringify(unexpected(load.answers))})`, async () => {
-        const down = load.answers.filter((a) => a.at > killAt && unavailable(a));
-        return Date.now() - killAt > 500 && down.some((a) => a.kind === 'booking') && down.some((a) => a.kind === 'usage');
-      });
+      await waitFor(
+        () => `503s of both APIs while the server is down (other answers: ${JSON.stringify(unexpected(load.answers))})`,
+        async () => {
+          const down = load.answers.filter((a) => a.at > killAt && unavailable(a));
+          return Date.now() - killAt > 500 && down.some((a) => a.kind === 'booking') && down.some((a) => a.kind === 'usage');
+        },
+      );
       // Its orphaned server processes exit as they notice; until then a new postmaster refuses to start on the data.
       let restarted: ProcessRun | undefined;
       for (let attempt = 0; !restarted; attempt++) {
@@ -276,7 +291,13 @@ describe('PostgreSQL killed under load', () => {
     const partner = keepAliveClient(partnerApi.url, 4);
     const usage = keepAliveClient(usageApi.url, 4);
     try {
-      const heldRetry = await retried(() => partner.send('POST', BOOKING, { key: otaKey, body: bookingBody(activity, held, { PaymentReference: heldKey }), headers: { 'idempotency-key': heldKey } }));
+      const heldRetry = await retried(() =>
+        partner.send('POST', BOOKING, {
+          key: otaKey,
+          body: bookingBody(activity, held, { PaymentReference: heldKey }),
+          headers: { 'idempotency-key': heldKey },
+        }),
+      );
       expect(heldRetry.status).toBe(201);
 
       // Every keyed request that got a 503, retried with its key: applied (or found applied), never twice.
@@ -284,8 +305,16 @@ describe('PostgreSQL killed under load', () => {
       for (const answer of failedKeyed) {
         const retry = await retried(() =>
           answer.kind === 'booking'
-            ? partner.send('POST', BOOKING, { key: otaKey, body: bookingBody(activity, answer.slot!, { PaymentReference: answer.id }), headers: { 'idempotency-key': answer.id } })
-            : usage.send('POST', METERS, { key: usageKey, body: { Meter: 'outage', Usage: 1, ExtraInfo: answer.id }, headers: { 'idempotency-key': answer.id } }),
+            ? partner.send('POST', BOOKING, {
+                key: otaKey,
+                body: bookingBody(activity, answer.slot!, { PaymentReference: answer.id }),
+                headers: { 'idempotency-key': answer.id },
+              })
+            : usage.send('POST', METERS, {
+                key: usageKey,
+                body: { Meter: 'outage', Usage: 1, ExtraInfo: answer.id },
+                headers: { 'idempotency-key': answer.id },
+              }),
         );
         expect(retry.status === 201 || full({ ...answer, response: retry }), `${answer.kind} ${answer.id}: ${retry.status} ${retry.text}`).toBe(true);
       }

@@ -66,7 +66,9 @@ async function lockTimeslot() {
 async function appBackendWaitingOnLock(): Promise<number> {
   let pid = 0;
   await waitFor('the app waiting on the timeslot lock', async () => {
-    const { rows } = await db.pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [applicationName]);
+    const { rows } = await db.pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [
+      applicationName,
+    ]);
     pid = rows[0]?.pid ?? 0;
     return rows.length === 1;
   });
@@ -163,12 +165,17 @@ describe('PostgreSQL out of reach: 503 with Retry-After', () => {
     // The claim is released once the database answers again (within a second or so), not after the minute that makes
     // a claim count as abandoned: until then a retry is told the first request is still running.
     let retry = await book(key);
-    await waitFor('the claim of the failed request released', async () => {
-      if (retry.status !== 409) return true;
-      expect(retry.body).toMatchObject({ type: `${PROBLEM_BASE}/idempotency-in-progress` });
-      retry = await book(key);
-      return false;
-    }, 10_000, 100);
+    await waitFor(
+      'the claim of the failed request released',
+      async () => {
+        if (retry.status !== 409) return true;
+        expect(retry.body).toMatchObject({ type: `${PROBLEM_BASE}/idempotency-in-progress` });
+        retry = await book(key);
+        return false;
+      },
+      10_000,
+      100,
+    );
     expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
     expect((await databaseFingerprint(db.pool)).bookings).toBe(before.bookings! + 1);
@@ -194,15 +201,23 @@ describe('PostgreSQL out of reach: 503 with Retry-After', () => {
     }
     expectUnavailable(answer, PROBLEM_BASE);
     // Its server process did not notice the lost client while it waited: the claim commits now, the answer goes nowhere.
-    await waitFor('the lost claim committed', async () => (await db.pool.query(`SELECT 1 FROM idempotency_keys WHERE key = $1 AND state = 'running'`, [key])).rows.length === 1);
+    await waitFor(
+      'the lost claim committed',
+      async () => (await db.pool.query(`SELECT 1 FROM idempotency_keys WHERE key = $1 AND state = 'running'`, [key])).rows.length === 1,
+    );
     await proxy.accept();
     let retry = await book(key);
-    await waitFor('the lost claim released', async () => {
-      if (retry.status !== 409) return true;
-      expect(retry.body).toMatchObject({ type: `${PROBLEM_BASE}/idempotency-in-progress` });
-      retry = await book(key);
-      return false;
-    }, 10_000, 100);
+    await waitFor(
+      'the lost claim released',
+      async () => {
+        if (retry.status !== 409) return true;
+        expect(retry.body).toMatchObject({ type: `${PROBLEM_BASE}/idempotency-in-progress` });
+        retry = await book(key);
+        return false;
+      },
+      10_000,
+      100,
+    );
     expect(retry.status).toBe(201);
     expect((await databaseFingerprint(db.pool)).bookings).toBe(before.bookings! + 1);
   });

@@ -24,10 +24,12 @@ async function slotWithCapacity(capacity: number): Promise<{ activity: Activity;
 }
 
 const bookingsOf = async (activity: Activity) =>
-  (await db.pool.query<{ count: number; booked: number }>(
-    `SELECT (SELECT count(*) FROM bookings WHERE activity_id = $1) AS count, (SELECT sum(booked) FROM timeslots WHERE activity_id = $1) AS booked`,
-    [activity.id],
-  )).rows[0]!;
+  (
+    await db.pool.query<{ count: number; booked: number }>(
+      `SELECT (SELECT count(*) FROM bookings WHERE activity_id = $1) AS count, (SELECT sum(booked) FROM timeslots WHERE activity_id = $1) AS booked`,
+      [activity.id],
+    )
+  ).rows[0]!;
 
 beforeAll(async () => {
   op = await createOperator(db.pool);
@@ -81,7 +83,9 @@ describe('Idempotency-Key', () => {
     const body = bookingBody(activity, slot, { Participants: 3 });
     const client = keepAliveClient(server.url, 25);
     try {
-      const responses = await Promise.all(Array.from({ length: 25 }, () => client.send('POST', BOOKING, { key: op.ota, body, headers: { 'idempotency-key': key } })));
+      const responses = await Promise.all(
+        Array.from({ length: 25 }, () => client.send('POST', BOOKING, { key: op.ota, body, headers: { 'idempotency-key': key } })),
+      );
       const created = responses.filter((r) => r.status === 201);
       const inProgress = responses.filter((r) => r.status === 409);
       expect(created.length + inProgress.length).toBe(responses.length);
@@ -165,7 +169,6 @@ describe('Idempotency-Key', () => {
   });
 });
 
-
 describe('Idempotency-Key scope: the caller and the resource', () => {
   const cancel = (reference: string, key: string, ota: string, body?: unknown) =>
     request(server.url, 'POST', bookingPath(reference, 'cancel'), { key: ota, headers: { 'idempotency-key': key }, ...(body === undefined ? {} : { body }) });
@@ -174,7 +177,7 @@ describe('Idempotency-Key scope: the caller and the resource', () => {
   const statusOf = async (reference: string) =>
     (await db.pool.query<{ status: string }>(`SELECT status FROM bookings WHERE reference = $1`, [reference])).rows[0]!.status;
 
-  it('answers 422 to the key of one booking\'s cancel sent to another booking\'s cancel, which stays confirmed', async () => {
+  it("answers 422 to the key of one booking's cancel sent to another booking's cancel, which stays confirmed", async () => {
     const { activity, slot } = await slotWithCapacity(10);
     const first = (await book(bookingBody(activity, slot))).body.Reference as string;
     const second = (await book(bookingBody(activity, slot))).body.Reference as string;
@@ -195,7 +198,7 @@ describe('Idempotency-Key scope: the caller and the resource', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
   });
 
-  it('answers 422 to the key of one hold\'s confirm sent to another hold\'s confirm, which stays on hold', async () => {
+  it("answers 422 to the key of one hold's confirm sent to another hold's confirm, which stays on hold", async () => {
     const { activity, slot } = await slotWithCapacity(10);
     const hold = () => book(bookingBody(activity, slot, { Hold: { Minutes: 30 } }));
     const first = (await hold()).body.Reference as string;
@@ -226,11 +229,14 @@ describe('Idempotency-Key scope: the caller and the resource', () => {
     expect((await request(server.url, 'GET', bookingPath(mine.body.Reference as string), { key: otherPartner })).status).toBe(404);
   });
 
-  it('cancels the caller\'s own booking when another partner used the same key on a cancel without a body', async () => {
+  it("cancels the caller's own booking when another partner used the same key on a cancel without a body", async () => {
     const { activity, slot } = await slotWithCapacity(10);
     const otherPartner = await op.keyWith(['ota']);
-    const p1Booking = (await book(bookingBody(activity, slot, { Customer: { FirstName: 'One', LastName: 'First', Email: 'one@p1.example' } }))).body.Reference as string;
-    const p2Booking = (await book(bookingBody(activity, slot, { Customer: { FirstName: 'Two', LastName: 'Second', Email: 'two@p2.example' } }), undefined, otherPartner)).body.Reference as string;
+    const p1Booking = (await book(bookingBody(activity, slot, { Customer: { FirstName: 'One', LastName: 'First', Email: 'one@p1.example' } }))).body
+      .Reference as string;
+    const p2Booking = (
+      await book(bookingBody(activity, slot, { Customer: { FirstName: 'Two', LastName: 'Second', Email: 'two@p2.example' } }), undefined, otherPartner)
+    ).body.Reference as string;
     const key = newKey();
     expect((await cancel(p1Booking, key, op.ota)).status).toBe(200);
     const theirs = await cancel(p2Booking, key, otherPartner);
@@ -246,7 +252,8 @@ describe('Idempotency-Key scope: the caller and the resource', () => {
     const key = newKey();
     const body = bookingBody(activity, slot);
     const first = await book(body, key, op.ota);
-    const partnerId = (await db.pool.query<{ partner_id: string }>(`SELECT partner_id FROM bookings WHERE reference = $1`, [first.body.Reference])).rows[0]!.partner_id;
+    const partnerId = (await db.pool.query<{ partner_id: string }>(`SELECT partner_id FROM bookings WHERE reference = $1`, [first.body.Reference])).rows[0]!
+      .partner_id;
     const rotated = (await createApiKey(db.pool, op.account.id, { name: 'rotated', scopes: ['ota'], partnerId })).secret;
     const viaRotated = await book(body, key, rotated);
     expect(viaRotated.text).toBe(first.text);

@@ -38,7 +38,10 @@ describe('lifecycle races on capacity 20', () => {
       const slot = await createTestTimeslot(db.pool, activity, { date, time: '10:00', capacity: CAPACITY });
       const at = { date, time: '10:00' };
       const create = (participants: number, hold: boolean) =>
-        client.send('POST', BOOKING, { key: op.ota, body: bookingBody(activity, at, { Participants: participants, ...(hold ? { Hold: { Minutes: 15 } } : {}) }) });
+        client.send('POST', BOOKING, {
+          key: op.ota,
+          body: bookingBody(activity, at, { Participants: participants, ...(hold ? { Hold: { Minutes: 15 } } : {}) }),
+        });
 
       // Existing bookings for the confirms and cancels to act on: 8 holds and 8 confirmed, one place each.
       const seeded = await Promise.all(Array.from({ length: 16 }, (_, i) => create(1, i < 8)));
@@ -50,7 +53,7 @@ describe('lifecycle races on capacity 20', () => {
       if (lapsing) await db.pool.query(`UPDATE bookings SET expires_at = now() + interval '300 milliseconds' WHERE reference = ANY($1)`, [holds]);
 
       const requests: Array<Promise<RawResponse[]>> = [];
-      for (let i = 0; i < REQUESTS; ) {
+      for (let i = 0; i < REQUESTS;) {
         const kind = i % 10;
         if (kind < 3) {
           requests.push(create((i % 3) + 1, false).then((r) => [r]));
@@ -62,7 +65,9 @@ describe('lifecycle races on capacity 20', () => {
           // A hold followed at once by its confirm or its cancel.
           const then = kind === 5 ? 'confirm' : 'cancel';
           requests.push(
-            create(1, true).then(async (r) => (r.status === 201 ? [r, await client.send('POST', bookingPath(r.body.Reference, then), { key: op.ota, body: {} })] : [r])),
+            create(1, true).then(async (r) =>
+              r.status === 201 ? [r, await client.send('POST', bookingPath(r.body.Reference, then), { key: op.ota, body: {} })] : [r],
+            ),
           );
           i += 2;
         } else if (kind < 8) {
@@ -70,7 +75,9 @@ describe('lifecycle races on capacity 20', () => {
           i += 1;
         } else {
           const targets = kind === 8 ? holds : confirmed;
-          requests.push(client.send('POST', bookingPath(targets[i % targets.length]!, 'cancel'), { key: op.ota, body: { Reason: `race ${i}` } }).then((r) => [r]));
+          requests.push(
+            client.send('POST', bookingPath(targets[i % targets.length]!, 'cancel'), { key: op.ota, body: { Reason: `race ${i}` } }).then((r) => [r]),
+          );
           i += 1;
         }
       }

@@ -32,7 +32,8 @@ async function book(slot: TestTimeslot, overrides: Record<string, unknown> = {})
   return request(server.url, 'POST', BOOKING, { key: op.ota, body: bookingBody(op.activity, slot, overrides) });
 }
 
-const send = (method: string, path: string, body?: unknown, key = op.ota) => request(server.url, method, path, { key, ...(body === undefined ? {} : { body }) });
+const send = (method: string, path: string, body?: unknown, key = op.ota) =>
+  request(server.url, method, path, { key, ...(body === undefined ? {} : { body }) });
 
 async function statusOf(reference: string): Promise<string> {
   const { rows } = await db.pool.query<{ status: string }>('SELECT status FROM bookings WHERE reference = $1', [reference]);
@@ -74,7 +75,10 @@ describe('confirm', () => {
   it('completes the customer from the hold and the confirm, writes booking.confirmed once, and is idempotent', async () => {
     const slot = await freshSlot();
     const held = await hold(slot, { Customer: { FirstName: 'Ada' }, PaymentReference: undefined });
-    const confirm = await send('POST', bookingPath(held.Reference, 'confirm'), { Customer: { LastName: 'Lovelace', Email: 'ada@example.com' }, PaymentReference: 'PAY-9' });
+    const confirm = await send('POST', bookingPath(held.Reference, 'confirm'), {
+      Customer: { LastName: 'Lovelace', Email: 'ada@example.com' },
+      PaymentReference: 'PAY-9',
+    });
     expect(confirm.status).toBe(200);
     expect(confirm.body).toMatchObject({
       Reference: held.Reference,
@@ -183,7 +187,12 @@ describe('cancel', () => {
     expect(await statusOf(late)).toBe('confirmed');
     expect(await timeslotLedger(db.pool, slot.id)).toMatchObject({ booked: 2, live: 2 });
 
-    const byOperator = await cancelBooking({ pool: db.pool }, { owner: { accountId: op.account.id, partnerId: null }, reference: late }, { Reason: 'weather' }, { kind: 'operator', userId: null, apiKeyId: null });
+    const byOperator = await cancelBooking(
+      { pool: db.pool },
+      { owner: { accountId: op.account.id, partnerId: null }, reference: late },
+      { Reason: 'weather' },
+      { kind: 'operator', userId: null, apiKeyId: null },
+    );
     expect(byOperator.value).toMatchObject({ Status: 'cancelled', CancellationReason: 'weather' });
     expect(await timeslotLedger(db.pool, slot.id)).toMatchObject({ booked: 0, live: 0 });
     expect(await eventCount(db.pool, late, 'booking.cancelled')).toBe(1);
@@ -211,7 +220,9 @@ describe('Idempotency-Key on confirm and cancel', () => {
     expect(replay.text).toBe(first.text);
     expect((await withKey(bookingPath(held.Reference, 'confirm'), { PaymentReference: 'other' }, `confirm-${held.Reference}`)).status).toBe(422);
 
-    const cancels = await Promise.all(Array.from({ length: 5 }, () => withKey(bookingPath(held.Reference, 'cancel'), { Reason: 'ill' }, `cancel-${held.Reference}`)));
+    const cancels = await Promise.all(
+      Array.from({ length: 5 }, () => withKey(bookingPath(held.Reference, 'cancel'), { Reason: 'ill' }, `cancel-${held.Reference}`)),
+    );
     for (const c of cancels) expect([200, 409]).toContain(c.status);
     expect(cancels.filter((c) => c.status === 200).length).toBeGreaterThanOrEqual(1);
     expect(await eventCount(db.pool, held.Reference, 'booking.cancelled')).toBe(1);
@@ -224,7 +235,10 @@ describe('hold expiry, with no sweeper', () => {
     const slot = await freshSlot(2);
     const held = await hold(slot, { Participants: 2, Hold: { Minutes: 1 } });
     expect((await book(slot)).status).toBe(409);
-    const { rows } = await db.pool.query<{ t: Date }>(`UPDATE bookings SET expires_at = now() + interval '500 milliseconds' WHERE reference = $1 RETURNING expires_at AS t`, [held.Reference]);
+    const { rows } = await db.pool.query<{ t: Date }>(
+      `UPDATE bookings SET expires_at = now() + interval '500 milliseconds' WHERE reference = $1 RETURNING expires_at AS t`,
+      [held.Reference],
+    );
     const expiresAt = rows[0]!.t.getTime();
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt + 1000 - Date.now())));
 
@@ -324,7 +338,7 @@ describe('the partner wall', () => {
     expect(await statusOf(confirmed)).toBe('confirmed');
   });
 
-  it('a second key of the same partner sees and changes the partner\'s bookings', async () => {
+  it("a second key of the same partner sees and changes the partner's bookings", async () => {
     const partner = await createPartner(db.pool, op.account.id, 'Rotating OTA');
     const first = (await createApiKey(db.pool, op.account.id, { name: 'first', scopes: ['ota'], partnerId: partner.id })).secret;
     const second = (await createApiKey(db.pool, op.account.id, { name: 'second', scopes: ['ota'], partnerId: partner.id })).secret;

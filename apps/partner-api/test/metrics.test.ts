@@ -35,7 +35,9 @@ describe('HTTP request metrics', () => {
     expect(delta(before, after, 'backbone_http_requests_total', { operation: 'listProducts', method: 'GET', status: '200' })).toBe(3);
     expect(delta(before, after, 'backbone_http_requests_total', { operation: 'listProducts', method: 'GET', status: '401' })).toBe(1);
     expect(delta(before, after, 'backbone_http_request_duration_seconds_count', { operation: 'listProducts', status: '200' })).toBe(3);
-    expect(after.value('backbone_http_request_duration_seconds_sum', { operation: 'listProducts', status: '200' })).toBeGreaterThan(before.value('backbone_http_request_duration_seconds_sum', { operation: 'listProducts', status: '200' }));
+    expect(after.value('backbone_http_request_duration_seconds_sum', { operation: 'listProducts', status: '200' })).toBeGreaterThan(
+      before.value('backbone_http_request_duration_seconds_sum', { operation: 'listProducts', status: '200' }),
+    );
   });
 
   it('labels every path no operation took `unmatched`, so random paths add no series', async () => {
@@ -58,19 +60,32 @@ describe('bookings by outcome', () => {
 
   it('counts created, held, full, confirmed and cancelled once each, not again for a replayed answer', async () => {
     const before = await scrape();
-    const created = await request(server.url, 'POST', BOOKING, { key: op.ota, body: bookingBody(op.activity, { date: day, time: '09:00' }, { Participants: 2 }), headers: { 'idempotency-key': 'metrics-1' } });
+    const created = await request(server.url, 'POST', BOOKING, {
+      key: op.ota,
+      body: bookingBody(op.activity, { date: day, time: '09:00' }, { Participants: 2 }),
+      headers: { 'idempotency-key': 'metrics-1' },
+    });
     expect(created.status).toBe(201);
-    const replayed = await request(server.url, 'POST', BOOKING, { key: op.ota, body: bookingBody(op.activity, { date: day, time: '09:00' }, { Participants: 2 }), headers: { 'idempotency-key': 'metrics-1' } });
+    const replayed = await request(server.url, 'POST', BOOKING, {
+      key: op.ota,
+      body: bookingBody(op.activity, { date: day, time: '09:00' }, { Participants: 2 }),
+      headers: { 'idempotency-key': 'metrics-1' },
+    });
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     const full = await request(server.url, 'POST', BOOKING, { key: op.ota, body: bookingBody(op.activity, { date: day, time: '09:00' }, { Participants: 2 }) });
     expect(full.status).toBe(409);
-    const held = await request(server.url, 'POST', BOOKING, { key: op.ota, body: bookingBody(op.activity, { date: day, time: '10:00' }, { Hold: { Minutes: 10 } }) });
+    const held = await request(server.url, 'POST', BOOKING, {
+      key: op.ota,
+      body: bookingBody(op.activity, { date: day, time: '10:00' }, { Hold: { Minutes: 10 } }),
+    });
     expect(held.status).toBe(201);
     const reference = (held.body as { Reference: string }).Reference;
     expect((await request(server.url, 'POST', `${BOOKING}/${reference}/confirm`, { key: op.ota, body: {} })).status).toBe(200);
     // Confirming again answers the same and changes nothing: not counted.
     expect((await request(server.url, 'POST', `${BOOKING}/${reference}/confirm`, { key: op.ota, body: {} })).status).toBe(200);
-    expect((await request(server.url, 'POST', `${BOOKING}/${(created.body as { Reference: string }).Reference}/cancel`, { key: op.ota, body: {} })).status).toBe(200);
+    expect(
+      (await request(server.url, 'POST', `${BOOKING}/${(created.body as { Reference: string }).Reference}/cancel`, { key: op.ota, body: {} })).status,
+    ).toBe(200);
     const after = await scrape();
     expect(outcome(after, 'created') - outcome(before, 'created')).toBe(1);
     expect(outcome(after, 'held') - outcome(before, 'held')).toBe(1);

@@ -17,7 +17,17 @@ let hidden: Activity;
 let retired: Activity;
 
 beforeAll(async () => {
-  op = await createOperator(db.pool, { activity: { name: 'Zeppelin Ride', timeZone: 'Europe/Lisbon', priceMinor: 12900, currency: 'EUR', maxParticipants: 4, durationMinutes: 45, description: 'Up and away.' } });
+  op = await createOperator(db.pool, {
+    activity: {
+      name: 'Zeppelin Ride',
+      timeZone: 'Europe/Lisbon',
+      priceMinor: 12900,
+      currency: 'EUR',
+      maxParticipants: 4,
+      durationMinutes: 45,
+      description: 'Up and away.',
+    },
+  });
   other = await createOperator(db.pool, { activity: { name: 'Alpha Climb elsewhere' } });
   betaTour = await createTestActivity(db.pool, op.account.id, { name: 'beta Tour' });
   alphaClimb = await createTestActivity(db.pool, op.account.id, { name: 'Alpha Climb' });

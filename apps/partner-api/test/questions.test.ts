@@ -19,7 +19,15 @@ beforeAll(async () => {
   other = await createOperator(db.pool);
   ids = [
     (await createTestQuestion(db.pool, op.activity, { question: 'Upload your signed waiver', type: 'file', required: true })).id,
-    (await createTestQuestion(db.pool, op.activity, { question: 'Swimming level', type: 'select', required: true, options: ['None', 'Good'], perParticipant: true })).id,
+    (
+      await createTestQuestion(db.pool, op.activity, {
+        question: 'Swimming level',
+        type: 'select',
+        required: true,
+        options: ['None', 'Good'],
+        perParticipant: true,
+      })
+    ).id,
     (await createTestQuestion(db.pool, op.activity, { question: 'Anything else?', type: 'textarea' })).id,
   ];
   await createTestQuestion(db.pool, other.activity, { question: 'Not yours' });

@@ -52,8 +52,7 @@ const bookingRoutes: Route[] = [
 let reference = '';
 const hook = { endpoint: '', delivery: '' };
 
-const call = (route: Route, headers: Record<string, string> = {}) =>
-  request(server.url, route.method, route.path(), { body: route.body?.(), headers });
+const call = (route: Route, headers: Record<string, string> = {}) => request(server.url, route.method, route.path(), { body: route.body?.(), headers });
 
 beforeAll(async () => {
   op = await createOperator(db.pool);
@@ -62,7 +61,10 @@ beforeAll(async () => {
   await createTestTimeslot(db.pool, op.activity, { date: day, time: '09:00', capacity: 50 });
   await createTestQuestion(db.pool, op.activity, { question: 'Private question' });
   await createTestTimeslot(db.pool, intruder.activity, { date: day, time: '09:00', capacity: 50 });
-  const held = await request(server.url, 'POST', BOOKING, { key: op.ota, body: bookingBody(op.activity, { date: day, time: '09:00' }, { Hold: { Minutes: 60 } }) });
+  const held = await request(server.url, 'POST', BOOKING, {
+    key: op.ota,
+    body: bookingBody(op.activity, { date: day, time: '09:00' }, { Hold: { Minutes: 60 } }),
+  });
   reference = held.body.Reference;
   hook.endpoint = (await request(server.url, 'POST', WEBHOOKS, { key: op.ota, body: { Url: 'https://93.184.216.34/hook' } })).body.ID;
   const { rows } = await db.pool.query<{ id: string }>(
@@ -175,7 +177,9 @@ describe('order of checks: 401, 403, 400, 422, 404, 409', () => {
 
   it('checks the scope before the path', async () => {
     expect((await request(server.url, 'GET', dates('bad-id', ''), { key: noOta })).status).toBe(403);
-    expect((await request(server.url, 'POST', BOOKING, { key: noOta, rawBody: '{nonsense', headers: { 'content-type': 'application/json' } })).status).toBe(403);
+    expect((await request(server.url, 'POST', BOOKING, { key: noOta, rawBody: '{nonsense', headers: { 'content-type': 'application/json' } })).status).toBe(
+      403,
+    );
   });
 
   it('checks the path before the query', async () => {
@@ -282,7 +286,11 @@ describe('problems from the plumbing', () => {
   });
 
   it('answers a body that is not JSON with a 415 problem', async () => {
-    const res = await request(server.url, 'POST', BOOKING, { key: op.ota, rawBody: 'ActivityID=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await request(server.url, 'POST', BOOKING, {
+      key: op.ota,
+      rawBody: 'ActivityID=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(415);
     expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/unsupported-media-type`, status: 415 });
   });

@@ -14,12 +14,17 @@ describe('partner API service', () => {
     const res = await request(server.url, 'GET', '/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    const operationIds = Object.values(res.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((methods) => Object.values(methods).map((op) => op.operationId));
+    const operationIds = Object.values(res.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((methods) =>
+      Object.values(methods).map((op) => op.operationId),
+    );
     for (const op of ALL_OPERATIONS) expect(operationIds).toContain(op.operationId);
     expect(res.body.paths['/api/v2/ota/partner/availability/{ActivityID}/timeslots'].get).toMatchObject({
       operationId: 'listAvailableTimeslots',
       security: [{ bearerAuth: ['ota'] }],
-      parameters: expect.arrayContaining([expect.objectContaining({ name: 'ActivityID', in: 'path', required: true }), expect.objectContaining({ name: 'Date', in: 'query', required: true })]),
+      parameters: expect.arrayContaining([
+        expect.objectContaining({ name: 'ActivityID', in: 'path', required: true }),
+        expect.objectContaining({ name: 'Date', in: 'query', required: true }),
+      ]),
     });
     const booking = res.body.paths['/api/v2/ota/partner/booking'].post;
     // Customer is required unless the request is a hold (which may send it with its confirm).
@@ -31,7 +36,10 @@ describe('partner API service', () => {
     expect(res.body.paths['/api/v2/ota/partner/webhooks/{ID}/deliveries/{DeliveryID}/replay'].post).toMatchObject({
       operationId: 'replayWebhookDelivery',
       security: [{ bearerAuth: ['ota'] }],
-      parameters: [expect.objectContaining({ name: 'ID', in: 'path', required: true }), expect.objectContaining({ name: 'DeliveryID', in: 'path', required: true })],
+      parameters: [
+        expect.objectContaining({ name: 'ID', in: 'path', required: true }),
+        expect.objectContaining({ name: 'DeliveryID', in: 'path', required: true }),
+      ],
     });
   });
 

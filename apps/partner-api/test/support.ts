@@ -9,9 +9,14 @@ import type { Activity } from '@backbone/domain';
 
 export { createTestPartnerApp, PROBLEM_BASE } from '@backbone/test-apps/partner-api';
 
-export function usePartnerApi(options: { poolSize?: number; bodyLimit?: string; timeouts?: ServerTimeouts; webhooks?: () => TestPartnerAppOptions['webhooks'] } = {}) {
+export function usePartnerApi(
+  options: { poolSize?: number; bodyLimit?: string; timeouts?: ServerTimeouts; webhooks?: () => TestPartnerAppOptions['webhooks'] } = {},
+) {
   const db = useTestDatabase({ poolSize: options.poolSize ?? 20 });
-  const server = useTestServer(() => createTestPartnerApp(db.pool, { ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}), webhooks: options.webhooks?.() }), options);
+  const server = useTestServer(
+    () => createTestPartnerApp(db.pool, { ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}), webhooks: options.webhooks?.() }),
+    options,
+  );
   return { db, server };
 }
 
@@ -124,7 +129,10 @@ export async function timeslotLedger(pool: Pool, timeslotId: number) {
 
 /** How many outbox events of `type` name this booking. */
 export async function eventCount(pool: Pool, reference: string, type: string): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_events WHERE type = $1 AND payload->>'Reference' = $2`, [type, reference]);
+  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_events WHERE type = $1 AND payload->>'Reference' = $2`, [
+    type,
+    reference,
+  ]);
   return rows[0]!.n;
 }
 

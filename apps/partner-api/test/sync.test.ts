@@ -32,10 +32,17 @@ async function book(key: string, hold = false): Promise<string> {
  * running on the server, and other test files share it, so a page read at once could lag behind for a moment.
  */
 async function settled() {
-  await waitFor('booking changes servable by sync', async () => {
-    const { rows } = await db.pool.query<{ ok: boolean }>(`SELECT coalesce(bool_and(change_xid < pg_snapshot_xmin(pg_current_snapshot())), true) AS ok FROM bookings`);
-    return rows[0]!.ok;
-  }, 10_000, 10);
+  await waitFor(
+    'booking changes servable by sync',
+    async () => {
+      const { rows } = await db.pool.query<{ ok: boolean }>(
+        `SELECT coalesce(bool_and(change_xid < pg_snapshot_xmin(pg_current_snapshot())), true) AS ok FROM bookings`,
+      );
+      return rows[0]!.ok;
+    },
+    10_000,
+    10,
+  );
 }
 
 async function page(key: string, query: string, settle = true) {
@@ -62,7 +69,7 @@ async function pass(key: string, first: string, between?: () => Promise<void>) {
 }
 
 describe('sync', () => {
-  it('serves the partner\'s bookings in change order, Limit per page, Next null at the end', async () => {
+  it("serves the partner's bookings in change order, Limit per page, Next null at the end", async () => {
     const key = await newPartnerKey();
     const refs: string[] = [];
     for (let i = 0; i < 7; i++) refs.push(await book(key, i % 2 === 0));
@@ -82,10 +89,15 @@ describe('sync', () => {
     const held = await book(key, true);
     const lapsed = await book(key, true);
     const cancelled = await book(key);
-    const noPhone = (await request(server.url, 'POST', BOOKING, {
-      key,
-      body: bookingBody(op.activity, slot, { Customer: { FirstName: 'Zoë', LastName: 'O\'Brien "Jr"', Email: 'zoe@example.com' }, PaymentReference: undefined }),
-    })).body.Reference as string;
+    const noPhone = (
+      await request(server.url, 'POST', BOOKING, {
+        key,
+        body: bookingBody(op.activity, slot, {
+          Customer: { FirstName: 'Zoë', LastName: 'O\'Brien "Jr"', Email: 'zoe@example.com' },
+          PaymentReference: undefined,
+        }),
+      })
+    ).body.Reference as string;
     expect((await request(server.url, 'POST', bookingPath(cancelled, 'cancel'), { key, body: { Reason: 'Rain, "heavy"' } })).status).toBe(200);
     // A hold whose expiry has passed, not yet marked by the sweeper: expired in every answer.
     await db.pool.query(`UPDATE bookings SET expires_at = now() - interval '1 second' WHERE reference = $1`, [lapsed]);
@@ -185,7 +197,7 @@ describe('sync', () => {
     for (const reference of [...existing, ...written]) expect(everything.has(reference)).toBe(true);
   }, 60_000);
 
-  it('another key of the same partner reads the same feed; the operator\'s other partners\' bookings are not in it', async () => {
+  it("another key of the same partner reads the same feed; the operator's other partners' bookings are not in it", async () => {
     const key = await newPartnerKey();
     const mine = await book(key);
     const theirs = await book(op.ota);

@@ -12,7 +12,15 @@ let op: Operator;
 /** UTC offset in minutes of `zone` at `instant`, from Intl (independent of the code under test). */
 function offsetMinutes(zone: string, instant: Date): number {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    })
       .formatToParts(instant)
       .map((p) => [p.type, p.value]),
   );
@@ -46,7 +54,8 @@ function localDateOfChange(zone: string, utcDate: string): string {
   return utcDate;
 }
 
-const offset = (minutes: number) => `${minutes < 0 ? '-' : '+'}${String(Math.floor(Math.abs(minutes) / 60)).padStart(2, '0')}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
+const offset = (minutes: number) =>
+  `${minutes < 0 ? '-' : '+'}${String(Math.floor(Math.abs(minutes) / 60)).padStart(2, '0')}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
 const weekday = (date: string) => ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][new Date(`${date}T00:00:00Z`).getUTCDay()]!;
 
 async function activityWithPattern(zone: string, date: string, times: string[], durationMinutes = 90) {
@@ -101,13 +110,18 @@ describe.each([
     // 90 real minutes from the first pass of hh:30 end at (hh+1):00 standard time: the clock went back an hour.
     const nextHour = String(Number(repeatedHour) + 1).padStart(2, '0');
     expect(slots.find((s) => s.Time === `${repeatedHour}:30`)!.EndsAt).toBe(`${end}T${nextHour}:00:00${std}`);
-    const dates = await request(server.url, 'GET', `/api/v2/ota/partner/availability/${activity.activityId}/dates?StartDate=${end}&EndDate=${end}`, { key: op.ota });
+    const dates = await request(server.url, 'GET', `/api/v2/ota/partner/availability/${activity.activityId}/dates?StartDate=${end}&EndDate=${end}`, {
+      key: op.ota,
+    });
     expect(dates.body).toEqual([{ Date: end, Available: 40, Timeslots: 4 }]);
   });
 
   it('books a timeslot on the transition day by its local Date and Time', async () => {
     const { activity } = await activityWithPattern(zone, end, [`${repeatedHour}:30`]);
-    const res = await request(server.url, 'POST', '/api/v2/ota/partner/booking', { key: op.ota, body: bookingBody(activity, { date: end, time: `${repeatedHour}:30` }, { Participants: 2 }) });
+    const res = await request(server.url, 'POST', '/api/v2/ota/partner/booking', {
+      key: op.ota,
+      body: bookingBody(activity, { date: end, time: `${repeatedHour}:30` }, { Participants: 2 }),
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ Date: end, Time: `${repeatedHour}:30` });
     expect((await timeslots(activity, end))[0]).toMatchObject({ Time: `${repeatedHour}:30`, StartsAt: `${end}T${repeatedHour}:30:00${dst}` });
@@ -138,7 +152,9 @@ describe('local dates belong to the activity zone', () => {
     const dayBefore = new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
     expect((await timeslots(activity, date)).map((s) => s.Time)).toEqual(['00:30']);
     expect(await timeslots(activity, dayBefore)).toEqual([]);
-    const dates = await request(server.url, 'GET', `/api/v2/ota/partner/availability/${activity.activityId}/dates?StartDate=${dayBefore}&EndDate=${date}`, { key: op.ota });
+    const dates = await request(server.url, 'GET', `/api/v2/ota/partner/availability/${activity.activityId}/dates?StartDate=${dayBefore}&EndDate=${date}`, {
+      key: op.ota,
+    });
     expect(dates.body.map((d: { Date: string }) => d.Date)).toEqual([date]);
     expect((await timeslots(activity, date))[0]!.StartsAt).toMatch(new RegExp(`^${date}T00:30:00\\+1[23]:00$`));
   });

@@ -87,12 +87,18 @@ async function addDelivery(endpointId: string, accountId: string, fixture: Deliv
 }
 
 async function deliveryRow(id: string) {
-  const { rows } = await db.pool.query<{ status: string; replay_count: number; next_attempt_at: Date | null }>(`SELECT status, replay_count, next_attempt_at FROM webhook_deliveries WHERE id = $1`, [id]);
+  const { rows } = await db.pool.query<{ status: string; replay_count: number; next_attempt_at: Date | null }>(
+    `SELECT status, replay_count, next_attempt_at FROM webhook_deliveries WHERE id = $1`,
+    [id],
+  );
   return rows[0];
 }
 
 async function disable(endpointId: string): Promise<void> {
-  await db.pool.query(`UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = 'failed every attempt for 5 days', failing_since = now() - interval '5 days' WHERE id = $1`, [endpointId]);
+  await db.pool.query(
+    `UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = 'failed every attempt for 5 days', failing_since = now() - interval '5 days' WHERE id = $1`,
+    [endpointId],
+  );
 }
 
 describe('registering an endpoint', () => {
@@ -100,19 +106,38 @@ describe('registering an endpoint', () => {
     const key = await newPartnerKey(op.account.id, 'Signer');
     const res = await register(key, { Url: PUBLIC_URL });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ ID: expect.any(String), Url: PUBLIC_URL, EventTypes: [...WEBHOOK_EVENT_TYPES], CreatedAt: expect.any(String), Secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/) });
+    expect(res.body).toEqual({
+      ID: expect.any(String),
+      Url: PUBLIC_URL,
+      EventTypes: [...WEBHOOK_EVENT_TYPES],
+      CreatedAt: expect.any(String),
+      Secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
+    });
     const { rows } = await db.pool.query<{ secret: string }>(`SELECT secret FROM webhook_endpoints WHERE id = $1`, [res.body.ID]);
     expect(rows[0]!.secret).toBe(res.body.Secret);
 
     const body = '{"type":"booking.created","timestamp":"2026-11-23T12:00:00Z","data":{}}';
     const now = new Date();
-    const headers = { 'webhook-id': 'evt_1', 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': new Webhook(rows[0]!.secret).sign('evt_1', now, body) };
+    const headers = {
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': new Webhook(rows[0]!.secret).sign('evt_1', now, body),
+    };
     expect(new Webhook(res.body.Secret).verify(body, headers)).toEqual(JSON.parse(body));
 
     const list = await request(server.url, 'GET', WEBHOOKS, { key });
     expect(list.status).toBe(200);
     expect(list.body).toEqual([
-      { ID: res.body.ID, Url: PUBLIC_URL, EventTypes: [...WEBHOOK_EVENT_TYPES], CreatedAt: res.body.CreatedAt, Disabled: false, DisabledAt: null, DisabledReason: null, FailingSince: null },
+      {
+        ID: res.body.ID,
+        Url: PUBLIC_URL,
+        EventTypes: [...WEBHOOK_EVENT_TYPES],
+        CreatedAt: res.body.CreatedAt,
+        Disabled: false,
+        DisabledAt: null,
+        DisabledReason: null,
+        FailingSince: null,
+      },
     ]);
     expect(list.text).not.toContain('whsec_');
   });
@@ -181,7 +206,11 @@ describe('deliveries', () => {
   beforeAll(async () => {
     key = await newPartnerKey(op.account.id, 'Reader');
     endpoint = (await register(key, { Url: PUBLIC_URL })).body.ID;
-    ids.oldest = await addDelivery(endpoint, op.account.id, { status: 'delivered', createdAt: '2026-11-01T10:00:00.000001Z', attempts: [{ statusCode: 204, durationMs: 40 }] });
+    ids.oldest = await addDelivery(endpoint, op.account.id, {
+      status: 'delivered',
+      createdAt: '2026-11-01T10:00:00.000001Z',
+      attempts: [{ statusCode: 204, durationMs: 40 }],
+    });
     ids.failed = await addDelivery(endpoint, op.account.id, {
       status: 'failed',
       createdAt: '2026-11-01T10:00:00.000002Z',
@@ -275,7 +304,10 @@ describe('replay', () => {
   it('replays every failed delivery created since an instant, and only those', async () => {
     const other = (await register(key, { Url: `${PUBLIC_URL}/since` })).body.ID;
     const before = await addDelivery(other, op.account.id, { status: 'failed', createdAt: '2026-11-10T09:59:59Z' });
-    const after = [await addDelivery(other, op.account.id, { status: 'failed', createdAt: '2026-11-10T10:00:00Z' }), await addDelivery(other, op.account.id, { status: 'failed', createdAt: '2026-11-11T00:00:00Z' })];
+    const after = [
+      await addDelivery(other, op.account.id, { status: 'failed', createdAt: '2026-11-10T10:00:00Z' }),
+      await addDelivery(other, op.account.id, { status: 'failed', createdAt: '2026-11-11T00:00:00Z' }),
+    ];
     const delivered = await addDelivery(other, op.account.id, { status: 'delivered', createdAt: '2026-11-12T00:00:00Z' });
     const res = await request(server.url, 'POST', `${WEBHOOKS}/${other}/replay`, { key, body: { Since: '2026-11-10T11:00:00+01:00' } });
     expect(res.status).toBe(202);
@@ -286,7 +318,9 @@ describe('replay', () => {
     }
     expect(await deliveryRow(before)).toMatchObject({ status: 'failed', replay_count: 0 });
     expect(await deliveryRow(delivered)).toMatchObject({ status: 'delivered', replay_count: 0 });
-    expect((await request(server.url, 'POST', `${WEBHOOKS}/${other}/replay`, { key, body: { Since: '2026-11-10T11:00:00+01:00' } })).body).toEqual({ Replayed: 0 });
+    expect((await request(server.url, 'POST', `${WEBHOOKS}/${other}/replay`, { key, body: { Since: '2026-11-10T11:00:00+01:00' } })).body).toEqual({
+      Replayed: 0,
+    });
   });
 
   it('answers 503 and changes nothing when the delivery queue does not take the job', async () => {
@@ -325,7 +359,10 @@ describe('updating an endpoint', () => {
     const { rows } = await db.pool.query<{ secret: string }>(`SELECT secret FROM webhook_endpoints WHERE id = $1`, [created.ID]);
     expect(rows[0]!.secret).toBe(created.Secret);
 
-    const retyped = await request(server.url, 'PATCH', `${WEBHOOKS}/${created.ID.toUpperCase()}`, { key, body: { EventTypes: ['booking.cancelled', 'booking.expired'] } });
+    const retyped = await request(server.url, 'PATCH', `${WEBHOOKS}/${created.ID.toUpperCase()}`, {
+      key,
+      body: { EventTypes: ['booking.cancelled', 'booking.expired'] },
+    });
     expect(retyped.status).toBe(200);
     expect(retyped.body).toMatchObject({ Url: 'https://93.184.216.34/v2', EventTypes: ['booking.cancelled', 'booking.expired'] });
     // The same Url again is how a partner enables the endpoint after fixing what DisabledReason said.
@@ -373,7 +410,10 @@ describe('deleting an endpoint', () => {
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect((await request(server.url, 'GET', WEBHOOKS, { key })).body).toEqual([]);
-    const { rows } = await db.pool.query<{ n: number }>(`SELECT (SELECT count(*) FROM webhook_deliveries WHERE id = $1) + (SELECT count(*) FROM webhook_attempts WHERE delivery_id = $1) AS n`, [delivery]);
+    const { rows } = await db.pool.query<{ n: number }>(
+      `SELECT (SELECT count(*) FROM webhook_deliveries WHERE id = $1) + (SELECT count(*) FROM webhook_attempts WHERE delivery_id = $1) AS n`,
+      [delivery],
+    );
     expect(Number(rows[0]!.n)).toBe(0);
     expect((await request(server.url, 'DELETE', `${WEBHOOKS}/${endpoint}`, { key })).body).toMatchObject({ status: 404, type: `${PROBLEM_BASE}/not-found` });
   });

@@ -15,7 +15,12 @@ writeLogsBeforeExit(logger);
 
 try {
   await migrate({ databaseUrl: config.DATABASE_URL, ...(schema ? { schema } : {}), log: (message) => logger.debug(message) });
-  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'usage-api', ...(schema ? { schema } : {}) });
+  const pool = createPool({
+    connectionString: config.DATABASE_URL,
+    max: config.DATABASE_POOL_SIZE,
+    applicationName: 'usage-api',
+    ...(schema ? { schema } : {}),
+  });
   const usageWriter = createUsageWriter(pool, { maxBatchSize: config.USAGE_WRITER_MAX_BATCH, maxConcurrentBatches: config.USAGE_WRITER_CONCURRENCY });
   // One Redis connection serves the publisher's queues and the readiness probe.
   const redis = createRedisConnection(config.REDIS_URL, 'producer');
@@ -28,18 +33,23 @@ try {
     waitForRedis: false,
     onUnanswered: (err) => logger.warn({ err }, 'Redis unreachable: checking whose queues these are once it answers'),
     onTaken: (err) => {
-      logger.fatal({ err }, 'usage API stopping: the queues are another database\'s');
+      logger.fatal({ err }, "usage API stopping: the queues are another database's");
       process.exit(1);
     },
   });
-  const publisher = createEventPublisher({ connection: redis, prefix: config.QUEUE_PREFIX, onError: (err) => logger.warn({ err }, 'event queue connection error') });
+  const publisher = createEventPublisher({
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    onError: (err) => logger.warn({ err }, 'event queue connection error'),
+  });
   const keyVerifier = createKeyVerifier(pool, config.AUTH_CACHE_TTL_MS);
   const revocations = listenForKeyRevocations({ redisUrl: config.REDIS_URL, verifier: keyVerifier, logger, clientName: 'usage-api:key-revocations' });
   const rateLimits = openKeyRateLimiter({ settings: rateLimitSettings(config), redisUrl: config.REDIS_URL, logger, clientName: 'usage-api:rate-limits' });
   const app = createUsageApp({
     pool,
     logger,
-    problemBase: config.PROBLEM_BASE, recordMetrics: config.METRICS_ENABLED,
+    problemBase: config.PROBLEM_BASE,
+    recordMetrics: config.METRICS_ENABLED,
     bodyLimit: config.BODY_LIMIT,
     batchBodyLimit: config.USAGE_BATCH_BODY_LIMIT,
     keyVerifier,
@@ -51,7 +61,11 @@ try {
   const running = await listen(app, {
     port: config.PORT,
     host: config.HOST,
-    timeouts: { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, requestTimeoutMs: config.REQUEST_TIMEOUT_MS, connectionsCheckIntervalMs: config.CONNECTIONS_CHECK_INTERVAL_MS },
+    timeouts: {
+      headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+      connectionsCheckIntervalMs: config.CONNECTIONS_CHECK_INTERVAL_MS,
+    },
   });
   logger.info({ url: running.url }, 'usage API listening');
   const metrics = config.METRICS_ENABLED ? await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, registry }) : null;

@@ -54,7 +54,15 @@ describe('PostgreSQL out of reach: 503 with Retry-After', () => {
       for (const response of [
         await post({ Meter: 'api-calls', Usage: 1 }),
         await post({ Meter: 'api-calls', Usage: 1 }, `usage-${randomBytes(6).toString('hex')}`),
-        await request(server.url, 'POST', `${METERS}/batch`, { key: client.key, body: { Entries: [{ Meter: 'api-calls', Usage: 1 }, { Meter: 'api-calls', Usage: 2 }] } }),
+        await request(server.url, 'POST', `${METERS}/batch`, {
+          key: client.key,
+          body: {
+            Entries: [
+              { Meter: 'api-calls', Usage: 1 },
+              { Meter: 'api-calls', Usage: 2 },
+            ],
+          },
+        }),
         await request(server.url, 'GET', `${METERS}?from=2026-01-01&to=2026-01-31`, { key: client.key }),
         // Not 401: whether the key exists is not known.
         await post({ Meter: 'api-calls', Usage: 1 }, undefined, newKey),
@@ -81,7 +89,9 @@ describe('PostgreSQL out of reach: 503 with Retry-After', () => {
       const pending = post({ Meter: 'api-calls', Usage: 3 }, key);
       let pid = 0;
       await waitFor('the writer waiting on the lock', async () => {
-        const { rows } = await db.pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [applicationName]);
+        const { rows } = await db.pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [
+          applicationName,
+        ]);
         pid = rows[0]?.pid ?? 0;
         return rows.length === 1;
       });

@@ -30,10 +30,14 @@ describe('Idempotency-Key scope on usage', () => {
     expect(await countEntries(db.pool, client.account.id)).toBe(2);
   });
 
-  it('keeps batch entry keys apart per caller, and shares them with the same caller\'s single POST', async () => {
+  it("keeps batch entry keys apart per caller, and shares them with the same caller's single POST", async () => {
     const client = await createUsageClient(db.pool);
     const otherWriter = await client.keyWith(['usage:write']);
-    const single = await request(server.url, 'POST', SINGLE, { key: client.write, headers: { 'idempotency-key': 'order-9' }, body: { Meter: 'orders', Usage: 1, OccurredAt: AT } });
+    const single = await request(server.url, 'POST', SINGLE, {
+      key: client.write,
+      headers: { 'idempotency-key': 'order-9' },
+      body: { Meter: 'orders', Usage: 1, OccurredAt: AT },
+    });
     const Entries = [{ Meter: 'orders', Usage: 1, OccurredAt: AT, IdempotencyKey: 'order-9' }];
     const theirs = await request(server.url, 'POST', BATCH, { key: otherWriter, body: { Entries } });
     expect(theirs.body.data).toMatchObject({ Created: 1, Replayed: 0 });
@@ -43,7 +47,7 @@ describe('Idempotency-Key scope on usage', () => {
     expect(await countEntries(db.pool, client.account.id)).toBe(2);
   });
 
-  it('keeps whole-batch keys apart per caller, and refuses a caller\'s key on the other usage path', async () => {
+  it("keeps whole-batch keys apart per caller, and refuses a caller's key on the other usage path", async () => {
     const client = await createUsageClient(db.pool);
     const otherWriter = await client.keyWith(['usage:write']);
     const headers = { 'idempotency-key': 'batch-shared' };

@@ -25,7 +25,11 @@ describe('usage entries written', () => {
   it('counts each stored single entry once, not its retry with the same Idempotency-Key', async () => {
     const before = await scrape();
     for (const key of ['single-1', 'single-2', 'single-1']) {
-      const res = await request(server.url, 'POST', '/api/v2/usage/meters', { key: client.write, body: { Meter: 'sms', Usage: 1, OccurredAt: AT }, headers: { 'idempotency-key': key } });
+      const res = await request(server.url, 'POST', '/api/v2/usage/meters', {
+        key: client.write,
+        body: { Meter: 'sms', Usage: 1, OccurredAt: AT },
+        headers: { 'idempotency-key': key },
+      });
       expect(res.status).toBeLessThan(300);
     }
     const after = await scrape();
@@ -38,7 +42,13 @@ describe('usage entries written', () => {
 
   it("counts a batch's created entries, not its rejected ones, and not again when the batch is replayed", async () => {
     const before = await scrape();
-    const body = { Entries: [{ Meter: 'a', Usage: 1, OccurredAt: AT }, { Meter: 'b', Usage: 2, OccurredAt: AT }, { Meter: 'bad', Usage: '1' }] };
+    const body = {
+      Entries: [
+        { Meter: 'a', Usage: 1, OccurredAt: AT },
+        { Meter: 'b', Usage: 2, OccurredAt: AT },
+        { Meter: 'bad', Usage: '1' },
+      ],
+    };
     const first = await request(server.url, 'POST', '/api/v2/usage/meters/batch', { key: client.write, body, headers: { 'idempotency-key': 'batch-1' } });
     expect(first.status).toBe(207);
     const replay = await request(server.url, 'POST', '/api/v2/usage/meters/batch', { key: client.write, body, headers: { 'idempotency-key': 'batch-1' } });

@@ -17,7 +17,11 @@ let queue: Queue;
 let publisher: EventPublisher;
 
 const server = useTestServer(() =>
-  createTestUsageApp({ pool: db.pool, publisher: createEventPublisher({ connection: redis.connection(), prefix: redis.prefix }), redisReady: async () => true }),
+  createTestUsageApp({
+    pool: db.pool,
+    publisher: createEventPublisher({ connection: redis.connection(), prefix: redis.prefix }),
+    redisReady: async () => true,
+  }),
 );
 
 // The same app with its publisher pointed at a Redis that is not there.
@@ -48,7 +52,7 @@ async function totalJobs(): Promise<number> {
 }
 
 describe('POST /api/v2/platform/events: accepted', () => {
-  it('answers 202 with the event and queues one job named after the event, carrying the key\'s account', async () => {
+  it("answers 202 with the event and queues one job named after the event, carrying the key's account", async () => {
     const { account, key } = await createTestAccount(db.pool, { scopes: ['platform:events'] });
     const eventId = randomUUID();
     const res = await request(server.url, 'POST', PATH, {
@@ -65,10 +69,13 @@ describe('POST /api/v2/platform/events: accepted', () => {
     expect(job?.opts).toMatchObject({ attempts: 8, backoff: { type: 'exponential', delay: 1000 }, removeOnFail: false });
   });
 
-  it('defaults OccurredAt to the time of the request; an AccountID equal to the key\'s account is accepted', async () => {
+  it("defaults OccurredAt to the time of the request; an AccountID equal to the key's account is accepted", async () => {
     const { account, key } = await createTestAccount(db.pool);
     const before = Math.floor(Date.now() / 1000);
-    const res = await request(server.url, 'POST', PATH, { key, body: { Type: 'workflow-email.sent', EventID: randomUUID(), AccountID: account.id.toUpperCase() } });
+    const res = await request(server.url, 'POST', PATH, {
+      key,
+      body: { Type: 'workflow-email.sent', EventID: randomUUID(), AccountID: account.id.toUpperCase() },
+    });
     const after = Math.floor(Date.now() / 1000);
     expect(res.status).toBe(202);
     expect(res.body.data.AccountID).toBe(account.id);
@@ -116,8 +123,16 @@ describe('POST /api/v2/platform/events: validation (422 naming the member, nothi
     { name: 'an unknown Data member', field: 'Data.WaitlistID', body: { ...ok(), Data: { BasketID: 'b', WaitlistID: 1 } } },
     { name: 'AccountID inside Data', field: 'Data.AccountID', body: { ...ok(), Data: { BasketID: 'b', AccountID: randomUUID() } } },
     { name: 'MultiBookingID missing', field: 'Data.MultiBookingID', body: { Type: 'waitlist.notified', EventID: randomUUID(), Data: { WaitlistID: 1 } } },
-    { name: 'WaitlistID null', field: 'Data.WaitlistID', body: { Type: 'waitlist.notified', EventID: randomUUID(), Data: { WaitlistID: null, MultiBookingID: 2 } } },
-    { name: 'Data members for workflow-email.sent', field: 'Data.BasketID', body: { Type: 'workflow-email.sent', EventID: randomUUID(), Data: { BasketID: 'b' } } },
+    {
+      name: 'WaitlistID null',
+      field: 'Data.WaitlistID',
+      body: { Type: 'waitlist.notified', EventID: randomUUID(), Data: { WaitlistID: null, MultiBookingID: 2 } },
+    },
+    {
+      name: 'Data members for workflow-email.sent',
+      field: 'Data.BasketID',
+      body: { Type: 'workflow-email.sent', EventID: randomUUID(), Data: { BasketID: 'b' } },
+    },
     { name: 'the body an array', field: '', body: [ok()] },
   ];
 
@@ -153,7 +168,11 @@ describe('POST /api/v2/platform/events: queue unreachable', () => {
     const res = await request(deadRedisServer.url, 'POST', PATH, { key, body: { Type: 'workflow-email.sent', EventID: randomUUID() } });
     expect(res.status).toBe(503);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/unavailable`, status: 503, detail: 'The event queue is unreachable; nothing was queued. Retry later.' });
+    expect(res.body).toMatchObject({
+      type: `${PROBLEM_BASE}/unavailable`,
+      status: 503,
+      detail: 'The event queue is unreachable; nothing was queued. Retry later.',
+    });
   });
 });
 
@@ -179,16 +198,44 @@ describe('POST /api/v2/platform/events: authentication and scope', () => {
 describe('typed publisher: publish-time validation', () => {
   const accountId = randomUUID();
   const malformed: Array<{ name: string; field: string; publish: () => Promise<void> }> = [
-    { name: 'a member missing', field: 'BasketID', publish: () => publisher.publish('order.completed', { EventID: randomUUID(), AccountID: accountId, OccurredAt: 1 } as never) },
-    { name: 'EventID not a UUID', field: 'EventID', publish: () => publisher.publish('workflow-email.sent', { EventID: 'nope', AccountID: accountId, OccurredAt: 1 }) },
-    { name: 'AccountID missing', field: 'AccountID', publish: () => publisher.publish('workflow-email.sent', { EventID: randomUUID(), OccurredAt: 1 } as never) },
-    { name: 'OccurredAt in milliseconds', field: 'OccurredAt', publish: () => publisher.publish('workflow-email.sent', { EventID: randomUUID(), AccountID: accountId, OccurredAt: Date.now() * 1000 }) },
+    {
+      name: 'a member missing',
+      field: 'BasketID',
+      publish: () => publisher.publish('order.completed', { EventID: randomUUID(), AccountID: accountId, OccurredAt: 1 } as never),
+    },
+    {
+      name: 'EventID not a UUID',
+      field: 'EventID',
+      publish: () => publisher.publish('workflow-email.sent', { EventID: 'nope', AccountID: accountId, OccurredAt: 1 }),
+    },
+    {
+      name: 'AccountID missing',
+      field: 'AccountID',
+      publish: () => publisher.publish('workflow-email.sent', { EventID: randomUUID(), OccurredAt: 1 } as never),
+    },
+    {
+      name: 'OccurredAt in milliseconds',
+      field: 'OccurredAt',
+      publish: () => publisher.publish('workflow-email.sent', { EventID: randomUUID(), AccountID: accountId, OccurredAt: Date.now() * 1000 }),
+    },
     {
       name: 'an unknown member',
       field: 'Extra',
-      publish: () => publisher.publish('waitlist.notified', { EventID: randomUUID(), AccountID: accountId, OccurredAt: 1, WaitlistID: 1, MultiBookingID: 2, Extra: true } as never),
+      publish: () =>
+        publisher.publish('waitlist.notified', {
+          EventID: randomUUID(),
+          AccountID: accountId,
+          OccurredAt: 1,
+          WaitlistID: 1,
+          MultiBookingID: 2,
+          Extra: true,
+        } as never),
     },
-    { name: 'an unknown job name', field: 'name', publish: () => publisher.publish('order.refunded' as never, { EventID: randomUUID(), AccountID: accountId, OccurredAt: 1 } as never) },
+    {
+      name: 'an unknown job name',
+      field: 'name',
+      publish: () => publisher.publish('order.refunded' as never, { EventID: randomUUID(), AccountID: accountId, OccurredAt: 1 } as never),
+    },
   ];
 
   for (const c of malformed) {

@@ -2,7 +2,17 @@
 // stdout within about a second, also with no traffic at all; slow clients are cut off after the configured timeouts;
 // a SIGTERM during traffic ends it promptly with every request line and the shutdown lines written.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestAccount, request, sendRaw, sendSlowly, useServiceProcesses, useTestDatabase, useTestRedis, type ServiceProcess, type TestAccount } from '@backbone/testkit';
+import {
+  createTestAccount,
+  request,
+  sendRaw,
+  sendSlowly,
+  useServiceProcesses,
+  useTestDatabase,
+  useTestRedis,
+  type ServiceProcess,
+  type TestAccount,
+} from '@backbone/testkit';
 import { countEntries } from './support.js';
 
 const db = useTestDatabase();
@@ -50,7 +60,11 @@ describe('usage API process', () => {
   it('on SIGTERM stops within 3 s, answering a request in flight, with every line written', async () => {
     const ids = Array.from({ length: 25 }, (_, i) => `usage-process-${i}`);
     for (const id of ids) {
-      const res = await request(url, 'POST', '/api/v2/usage/meters', { key: client.key, body: { Meter: 'process', Usage: 1 }, headers: { 'x-request-id': id } });
+      const res = await request(url, 'POST', '/api/v2/usage/meters', {
+        key: client.key,
+        body: { Meter: 'process', Usage: 1 },
+        headers: { 'x-request-id': id },
+      });
       expect(res.status).toBe(201);
     }
     // A keep-alive request still running when the signal comes: it is answered, and its connection does not hold the stop.

@@ -15,7 +15,11 @@ describe('POST /api/v2/usage/meters/batch', () => {
     const res = await request(server.url, 'POST', PATH, { key: client.write, body: { Entries } });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ Created: 1000, Replayed: 0, Rejected: 0 });
-    const results = res.body.data.Results as Array<{ Index: number; Status: string; Entry: { ID: number; Meter: string; Usage: number; ExtraInfo: string; OccurredAt: number } }>;
+    const results = res.body.data.Results as Array<{
+      Index: number;
+      Status: string;
+      Entry: { ID: number; Meter: string; Usage: number; ExtraInfo: string; OccurredAt: number };
+    }>;
     expect(results.map((r) => r.Index)).toEqual(Entries.map((_, i) => i));
     expect(results.every((r) => r.Status === 'created')).toBe(true);
     expect(results.map(({ Entry: { ID: _id, ...rest } }) => rest)).toEqual(Entries);
@@ -96,7 +100,11 @@ describe('POST /api/v2/usage/meters/batch', () => {
       CREATE FUNCTION refuse_meter() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by test'; END $$;
       CREATE TRIGGER refuse_meter BEFORE INSERT ON usage_entries FOR EACH ROW WHEN (NEW.meter = 'explode') EXECUTE FUNCTION refuse_meter();`);
     try {
-      const Entries = [{ Meter: 'fine', Usage: 1, OccurredAt: AT }, { Meter: 'fine', Usage: 2, OccurredAt: AT }, { Meter: 'explode', Usage: 1, OccurredAt: AT }];
+      const Entries = [
+        { Meter: 'fine', Usage: 1, OccurredAt: AT },
+        { Meter: 'fine', Usage: 2, OccurredAt: AT },
+        { Meter: 'explode', Usage: 1, OccurredAt: AT },
+      ];
       const res = await request(server.url, 'POST', PATH, { key: client.write, body: { Entries } });
       expect(res.status).toBe(500);
       expect(res.body.type).toBe(`${PROBLEM_BASE}/internal`);
@@ -118,7 +126,10 @@ describe('POST /api/v2/usage/meters/batch', () => {
       ];
       const first = await request(server.url, 'POST', PATH, { key: client.write, body: { Entries } });
       expect(first.status).toBe(201);
-      const again = await request(server.url, 'POST', PATH, { key: client.write, body: { Entries: [...Entries, { Meter: 'c', Usage: 3, IdempotencyKey: 'e-3' }] } });
+      const again = await request(server.url, 'POST', PATH, {
+        key: client.write,
+        body: { Entries: [...Entries, { Meter: 'c', Usage: 3, IdempotencyKey: 'e-3' }] },
+      });
       expect(again.status).toBe(201);
       expect(again.body.data).toMatchObject({ Created: 1, Replayed: 2, Rejected: 0 });
       expect(again.body.data.Results.slice(0, 2)).toEqual(first.body.data.Results.map((r: object) => ({ ...r, Status: 'replayed' })));
@@ -141,7 +152,9 @@ describe('POST /api/v2/usage/meters/batch', () => {
       });
       expect(res.status).toBe(207);
       expect(res.body.data.Results.map((r: { Status: string }) => r.Status)).toEqual(['rejected', 'created', 'replayed', 'rejected']);
-      expect(res.body.data.Results[0].Errors).toEqual([{ Field: 'Entries[0].IdempotencyKey', Message: 'IdempotencyKey was already used with a different entry.' }]);
+      expect(res.body.data.Results[0].Errors).toEqual([
+        { Field: 'Entries[0].IdempotencyKey', Message: 'IdempotencyKey was already used with a different entry.' },
+      ]);
       expect(await countEntries(db.pool, client.account.id)).toBe(2);
     });
 
@@ -153,7 +166,10 @@ describe('POST /api/v2/usage/meters/batch', () => {
         body: { Meter: 'api-calls', Usage: 4, OccurredAt: AT },
       });
       expect(single.status).toBe(201);
-      const res = await request(server.url, 'POST', PATH, { key: client.write, body: { Entries: [{ Meter: 'api-calls', Usage: 4, OccurredAt: AT, IdempotencyKey: 'order-77' }] } });
+      const res = await request(server.url, 'POST', PATH, {
+        key: client.write,
+        body: { Entries: [{ Meter: 'api-calls', Usage: 4, OccurredAt: AT, IdempotencyKey: 'order-77' }] },
+      });
       expect(res.body.data.Results[0]).toEqual({ Index: 0, Status: 'replayed', Entry: single.body.data });
       expect(await countEntries(db.pool, client.account.id)).toBe(1);
     });
@@ -162,7 +178,12 @@ describe('POST /api/v2/usage/meters/batch', () => {
   it('the Idempotency-Key header replays the whole answer, and refuses another body', async () => {
     const client = await createUsageClient(db.pool);
     const headers = { 'idempotency-key': 'batch-1' };
-    const body = { Entries: [{ Meter: 'a', Usage: 1 }, { Meter: '', Usage: 1 }] };
+    const body = {
+      Entries: [
+        { Meter: 'a', Usage: 1 },
+        { Meter: '', Usage: 1 },
+      ],
+    };
     const first = await request(server.url, 'POST', PATH, { key: client.write, headers, body });
     expect(first.status).toBe(207);
     const again = await request(server.url, 'POST', PATH, { key: client.write, headers, body });

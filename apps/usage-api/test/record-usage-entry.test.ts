@@ -15,11 +15,13 @@ describe('POST /api/v2/usage/meters', () => {
     expect(res.status).toBe(201);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('idempotent-replayed')).toBeNull();
-    expect(res.body).toEqual({ data: { ID: expect.any(Number), Meter: 'api-calls', Usage: 2.5, ExtraInfo: '{"Endpoint":"/bookings"}', OccurredAt: 1_767_225_600 } });
-    const stored = await db.pool.query(`SELECT meter, usage::text AS usage, extra_info, extract(epoch FROM occurred_at)::int AS at FROM usage_entries WHERE id = $1 AND account_id = $2`, [
-      res.body.data.ID,
-      client.account.id,
-    ]);
+    expect(res.body).toEqual({
+      data: { ID: expect.any(Number), Meter: 'api-calls', Usage: 2.5, ExtraInfo: '{"Endpoint":"/bookings"}', OccurredAt: 1_767_225_600 },
+    });
+    const stored = await db.pool.query(
+      `SELECT meter, usage::text AS usage, extra_info, extract(epoch FROM occurred_at)::int AS at FROM usage_entries WHERE id = $1 AND account_id = $2`,
+      [res.body.data.ID, client.account.id],
+    );
     expect(stored.rows).toEqual([{ meter: 'api-calls', usage: '2.5', extra_info: '{"Endpoint":"/bookings"}', at: 1_767_225_600 }]);
   });
 
@@ -55,7 +57,9 @@ describe('POST /api/v2/usage/meters', () => {
     const padded = await db.pool.query(`SELECT usage::text AS usage FROM usage_entries WHERE account_id = $1 AND meter = ' padded '`, [client.account.id]);
     expect(padded.rows).toEqual([{ usage: '0.000001' }]);
     // The largest amounts are integers below 2**53: kept to the unit.
-    const largest = await db.pool.query(`SELECT usage::text AS usage FROM usage_entries WHERE account_id = $1 AND usage >= 1e14 ORDER BY usage_entries.usage`, [client.account.id]);
+    const largest = await db.pool.query(`SELECT usage::text AS usage FROM usage_entries WHERE account_id = $1 AND usage >= 1e14 ORDER BY usage_entries.usage`, [
+      client.account.id,
+    ]);
     expect(largest.rows).toEqual([{ usage: '999999999999999' }, { usage: '1000000000000000' }]);
   });
 
@@ -176,7 +180,11 @@ describe('POST /api/v2/usage/meters', () => {
 
     it('a body that is not JSON is a 415 problem', async () => {
       const client = await createUsageClient(db.pool);
-      const res = await request(server.url, 'POST', PATH, { key: client.write, rawBody: 'Meter=m&Usage=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const res = await request(server.url, 'POST', PATH, {
+        key: client.write,
+        rawBody: 'Meter=m&Usage=1',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       expect(res.status).toBe(415);
       expect(res.body.type).toBe(`${PROBLEM_BASE}/unsupported-media-type`);
     });
@@ -240,7 +248,12 @@ describe('POST /api/v2/usage/meters', () => {
       const client = await createUsageClient(db.pool);
       const headers = { 'idempotency-key': 'retry-2' };
       expect((await request(server.url, 'POST', PATH, { key: client.write, headers, body: { Meter: 'm', Usage: 1 } })).status).toBe(201);
-      for (const body of [{ Meter: 'm', Usage: 2 }, { Meter: 'other', Usage: 1 }, { Meter: 'm', Usage: 1, ExtraInfo: 'x' }, { Meter: 'm', Usage: 1, OccurredAt: 5 }]) {
+      for (const body of [
+        { Meter: 'm', Usage: 2 },
+        { Meter: 'other', Usage: 1 },
+        { Meter: 'm', Usage: 1, ExtraInfo: 'x' },
+        { Meter: 'm', Usage: 1, OccurredAt: 5 },
+      ]) {
         const res = await request(server.url, 'POST', PATH, { key: client.write, headers, body });
         expect(res.status).toBe(422);
         expect(res.body.type).toBe(`${PROBLEM_BASE}/idempotency-conflict`);
@@ -297,7 +310,9 @@ describe('POST /api/v2/usage/meters', () => {
       for (const res of inProgress) expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/idempotency-in-progress`, status: 409 });
       for (const res of replayed) expect(res.text).toBe(created[0]!.text);
       expect(await countEntries(db.pool, client.account.id)).toBe(1);
-      const rollups = await db.pool.query<{ events: string }>('SELECT sum(event_count) AS events FROM usage_rollups_hourly WHERE account_id = $1', [client.account.id]);
+      const rollups = await db.pool.query<{ events: string }>('SELECT sum(event_count) AS events FROM usage_rollups_hourly WHERE account_id = $1', [
+        client.account.id,
+      ]);
       expect(Number(rollups.rows[0]!.events)).toBe(1);
 
       // Once the first has committed, a retry gets its answer again.

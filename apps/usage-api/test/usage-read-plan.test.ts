@@ -48,6 +48,9 @@ describe('planUsageRead', () => {
       ['hourly', 23 * 3600],
       ['raw', 1800],
     ]);
-    expect(planUsageRead(period.fromTimestamp, period.toTimestamp + 1).days).toEqual({ from: period.toTimestamp + 1 - 1800, to: period.toTimestamp + 1 - 1800 });
+    expect(planUsageRead(period.fromTimestamp, period.toTimestamp + 1).days).toEqual({
+      from: period.toTimestamp + 1 - 1800,
+      to: period.toTimestamp + 1 - 1800,
+    });
   });
 });

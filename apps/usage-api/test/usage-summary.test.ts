@@ -42,7 +42,15 @@ describe('GET /api/v2/usage/meters', () => {
   it('totals stay JSON numbers whatever is stored: three entries of 1e308 (from before Usage was bounded) sum to the largest double, not null', async () => {
     const client = await createUsageClient(db.pool);
     const at = utc(2026, 8, 1, 12);
-    const huge = [1, 2, 3].map((i) => ({ accountId: client.account.id, meter: 'huge', usage: '1e308', extraInfo: null, occurredAt: at + i, dedupeKey: null, requestHash: null }));
+    const huge = [1, 2, 3].map((i) => ({
+      accountId: client.account.id,
+      meter: 'huge',
+      usage: '1e308',
+      extraInfo: null,
+      occurredAt: at + i,
+      dedupeKey: null,
+      requestHash: null,
+    }));
     await insertUsageEntries(db.pool, huge);
     for (const query of ['from=2026-08-01&to=2026-08-01', 'from=2026-08-01&to=2026-08-01&granularity=day']) {
       const res = await summary(client, query);
@@ -180,7 +188,10 @@ describe('GET /api/v2/usage/meters', () => {
     expect(res.text).toContain('"Usage":0.3,');
     // A thousand tenths are 100, not 99.9999999999986.
     const many = await createUsageClient(db.pool);
-    await record(many, Array.from({ length: 1000 }, () => ({ Meter: 'tenth', Usage: 0.1, OccurredAt: at })));
+    await record(
+      many,
+      Array.from({ length: 1000 }, () => ({ Meter: 'tenth', Usage: 0.1, OccurredAt: at })),
+    );
     expect((await summary(many, 'from=2026-05-02&to=2026-05-02')).body.data.Totals).toEqual({ Usage: 100, Events: 1000 });
   });
 
@@ -238,16 +249,30 @@ describe('GET /api/v2/usage/meters', () => {
       const res = await summary(client, 'from=2026-03-01&to=2026-03-07&granularity=day');
       const { Series, ...rest } = res.body.data;
       expect(rest).toEqual(plain.body.data);
-      expect(Series.map((d: { Date: string }) => d.Date)).toEqual(['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07']);
+      expect(Series.map((d: { Date: string }) => d.Date)).toEqual([
+        '2026-03-01',
+        '2026-03-02',
+        '2026-03-03',
+        '2026-03-04',
+        '2026-03-05',
+        '2026-03-06',
+        '2026-03-07',
+      ]);
       expect(Series[6]).toEqual({ Date: '2026-03-07', Totals: { Usage: 0, Events: 0 }, Meters: [] });
       for (const [index, day] of Series.entries()) {
         const dayStart = start + index * 86_400;
         const expected = entries.filter((e) => e.OccurredAt! >= dayStart && e.OccurredAt! < dayStart + 86_400);
         expect(day.Totals.Events).toBe(expected.length);
-        expect(day.Totals.Usage).toBeCloseTo(expected.reduce((s, e) => s + e.Usage, 0), 9);
+        expect(day.Totals.Usage).toBeCloseTo(
+          expected.reduce((s, e) => s + e.Usage, 0),
+          9,
+        );
       }
       const events = (meter: string) =>
-        Series.reduce((sum: number, day: { Meters: Array<{ Meter: string; EventCount: number }> }) => sum + (day.Meters.find((m) => m.Meter === meter)?.EventCount ?? 0), 0);
+        Series.reduce(
+          (sum: number, day: { Meters: Array<{ Meter: string; EventCount: number }> }) => sum + (day.Meters.find((m) => m.Meter === meter)?.EventCount ?? 0),
+          0,
+        );
       for (const meter of plain.body.data.Meters) expect(events(meter.Meter)).toBe(meter.EventCount);
       expect(Series.reduce((s: number, d: { Totals: { Events: number } }) => s + d.Totals.Events, 0)).toBe(400);
     });

@@ -30,7 +30,7 @@ export const webhookWorkerEnv = {
       default: 10,
       minimum: 1,
       description:
-        'Attempts in flight at once to one endpoint per process; further deliveries to it wait (without counting an attempt), so a slow or dead endpoint holds at most this many of the process\'s slots.',
+        "Attempts in flight at once to one endpoint per process; further deliveries to it wait (without counting an attempt), so a slow or dead endpoint holds at most this many of the process's slots.",
     },
     WEBHOOK_FANOUT_CONCURRENCY: {
       type: 'integer',
@@ -39,7 +39,12 @@ export const webhookWorkerEnv = {
       maximum: 1000,
       description: 'Booking events fanned out into deliveries at once per process. Each waits on one statement and one Redis call, so this is high too.',
     },
-    WEBHOOK_ATTEMPT_TIMEOUT_MS: { type: 'integer', default: 10_000, minimum: 100, description: 'Total time of one delivery attempt (connection, request, answer); a failure after it.' },
+    WEBHOOK_ATTEMPT_TIMEOUT_MS: {
+      type: 'integer',
+      default: 10_000,
+      minimum: 100,
+      description: 'Total time of one delivery attempt (connection, request, answer); a failure after it.',
+    },
     WEBHOOK_RETRY_DELAYS_MS: {
       type: 'string',
       default: DEFAULT_RETRY_DELAYS_MS.join(','),
@@ -67,4 +72,3 @@ export function loadWebhookWorkerConfig(env: Record<string, string | undefined> 
 export function retryDelaysOf(config: Pick<WebhookWorkerConfig, 'WEBHOOK_RETRY_DELAYS_MS'>): number[] {
   return config.WEBHOOK_RETRY_DELAYS_MS.split(',').map((delay) => Number(delay.trim()));
 }
-

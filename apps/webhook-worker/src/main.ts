@@ -18,7 +18,12 @@ const schema = config.DATABASE_SCHEMA === 'public' ? undefined : config.DATABASE
 
 try {
   await migrate({ databaseUrl: config.DATABASE_URL, ...(schema ? { schema } : {}), log: (message) => logger.debug(message) });
-  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'webhook-worker', ...(schema ? { schema } : {}) });
+  const pool = createPool({
+    connectionString: config.DATABASE_URL,
+    max: config.DATABASE_POOL_SIZE,
+    applicationName: 'webhook-worker',
+    ...(schema ? { schema } : {}),
+  });
   const consumer = createRedisConnection(config.REDIS_URL, 'consumer');
   const producer = createRedisConnection(config.REDIS_URL, 'producer');
   // No job is taken before the queues are known to be this database's (packages/publisher queue-owner.ts): a worker
@@ -56,7 +61,12 @@ try {
   await Promise.all([...webhooks.fanOut, ...webhooks.delivery].map((worker) => worker.waitUntilReady()));
   clearTimeout(waiting);
   logger.info(
-    { concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY, endpointMaxInFlight: config.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT, allowedHosts: policy.allowedHosts, prefix: config.QUEUE_PREFIX },
+    {
+      concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
+      endpointMaxInFlight: config.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT,
+      allowedHosts: policy.allowedHosts,
+      prefix: config.QUEUE_PREFIX,
+    },
     'webhook worker running',
   );
 

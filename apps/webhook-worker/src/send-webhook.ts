@@ -62,7 +62,14 @@ export function createWebhookSender(options: { policy: DestinationPolicy; timeou
     const answer = await post(url, headers, message.body, url.protocol === 'https:' ? agents['https:'] : agents['http:'], lookup, options.timeoutMs);
     const durationMs = elapsed();
     if ('error' in answer) {
-      return { succeeded: false, statusCode: answer.statusCode ?? null, error: answer.error, responseExcerpt: answer.excerpt ?? null, durationMs, ...(answer.refused ? { refused: answer.refused } : {}) };
+      return {
+        succeeded: false,
+        statusCode: answer.statusCode ?? null,
+        error: answer.error,
+        responseExcerpt: answer.excerpt ?? null,
+        durationMs,
+        ...(answer.refused ? { refused: answer.refused } : {}),
+      };
     }
     const { statusCode, excerpt } = answer;
     if (statusCode >= 200 && statusCode < 300) return { succeeded: true, statusCode, error: null, responseExcerpt: excerpt, durationMs };
@@ -85,7 +92,14 @@ function refusal(error: unknown): { refused?: string } {
   return error instanceof DestinationRefusedError && !error.unresolved ? { refused: error.reason } : {};
 }
 
-function post(url: URL, headers: Record<string, string>, body: string, agent: http.Agent, lookup: http.RequestOptions['lookup'], timeoutMs: number): Promise<Answer> {
+function post(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  agent: http.Agent,
+  lookup: http.RequestOptions['lookup'],
+  timeoutMs: number,
+): Promise<Answer> {
   return new Promise((resolve) => {
     let settled = false;
     const finish = (answer: Answer) => {

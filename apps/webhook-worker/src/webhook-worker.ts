@@ -5,8 +5,26 @@
 import { DelayedError, Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { QUEUES, WEBHOOK_DELIVERIES_QUEUE, WEBHOOK_DELIVERY_JOB, WEBHOOK_EVENT_TYPES, type JobPayloads, type WebhookDeliveryJob, type WebhookEventType } from '@backbone/contracts';
-import { createGroupCommit, failWebhookDelivery, fanOutWebhookEvents, findWebhookDeliveryTargets, recordWebhookAttempts, type Pool, type WebhookAttemptToRecord, type WebhookDeliveryToRead, type WebhookEventToFanOut } from '@backbone/db';
+import {
+  QUEUES,
+  WEBHOOK_DELIVERIES_QUEUE,
+  WEBHOOK_DELIVERY_JOB,
+  WEBHOOK_EVENT_TYPES,
+  type JobPayloads,
+  type WebhookDeliveryJob,
+  type WebhookEventType,
+} from '@backbone/contracts';
+import {
+  createGroupCommit,
+  failWebhookDelivery,
+  fanOutWebhookEvents,
+  findWebhookDeliveryTargets,
+  recordWebhookAttempts,
+  type Pool,
+  type WebhookAttemptToRecord,
+  type WebhookDeliveryToRead,
+  type WebhookEventToFanOut,
+} from '@backbone/db';
 import { countJobProcessed, countWebhookDelivery } from '@backbone/metrics';
 import { validateEvent, webhookDeliveryJobOptions } from '@backbone/publisher';
 import { createEndpointSlots } from './endpoint-slots.js';
@@ -71,19 +89,16 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   // The events being fanned out at once share one statement and one addBulk, the delivery jobs one read of their
   // targets and one write of their attempts: under load a round trip (and a commit) per batch instead of one per job,
   // and when idle nothing waits.
-  const fanOuts = createGroupCommit(
-    async (events: readonly WebhookEventToFanOut[]) => {
-      const pending = await fanOutWebhookEvents(pool, events);
-      // Every pending delivery, not only the new ones: a run that died after its commit left some without a job. A
-      // job whose id (the delivery's) already exists is not added again.
-      const jobs = events.flatMap((event, i) =>
-        pending[i]!.map((id) => ({ name: WEBHOOK_DELIVERY_JOB, data: { DeliveryID: id, AccountID: event.accountId }, opts: webhookDeliveryJobOptions(id) })),
-      );
-      if (jobs.length > 0) await deliveries.addBulk(jobs);
-      return events.map(() => undefined);
-    },
-    GROUP_COMMIT,
-  );
+  const fanOuts = createGroupCommit(async (events: readonly WebhookEventToFanOut[]) => {
+    const pending = await fanOutWebhookEvents(pool, events);
+    // Every pending delivery, not only the new ones: a run that died after its commit left some without a job. A
+    // job whose id (the delivery's) already exists is not added again.
+    const jobs = events.flatMap((event, i) =>
+      pending[i]!.map((id) => ({ name: WEBHOOK_DELIVERY_JOB, data: { DeliveryID: id, AccountID: event.accountId }, opts: webhookDeliveryJobOptions(id) })),
+    );
+    if (jobs.length > 0) await deliveries.addBulk(jobs);
+    return events.map(() => undefined);
+  }, GROUP_COMMIT);
   const targets = createGroupCommit((reads: readonly WebhookDeliveryToRead[]) => findWebhookDeliveryTargets(pool, reads), GROUP_COMMIT);
   const attempts = createGroupCommit((made: readonly WebhookAttemptToRecord[]) => recordWebhookAttempts(pool, made, options.disableAfterMs), GROUP_COMMIT);
 
@@ -195,7 +210,16 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     if (!outcome) return;
     countWebhookDelivery(result.succeeded ? 'delivered' : result.refused ? 'refused' : outcome.status === 'failed' ? 'failed' : 'failed_attempt');
     if (outcome.status === 'failed') {
-      logger.info({ deliveryId: DeliveryID, endpointId: target.endpointId, attempts: target.runAttempts + 1, endpointDisabled: outcome.endpointDisabled, error: result.error }, 'webhook delivery failed');
+      logger.info(
+        {
+          deliveryId: DeliveryID,
+          endpointId: target.endpointId,
+          attempts: target.runAttempts + 1,
+          endpointDisabled: outcome.endpointDisabled,
+          error: result.error,
+        },
+        'webhook delivery failed',
+      );
     }
     if (outcome.status === 'pending' && nextAttemptAt) await postpone(job, token, nextAttemptAt.getTime());
   };
@@ -229,7 +253,10 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
    */
   function workersFor<T>(queue: string, processor: (job: Job<T>, token?: string) => Promise<void>, concurrency: number): Array<Worker<T>> {
     const count = Math.ceil(concurrency / WORKER_SHARE);
-    return Array.from({ length: count }, (_, i) => new Worker<T>(queue, processor, { ...workerOptions, concurrency: Math.floor(concurrency / count) + (i < concurrency % count ? 1 : 0) }));
+    return Array.from(
+      { length: count },
+      (_, i) => new Worker<T>(queue, processor, { ...workerOptions, concurrency: Math.floor(concurrency / count) + (i < concurrency % count ? 1 : 0) }),
+    );
   }
 }
 

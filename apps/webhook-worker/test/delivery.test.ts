@@ -74,7 +74,7 @@ describe('fan-out and signed delivery', () => {
     expect(await attemptsOf(db.pool, delivery!.id)).toEqual([expect.objectContaining({ status_code: 200, error: null, response_excerpt: 'answer 200' })]);
   });
 
-  it('an event without a partner (the operator\'s own channels) goes nowhere', async () => {
+  it("an event without a partner (the operator's own channels) goes nowhere", async () => {
     const { account } = await createTestAccount(db.pool);
     const partner = await createTestPartner(db.pool, account.id);
     const endpoint = await createTestEndpoint(db.pool, receiver, account.id, partner, ['booking.confirmed']);

@@ -3,7 +3,17 @@
 // first attempts are still hanging (none of them has even timed out yet).
 import { beforeAll, expect, it } from 'vitest';
 import { createTestAccount, useTestDatabase, useTestRedis } from '@backbone/testkit';
-import { bookingConfirmed, createTestEndpoint, createTestPartner, deliveriesOf, startReceiver, useQueues, useWebhookWorkers, waitFor, type Receiver } from './support.js';
+import {
+  bookingConfirmed,
+  createTestEndpoint,
+  createTestPartner,
+  deliveriesOf,
+  startReceiver,
+  useQueues,
+  useWebhookWorkers,
+  waitFor,
+  type Receiver,
+} from './support.js';
 
 const db = useTestDatabase();
 const redis = useTestRedis();

@@ -7,7 +7,18 @@ import { createApiKey } from '@backbone/db';
 import { openWebhookDeliveryQueue, type WebhookDeliveryQueue } from '@backbone/publisher';
 import { createTestPartnerApp } from '@backbone/test-apps/partner-api';
 import { createTestAccount, request, useTestDatabase, useTestRedis, useTestServer } from '@backbone/testkit';
-import { attemptsOf, bookingConfirmed, createTestPartner, deliveriesOf, startReceiver, untilDeliveries, useQueues, useWebhookWorkers, waitFor, type Receiver } from './support.js';
+import {
+  attemptsOf,
+  bookingConfirmed,
+  createTestPartner,
+  deliveriesOf,
+  startReceiver,
+  untilDeliveries,
+  useQueues,
+  useWebhookWorkers,
+  waitFor,
+  type Receiver,
+} from './support.js';
 import type { WebhookWorker } from '../src/index.js';
 
 const WEBHOOKS = '/api/v2/ota/partner/webhooks';
@@ -71,11 +82,14 @@ describe('a destination refused after registration', () => {
         ID: endpointId,
         Disabled: true,
         DisabledAt: expect.any(String),
-        DisabledReason: 'The destination was refused: http to 127.0.0.1 (https only). Nothing more is sent until the endpoint is updated (PATCH /api/v2/ota/partner/webhooks/{ID}).',
+        DisabledReason:
+          'The destination was refused: http to 127.0.0.1 (https only). Nothing more is sent until the endpoint is updated (PATCH /api/v2/ota/partner/webhooks/{ID}).',
       }),
     ]);
     const shown = await request(partnerApi.url, 'GET', `${WEBHOOKS}/${endpointId}/deliveries?Status=failed`, { key });
-    expect(shown.body.Deliveries[0].Attempts).toEqual([expect.objectContaining({ StatusCode: null, Error: 'webhook destination refused: http to 127.0.0.1 (https only)' })]);
+    expect(shown.body.Deliveries[0].Attempts).toEqual([
+      expect.objectContaining({ StatusCode: null, Error: 'webhook destination refused: http to 127.0.0.1 (https only)' }),
+    ]);
 
     // Nothing more is attempted: a later event makes no delivery at all.
     await publishAndFanOut(account.id, partner);

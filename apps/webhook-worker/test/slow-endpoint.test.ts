@@ -4,7 +4,17 @@
 // attempt in flight could have timed out (30 s here).
 import { beforeAll, expect, it } from 'vitest';
 import { createTestAccount, useTestDatabase, useTestRedis } from '@backbone/testkit';
-import { bookingConfirmed, createTestEndpoint, createTestPartner, deliveriesOf, startReceiver, useQueues, useWebhookWorkers, waitFor, type Receiver } from './support.js';
+import {
+  bookingConfirmed,
+  createTestEndpoint,
+  createTestPartner,
+  deliveriesOf,
+  startReceiver,
+  useQueues,
+  useWebhookWorkers,
+  waitFor,
+  type Receiver,
+} from './support.js';
 
 const db = useTestDatabase();
 const redis = useTestRedis();
@@ -19,7 +29,7 @@ beforeAll(async () => {
   workers.start(redis.prefix, { endpointMaxInFlight: 2, timeoutMs: ATTEMPT_TIMEOUT_MS });
 });
 
-it('deliveries over a slow endpoint\'s cap are attempted as its slots free, long before the attempt timeout', async () => {
+it("deliveries over a slow endpoint's cap are attempted as its slots free, long before the attempt timeout", async () => {
   const { account } = await createTestAccount(db.pool);
   const partner = await createTestPartner(db.pool, account.id);
   const slow = await createTestEndpoint(db.pool, receiver, account.id, partner, ['booking.confirmed'], () => ({ status: 200, delayMs: 200 }));

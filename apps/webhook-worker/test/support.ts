@@ -254,9 +254,10 @@ export interface AttemptRow {
 }
 
 export async function attemptsOf(pool: Pool, deliveryId: string): Promise<AttemptRow[]> {
-  const { rows } = await pool.query<AttemptRow>(`SELECT status_code, error, response_excerpt, duration_ms FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id`, [
-    deliveryId,
-  ]);
+  const { rows } = await pool.query<AttemptRow>(
+    `SELECT status_code, error, response_excerpt, duration_ms FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id`,
+    [deliveryId],
+  );
   return rows;
 }
 
@@ -289,13 +290,24 @@ afterAll(() => {
 export function spawnWebhookWorker(db: TestDatabase, env: Record<string, string>): ChildWorker {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/webhook-worker/src/main.ts'], {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.urlWithSchema, DATABASE_SCHEMA: db.schema, DATABASE_POOL_SIZE: '5', LOG_LEVEL: 'info', METRICS_PORT: '0', METRICS_HOST: '127.0.0.1', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: db.urlWithSchema,
+      DATABASE_SCHEMA: db.schema,
+      DATABASE_POOL_SIZE: '5',
+      LOG_LEVEL: 'info',
+      METRICS_PORT: '0',
+      METRICS_HOST: '127.0.0.1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   spawned.add(child);
   return { child, output: () => output, exited };
 }

@@ -5,16 +5,23 @@ import addFormats from 'ajv-formats';
 
 export interface EnvSchema {
   type: 'object';
-  properties: Record<string, { type: 'string' | 'integer' | 'number' | 'boolean'; default?: unknown; description?: string; minimum?: number; maximum?: number; enum?: readonly unknown[]; pattern?: string }>;
+  properties: Record<
+    string,
+    {
+      type: 'string' | 'integer' | 'number' | 'boolean';
+      default?: unknown;
+      description?: string;
+      minimum?: number;
+      maximum?: number;
+      enum?: readonly unknown[];
+      pattern?: string;
+    }
+  >;
   required?: readonly string[];
 }
 
 export type ConfigOf<S extends EnvSchema> = {
-  readonly [K in keyof S['properties']]: S['properties'][K]['type'] extends 'string'
-    ? string
-    : S['properties'][K]['type'] extends 'boolean'
-      ? boolean
-      : number;
+  readonly [K in keyof S['properties']]: S['properties'][K]['type'] extends 'string' ? string : S['properties'][K]['type'] extends 'boolean' ? boolean : number;
 };
 
 export class ConfigError extends Error {
@@ -33,7 +40,9 @@ export function loadConfig<S extends EnvSchema>(schema: S, env: Record<string, s
   }
   const validate = ajv.compile(schema);
   if (!validate(raw)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || (e.params as { missingProperty?: string }).missingProperty}: ${e.message}`);
+    const problems = (validate.errors ?? []).map(
+      (e) => `${e.instancePath.slice(1) || (e.params as { missingProperty?: string }).missingProperty}: ${e.message}`,
+    );
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   return Object.freeze(raw) as ConfigOf<S>;
@@ -48,12 +57,16 @@ export const commonEnv = {
 } as const;
 
 export const redisEnv = {
-  REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', description: 'Redis: the BullMQ queues, the API key revocations every API listens to, and the per-key rate limits. Run it with noeviction and AOF.' },
+  REDIS_URL: {
+    type: 'string',
+    default: 'redis://127.0.0.1:6379',
+    description: 'Redis: the BullMQ queues, the API key revocations every API listens to, and the per-key rate limits. Run it with noeviction and AOF.',
+  },
   QUEUE_PREFIX: {
     type: 'string',
     default: 'bull',
     description:
-      'BullMQ key prefix (lets several environments share one Redis). Bound to one database: the first process to use it records its database in Redis (key `<prefix>:backbone:database`: PostgreSQL\'s system identifier, the database and the schema), and a process of any other database refuses to start on it, naming both. Only when a database took another\'s place with its queued jobs (restored to a new server, upgraded) delete that key. `npm start` derives one from its database unless this is set.',
+      "BullMQ key prefix (lets several environments share one Redis). Bound to one database: the first process to use it records its database in Redis (key `<prefix>:backbone:database`: PostgreSQL's system identifier, the database and the schema), and a process of any other database refuses to start on it, naming both. Only when a database took another's place with its queued jobs (restored to a new server, upgraded) delete that key. `npm start` derives one from its database unless this is set.",
   },
 } as const;
 
@@ -100,25 +113,55 @@ export const httpEnv = {
     minimum: 1,
     description: "Time for a request's headers to arrive (also for a new connection's first request); 408 and closed after it. At most REQUEST_TIMEOUT_MS.",
   },
-  REQUEST_TIMEOUT_MS: { type: 'integer', default: 30000, minimum: 1, description: 'Time for a whole request, body included, to arrive; 408 and closed after it.' },
+  REQUEST_TIMEOUT_MS: {
+    type: 'integer',
+    default: 30000,
+    minimum: 1,
+    description: 'Time for a whole request, body included, to arrive; 408 and closed after it.',
+  },
   CONNECTIONS_CHECK_INTERVAL_MS: {
     type: 'integer',
     default: 1000,
     minimum: 10,
-    description: "How often HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS are checked (Node's connectionsCheckingInterval, 30 s by default): they fire up to this much late.",
+    description:
+      "How often HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS are checked (Node's connectionsCheckingInterval, 30 s by default): they fire up to this much late.",
   },
 } as const;
 
 /** Per-key rate limits of the APIs (packages/http rate-limits.ts): a quota of BURST per ceil(BURST / PER_SECOND) s. */
 export const rateLimitEnv = {
-  RATE_LIMIT_ENABLED: { type: 'boolean', default: true, description: 'Limit the requests of each API key (not console sessions) on Redis; false serves every request unlimited, without RateLimit fields.' },
+  RATE_LIMIT_ENABLED: {
+    type: 'boolean',
+    default: true,
+    description: 'Limit the requests of each API key (not console sessions) on Redis; false serves every request unlimited, without RateLimit fields.',
+  },
   RATE_LIMIT_OTA_PER_SECOND: { type: 'integer', default: 20, minimum: 1, description: 'Requests per second of an ota (partner) key, over time.' },
   RATE_LIMIT_OTA_BURST: { type: 'integer', default: 40, minimum: 1, description: 'Requests an ota key may make at once; at least RATE_LIMIT_OTA_PER_SECOND.' },
-  RATE_LIMIT_USAGE_PER_SECOND: { type: 'integer', default: 200, minimum: 1, description: 'Requests per second of a usage:write, usage:read or platform:events key (usage ingest sends more than a partner).' },
-  RATE_LIMIT_USAGE_BURST: { type: 'integer', default: 400, minimum: 1, description: 'Requests a usage key may make at once; at least RATE_LIMIT_USAGE_PER_SECOND.' },
+  RATE_LIMIT_USAGE_PER_SECOND: {
+    type: 'integer',
+    default: 200,
+    minimum: 1,
+    description: 'Requests per second of a usage:write, usage:read or platform:events key (usage ingest sends more than a partner).',
+  },
+  RATE_LIMIT_USAGE_BURST: {
+    type: 'integer',
+    default: 400,
+    minimum: 1,
+    description: 'Requests a usage key may make at once; at least RATE_LIMIT_USAGE_PER_SECOND.',
+  },
   RATE_LIMIT_ADMIN_PER_SECOND: { type: 'integer', default: 10, minimum: 1, description: 'Requests per second of an admin key (operator API scripts).' },
-  RATE_LIMIT_ADMIN_BURST: { type: 'integer', default: 20, minimum: 1, description: 'Requests an admin key may make at once; at least RATE_LIMIT_ADMIN_PER_SECOND.' },
-  RATE_LIMIT_REDIS_TIMEOUT_MS: { type: 'integer', default: 100, minimum: 1, description: 'A rate-limit check Redis has not answered by then lets the request through (counted and logged).' },
+  RATE_LIMIT_ADMIN_BURST: {
+    type: 'integer',
+    default: 20,
+    minimum: 1,
+    description: 'Requests an admin key may make at once; at least RATE_LIMIT_ADMIN_PER_SECOND.',
+  },
+  RATE_LIMIT_REDIS_TIMEOUT_MS: {
+    type: 'integer',
+    default: 100,
+    minimum: 1,
+    description: 'A rate-limit check Redis has not answered by then lets the request through (counted and logged).',
+  },
 } as const;
 
 export interface RateLimitSettings {
@@ -146,7 +189,17 @@ export function rateLimitSettings(config: ConfigOf<{ type: 'object'; properties:
  * 9104, webhook worker 9105), so processes on one host do not collide.
  */
 export const metricsEnv = {
-  METRICS_ENABLED: { type: 'boolean', default: true, description: 'Serve /metrics and record the HTTP request metrics (false: neither; the domain counters cost nothing worth switching off).' },
-  METRICS_PORT: { type: 'integer', default: 9101, minimum: 0, maximum: 65535, description: 'Port of the metrics server, apart from the API\'s and never behind the gateway (0: any free port, logged as `metrics listening`).' },
+  METRICS_ENABLED: {
+    type: 'boolean',
+    default: true,
+    description: 'Serve /metrics and record the HTTP request metrics (false: neither; the domain counters cost nothing worth switching off).',
+  },
+  METRICS_PORT: {
+    type: 'integer',
+    default: 9101,
+    minimum: 0,
+    maximum: 65535,
+    description: "Port of the metrics server, apart from the API's and never behind the gateway (0: any free port, logged as `metrics listening`).",
+  },
   METRICS_HOST: { type: 'string', default: '0.0.0.0', description: 'Bind address of the metrics server: keep it reachable by Prometheus only.' },
 } as const;

@@ -41,7 +41,7 @@ export const workflowEmailSentPayloadSchema = {
 /** What every booking event says of the booking: the partner that made it, its reference, its new status and when. */
 const bookingChange = {
   properties: {
-    PartnerID: { ...uuidSchema, description: 'The partner that made the booking; absent for the operator\'s channels.' },
+    PartnerID: { ...uuidSchema, description: "The partner that made the booking; absent for the operator's channels." },
     Reference: { type: 'string' },
     Status: { type: 'string', enum: BOOKING_STATUSES },
     UpdatedAt: { type: 'string', format: 'date-time', description: 'When the booking took this state: the newer of two events has the later UpdatedAt.' },
@@ -106,12 +106,18 @@ export const bookingUpdatedPayloadSchema = {
     Date: { type: 'string' },
     Time: { type: 'string' },
     Participants: { type: 'integer', minimum: 1 },
-    Changed: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: BOOKING_CHANGE_MEMBERS }, description: 'What this change touched.' },
+    Changed: {
+      type: 'array',
+      minItems: 1,
+      uniqueItems: true,
+      items: { type: 'string', enum: BOOKING_CHANGE_MEMBERS },
+      description: 'What this change touched.',
+    },
     Previous: {
       type: 'object',
       additionalProperties: false,
       required: ['ActivityID', 'Date', 'Time', 'Participants'],
-      description: 'The booking\'s timeslot and party size before this change.',
+      description: "The booking's timeslot and party size before this change.",
       properties: { ActivityID: uuidSchema, Date: { type: 'string' }, Time: { type: 'string' }, Participants: { type: 'integer', minimum: 1 } },
     },
   },

@@ -60,5 +60,5 @@ export const ALL_OPERATIONS = [...PARTNER_OPERATIONS, ...USAGE_OPERATIONS, ...PL
 export const OPENAPI_INFO = {
   title: 'Activity backbone API',
   version: '2.0.0',
-  description: 'Partner (OTA) booking API, usage metering API, platform events and the operator console\'s API, under one base URL.',
+  description: "Partner (OTA) booking API, usage metering API, platform events and the operator console's API, under one base URL.",
 } as const;

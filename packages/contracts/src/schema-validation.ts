@@ -39,7 +39,10 @@ export function compileValidator(schema: object, source: 'body' | 'query' | 'par
 
 /** Dotted path of the failing member: `Customer.Email`, `Answers[2].Value`. */
 function fieldOf(error: ErrorObject): string {
-  const segments = error.instancePath.split('/').slice(1).map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (error.keyword === 'required') segments.push((error.params as { missingProperty: string }).missingProperty);
   if (error.keyword === 'additionalProperties') segments.push((error.params as { additionalProperty: string }).additionalProperty);
   if (error.keyword === 'dependencies') segments.push((error.params as { missingProperty: string }).missingProperty);

@@ -21,10 +21,11 @@ function toAccount(row: AccountRow): Account {
 }
 
 export async function createAccount(db: Db, input: { name: string; timeZone?: string; id?: string }): Promise<Account> {
-  const { rows } = await db.query<AccountRow>(
-    `INSERT INTO accounts (id, name, time_zone) VALUES ($1, $2, $3) RETURNING id, name, time_zone, created_at`,
-    [input.id ?? randomUUID(), input.name, input.timeZone ?? 'UTC'],
-  );
+  const { rows } = await db.query<AccountRow>(`INSERT INTO accounts (id, name, time_zone) VALUES ($1, $2, $3) RETURNING id, name, time_zone, created_at`, [
+    input.id ?? randomUUID(),
+    input.name,
+    input.timeZone ?? 'UTC',
+  ]);
   return toAccount(rows[0]!);
 }
 

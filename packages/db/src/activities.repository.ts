@@ -79,10 +79,10 @@ export async function listOfferedActivities(db: Db, accountId: string, nameConta
 }
 
 export async function findOfferedActivityById(db: Db, accountId: string, id: number): Promise<Activity | null> {
-  const { rows } = await db.query<ActivityRow>(
-    `SELECT ${COLUMNS} FROM activities WHERE account_id = $1 AND id = $2 AND active AND in_shopfront`,
-    [accountId, id],
-  );
+  const { rows } = await db.query<ActivityRow>(`SELECT ${COLUMNS} FROM activities WHERE account_id = $1 AND id = $2 AND active AND in_shopfront`, [
+    accountId,
+    id,
+  ]);
   return rows[0] ? toActivity(rows[0]) : null;
 }
 

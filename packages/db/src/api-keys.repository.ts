@@ -121,10 +121,7 @@ export async function setApiKeyRateLimit(db: Db, accountId: string, idOrPrefix: 
 
 /** Revokes a key of this account; false when the account has no such active key. */
 export async function revokeApiKey(db: Db, accountId: string, keyId: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `UPDATE api_keys SET revoked_at = now() WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL`,
-    [accountId, keyId],
-  );
+  const { rowCount } = await db.query(`UPDATE api_keys SET revoked_at = now() WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL`, [accountId, keyId]);
   return rowCount === 1;
 }
 

@@ -39,7 +39,16 @@ export async function findTimeslotId(db: Db, accountId: string, activityInternal
 
 /** The timeslots with these ids, each under its row lock, taken in id order. */
 export async function lockTimeslotsForChange(db: Db, accountId: string, ids: readonly number[]): Promise<Map<number, ChangeTimeslot>> {
-  const { rows } = await db.query<{ id: string; date: string; time: string; status: 'open' | 'closed'; started: boolean; capacity: number; booked: number; lapsed: number }>({
+  const { rows } = await db.query<{
+    id: string;
+    date: string;
+    time: string;
+    status: 'open' | 'closed';
+    started: boolean;
+    capacity: number;
+    booked: number;
+    lapsed: number;
+  }>({
     name: 'booking-change-lock-timeslots',
     text: `SELECT t.id, to_char(t.local_date, 'YYYY-MM-DD') AS date, to_char(t.local_time, 'HH24:MI') AS time, t.status,
                   t.starts_at <= now() AS started, t.capacity, t.booked, ${LAPSED_HOLDS} AS lapsed

@@ -195,7 +195,13 @@ export async function markBookingConfirmed(
  * Cancels a booking (row locked by the caller), gives its places back to the timeslot when it still held them (a
  * confirmed booking, or a hold not yet expired), and records its event; all in one statement.
  */
-export async function markBookingCancelled(db: Db, booking: BookingRecord, change: { reason: string | null }, event: LifecycleEvent, actor: BookingActor): Promise<void> {
+export async function markBookingCancelled(
+  db: Db,
+  booking: BookingRecord,
+  change: { reason: string | null },
+  event: LifecycleEvent,
+  actor: BookingActor,
+): Promise<void> {
   await db.query({
     name: 'booking-cancel',
     text: `WITH cancelled AS (

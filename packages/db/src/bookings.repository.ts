@@ -5,7 +5,15 @@
 // It commits without waiting for the disk (COMMIT_WITHOUT_FLUSH), so the next booking of the timeslot does not wait
 // for this one's flush; the use case awaits durability before it answers.
 import type { BookingChannel } from '@backbone/contracts';
-import { formatInZone, type BookableActivity, type BookingStore, type Reservation, type ReservationOutcome, type TimeslotState, type WaiverQuestion } from '@backbone/domain';
+import {
+  formatInZone,
+  type BookableActivity,
+  type BookingStore,
+  type Reservation,
+  type ReservationOutcome,
+  type TimeslotState,
+  type WaiverQuestion,
+} from '@backbone/domain';
 import { releaseLapsedHolds } from './booking-lifecycle.repository.js';
 import { LAPSED_HOLDS } from './lapsed-holds.js';
 import pg from 'pg';
@@ -27,7 +35,10 @@ export function createBookingStore(db: Db): BookingStore {
       let outcome: ReservationOutcome;
       try {
         // On the pool, the reservations of a timeslot that arrive together are made together (reservation-batches.ts).
-        outcome = db instanceof pg.Pool ? await reserveInLane(db, reservation, (r) => reserveOnce(db, r)) : await withSavepoint(db, (inner) => reserveOnce(inner, reservation));
+        outcome =
+          db instanceof pg.Pool
+            ? await reserveInLane(db, reservation, (r) => reserveOnce(db, r))
+            : await withSavepoint(db, (inner) => reserveOnce(inner, reservation));
       } catch (error) {
         const pgError = error as { code?: string; constraint?: string };
         if (pgError.code === UNIQUE_VIOLATION && pgError.constraint === 'bookings_reference_key') return { kind: 'reference-taken' };
@@ -108,7 +119,13 @@ async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> 
     ],
   });
   const booked = rows[0];
-  if (booked) return { kind: 'booked', createdAt: booked.created_at, expiresAt: booked.expires_at, price: { unitPriceMinor: Number(booked.unit_price_minor), currency: booked.currency } };
+  if (booked)
+    return {
+      kind: 'booked',
+      createdAt: booked.created_at,
+      expiresAt: booked.expires_at,
+      price: { unitPriceMinor: Number(booked.unit_price_minor), currency: booked.currency },
+    };
   return { kind: 'refused', timeslot: await timeslotState(db, r) };
 }
 

@@ -7,11 +7,7 @@ import type { Db } from './pool.js';
 export const IDEMPOTENCY_ABANDONED_AFTER_SECONDS = 60;
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
 
-export type IdempotencyClaim =
-  | { outcome: 'claimed' }
-  | { outcome: 'replay'; body: string }
-  | { outcome: 'mismatch' }
-  | { outcome: 'in-progress' };
+export type IdempotencyClaim = { outcome: 'claimed' } | { outcome: 'replay'; body: string } | { outcome: 'mismatch' } | { outcome: 'in-progress' };
 
 export interface IdempotencyScope {
   accountId: string;
@@ -69,16 +65,15 @@ export async function completeIdempotencyKey(db: Db, scope: IdempotencyScope, bo
  * Only that claim: when it was never made, was completed, or was abandoned and taken over, this deletes nothing.
  */
 export async function releaseIdempotencyKey(db: Db, scope: IdempotencyScope, claimId: string): Promise<void> {
-  await db.query(
-    `DELETE FROM idempotency_keys WHERE account_id = $1 AND caller = $2 AND key = $3 AND state = 'running' AND claim_id = $4`,
-    [scope.accountId, scope.caller, scope.key, claimId],
-  );
+  await db.query(`DELETE FROM idempotency_keys WHERE account_id = $1 AND caller = $2 AND key = $3 AND state = 'running' AND claim_id = $4`, [
+    scope.accountId,
+    scope.caller,
+    scope.key,
+    claimId,
+  ]);
 }
 
 export async function deleteExpiredIdempotencyKeys(db: Db): Promise<number> {
-  const { rowCount } = await db.query(
-    `DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1)`,
-    [IDEMPOTENCY_RETENTION_HOURS],
-  );
+  const { rowCount } = await db.query(`DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1)`, [IDEMPOTENCY_RETENTION_HOURS]);
   return rowCount ?? 0;
 }

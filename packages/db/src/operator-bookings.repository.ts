@@ -201,7 +201,13 @@ function toPage(rows: Row[], limit: number): { bookings: OperatorBooking[]; next
 }
 
 /** Up to `limit + 1` matches of the free text below `below`, newest first: the walk, then the index (see SEARCH_WALK). */
-async function searchOperatorBookings(db: Db, accountId: string, filters: BookingFilters, text: string, page: { limit: number; below: string | null }): Promise<Row[]> {
+async function searchOperatorBookings(
+  db: Db,
+  accountId: string,
+  filters: BookingFilters,
+  text: string,
+  page: { limit: number; below: string | null },
+): Promise<Row[]> {
   const dated = filters.From !== undefined || filters.To !== undefined;
   const { rows: spans } = await db.query<{ low: string | null; high: string | null }>({
     name: dated ? 'operator-bookings-search-dated-span' : 'operator-bookings-search-account-span',

@@ -50,7 +50,12 @@ export async function listActivityTimeslots(db: Db, accountId: string, activityI
   return rows.filter((r) => r.id !== null).map(toTimeslot);
 }
 
-export async function findOperatorTimeslot(db: Db, accountId: string, timeslotId: number, options: { forUpdate?: boolean } = {}): Promise<OperatorTimeslot | null> {
+export async function findOperatorTimeslot(
+  db: Db,
+  accountId: string,
+  timeslotId: number,
+  options: { forUpdate?: boolean } = {},
+): Promise<OperatorTimeslot | null> {
   const { rows } = await db.query<Row>(
     `SELECT ${COLUMNS} FROM timeslots t JOIN activities a ON a.account_id = t.account_id AND a.id = t.activity_id
       WHERE t.account_id = $1 AND t.id = $2 ${options.forUpdate ? 'FOR UPDATE OF t' : ''}`,
@@ -60,7 +65,12 @@ export async function findOperatorTimeslot(db: Db, accountId: string, timeslotId
 }
 
 /** Opens or closes a timeslot of the account; null when there is no such timeslot. */
-export async function setTimeslotStatusById(db: Db, accountId: string, timeslotId: number, status: OperatorTimeslot['Status']): Promise<OperatorTimeslot | null> {
+export async function setTimeslotStatusById(
+  db: Db,
+  accountId: string,
+  timeslotId: number,
+  status: OperatorTimeslot['Status'],
+): Promise<OperatorTimeslot | null> {
   const { rowCount } = await db.query(`UPDATE timeslots SET status = $3 WHERE account_id = $1 AND id = $2`, [accountId, timeslotId, status]);
   return rowCount === 1 ? findOperatorTimeslot(db, accountId, timeslotId) : null;
 }
@@ -71,6 +81,10 @@ export async function setTimeslotStatusById(db: Db, accountId: string, timeslotI
  * released first (their places still sit in `booked`).
  */
 export async function setTimeslotCapacity(db: Db, accountId: string, timeslotId: number, capacity: number): Promise<'changed' | 'below-booked'> {
-  const { rowCount } = await db.query(`UPDATE timeslots SET capacity = $3 WHERE account_id = $1 AND id = $2 AND booked <= $3`, [accountId, timeslotId, capacity]);
+  const { rowCount } = await db.query(`UPDATE timeslots SET capacity = $3 WHERE account_id = $1 AND id = $2 AND booked <= $3`, [
+    accountId,
+    timeslotId,
+    capacity,
+  ]);
   return rowCount === 1 ? 'changed' : 'below-booked';
 }

@@ -29,10 +29,21 @@ interface UserRow {
   password_hash: string;
 }
 
-const toUser = (r: UserRow): OperatorUser => ({ id: r.id, accountId: r.account_id, email: r.email, role: r.role, disabled: r.disabled_at !== null, createdAt: r.created_at.toISOString() });
+const toUser = (r: UserRow): OperatorUser => ({
+  id: r.id,
+  accountId: r.account_id,
+  email: r.email,
+  role: r.role,
+  disabled: r.disabled_at !== null,
+  createdAt: r.created_at.toISOString(),
+});
 
 /** Null when the address is taken (by this account or another). */
-export async function insertOperatorUser(db: Db, accountId: string, input: { email: string; role: OperatorRole; passwordHash: string }): Promise<OperatorUser | null> {
+export async function insertOperatorUser(
+  db: Db,
+  accountId: string,
+  input: { email: string; role: OperatorRole; passwordHash: string },
+): Promise<OperatorUser | null> {
   const { rows } = await db.query<UserRow>(
     `INSERT INTO operator_users (id, account_id, email, role, password_hash) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (email) DO NOTHING
@@ -44,10 +55,9 @@ export async function insertOperatorUser(db: Db, accountId: string, input: { ema
 
 /** The user with this address and its password hash, enabled or not; only sign-in looks users up without an account. */
 export async function findOperatorCredentials(db: Db, email: string): Promise<OperatorCredentials | null> {
-  const { rows } = await db.query<UserRow>(
-    `SELECT id, account_id, email, role, disabled_at, created_at, password_hash FROM operator_users WHERE email = $1`,
-    [email],
-  );
+  const { rows } = await db.query<UserRow>(`SELECT id, account_id, email, role, disabled_at, created_at, password_hash FROM operator_users WHERE email = $1`, [
+    email,
+  ]);
   const row = rows[0];
   return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
 }
@@ -83,7 +93,10 @@ export async function updateOperatorPassword(db: Db, accountId: string, userId: 
 }
 
 export async function disableOperatorUser(db: Db, accountId: string, userId: string): Promise<boolean> {
-  const { rowCount } = await db.query(`UPDATE operator_users SET disabled_at = coalesce(disabled_at, now()) WHERE account_id = $1 AND id = $2`, [accountId, userId]);
+  const { rowCount } = await db.query(`UPDATE operator_users SET disabled_at = coalesce(disabled_at, now()) WHERE account_id = $1 AND id = $2`, [
+    accountId,
+    userId,
+  ]);
   return rowCount === 1;
 }
 

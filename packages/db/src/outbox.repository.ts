@@ -54,7 +54,9 @@ export async function claimUnsentOutboxEvents(client: DbClient, types: readonly 
 
 /** Whether any event of the given types waits to be sent: the relay's look while idle, without a transaction. */
 export async function hasUnsentOutboxEvents(db: Db, types: readonly string[]): Promise<boolean> {
-  const { rows } = await db.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM outbox_events WHERE sent_at IS NULL AND type = ANY($1::text[])) AS any`, [types]);
+  const { rows } = await db.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM outbox_events WHERE sent_at IS NULL AND type = ANY($1::text[])) AS any`, [
+    types,
+  ]);
   return rows[0]!.any;
 }
 

@@ -17,7 +17,10 @@ export class PartnerNameTakenError extends Error {
 
 export async function createPartner(db: Db, accountId: string, name: string): Promise<Partner> {
   try {
-    const { rows } = await db.query<{ id: string; created_at: Date }>(`INSERT INTO partners (account_id, name) VALUES ($1, $2) RETURNING id, created_at`, [accountId, name]);
+    const { rows } = await db.query<{ id: string; created_at: Date }>(`INSERT INTO partners (account_id, name) VALUES ($1, $2) RETURNING id, created_at`, [
+      accountId,
+      name,
+    ]);
     return { id: rows[0]!.id, accountId, name, createdAt: rows[0]!.created_at.toISOString() };
   } catch (error) {
     if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new PartnerNameTakenError(`The account already has a partner named '${name}'.`);

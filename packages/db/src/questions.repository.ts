@@ -17,7 +17,12 @@ function toQuestion(row: QuestionRow): WaiverQuestion {
 }
 
 /** Appends a question after the activity's last one. */
-export async function addQuestion(db: Db, accountId: string, activityInternalId: number, input: NewWaiverQuestion & { type: QuestionType }): Promise<WaiverQuestion> {
+export async function addQuestion(
+  db: Db,
+  accountId: string,
+  activityInternalId: number,
+  input: NewWaiverQuestion & { type: QuestionType },
+): Promise<WaiverQuestion> {
   const { rows } = await db.query<QuestionRow>(
     `INSERT INTO waiver_questions (account_id, activity_id, position, question, type, required, options, per_participant)
      SELECT $1, $2, coalesce(max(position), 0) + 1, $3, $4, $5, $6, $7

@@ -30,17 +30,22 @@ const timeslotKey = (r: Reservation) => `${r.accountId} ${r.activity.id} ${r.dat
  * Reserves through the timeslot's lane: at once with `reserveAlone` when nothing of the timeslot is in flight, else
  * in the next batch (or alone, when the batch could not take it).
  */
-export async function reserveInLane(pool: pg.Pool, reservation: Reservation, reserveAlone: (r: Reservation) => Promise<ReservationOutcome>): Promise<ReservationOutcome> {
+export async function reserveInLane(
+  pool: pg.Pool,
+  reservation: Reservation,
+  reserveAlone: (r: Reservation) => Promise<ReservationOutcome>,
+): Promise<ReservationOutcome> {
   let lanes = lanesByPool.get(pool);
   if (!lanes) lanesByPool.set(pool, (lanes = new Map<string, Lane>()));
   const key = timeslotKey(reservation);
   let lane = lanes.get(key);
   const opened = lane === undefined;
   if (!lane) {
-    lane = createGroupCommit<Reservation, LaneOutcome>(
-      async (batch) => (batch.length === 1 ? [await reserveAlone(batch[0]!)] : reserveBatch(pool, batch)),
-      { maxBatchSize: MAX_BATCH, maxConcurrentBatches: 1, retryFailedBatchItemByItem: true },
-    );
+    lane = createGroupCommit<Reservation, LaneOutcome>(async (batch) => (batch.length === 1 ? [await reserveAlone(batch[0]!)] : reserveBatch(pool, batch)), {
+      maxBatchSize: MAX_BATCH,
+      maxConcurrentBatches: 1,
+      retryFailedBatchItemByItem: true,
+    });
     lanes.set(key, lane);
   }
   const submitted = lane.submit(reservation);
@@ -118,7 +123,12 @@ async function reserveBatch(pool: pg.Pool, batch: readonly Reservation[]): Promi
   return batch.map((r) => {
     const row = booked.get(r.reference);
     return row
-      ? { kind: 'booked', createdAt: row.created_at, expiresAt: row.expires_at, price: { unitPriceMinor: Number(row.unit_price_minor), currency: row.currency } }
+      ? {
+          kind: 'booked',
+          createdAt: row.created_at,
+          expiresAt: row.expires_at,
+          price: { unitPriceMinor: Number(row.unit_price_minor), currency: row.currency },
+        }
       : { kind: 'alone' };
   });
 }

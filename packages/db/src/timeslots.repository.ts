@@ -74,13 +74,7 @@ export async function listBookableTimeslots(
 }
 
 /** Per local date from `from` to `to`: free places and number of bookable timeslots; dates without any are left out. */
-export async function listAvailableDates(
-  db: Db,
-  accountId: string,
-  activityId: string,
-  from: string,
-  to: string,
-): Promise<DateAvailability[] | null> {
+export async function listAvailableDates(db: Db, accountId: string, activityId: string, from: string, to: string): Promise<DateAvailability[] | null> {
   const { rows } = await db.query<{ date: string | null; available: number | null; timeslots: number }>({
     name: 'timeslots-dates',
     text: `SELECT to_char(t.local_date, 'YYYY-MM-DD') AS date, sum(t.capacity - t.booked) AS available, count(t.id) AS timeslots
@@ -109,9 +103,12 @@ export async function setTimeslotStatus(
   localTime: string,
   status: 'open' | 'closed',
 ): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `UPDATE timeslots SET status = $5 WHERE account_id = $1 AND activity_id = $2 AND local_date = $3 AND local_time = $4`,
-    [accountId, activityInternalId, localDate, localTime, status],
-  );
+  const { rowCount } = await db.query(`UPDATE timeslots SET status = $5 WHERE account_id = $1 AND activity_id = $2 AND local_date = $3 AND local_time = $4`, [
+    accountId,
+    activityInternalId,
+    localDate,
+    localTime,
+    status,
+  ]);
   return rowCount === 1;
 }

@@ -70,7 +70,9 @@ function wellFormedEntry(e: NewUsageEntry): NewUsageEntry {
  * than all the rest of the request.
  */
 function entriesDocument(input: readonly NewUsageEntry[]): string {
-  return JSON.stringify(input.map((e, o) => ({ o, a: e.accountId, m: e.meter, u: String(e.usage), x: e.extraInfo, t: e.occurredAt, d: e.dedupeKey, h: e.requestHash })));
+  return JSON.stringify(
+    input.map((e, o) => ({ o, a: e.accountId, m: e.meter, u: String(e.usage), x: e.extraInfo, t: e.occurredAt, d: e.dedupeKey, h: e.requestHash })),
+  );
 }
 
 /**
@@ -148,12 +150,28 @@ ${ROLLUPS_FROM_INSERTED}
     if (row.created) {
       outcomes.push({
         created: true,
-        entry: { id: row.id!, accountId: entry.accountId, meter: entry.meter, usage: row.usage!, extraInfo: entry.extraInfo, occurredAt: entry.occurredAt, requestHash: entry.requestHash },
+        entry: {
+          id: row.id!,
+          accountId: entry.accountId,
+          meter: entry.meter,
+          usage: row.usage!,
+          extraInfo: entry.extraInfo,
+          occurredAt: entry.occurredAt,
+          requestHash: entry.requestHash,
+        },
       });
     } else if (row.id !== null) {
       outcomes.push({
         created: false,
-        existing: { id: row.id, accountId: entry.accountId, meter: row.meter!, usage: row.usage!, extraInfo: row.extra_info, occurredAt: Number(row.occurred_at), requestHash: row.request_hash },
+        existing: {
+          id: row.id,
+          accountId: entry.accountId,
+          meter: row.meter!,
+          usage: row.usage!,
+          extraInfo: row.extra_info,
+          occurredAt: Number(row.occurred_at),
+          requestHash: row.request_hash,
+        },
         concurrent: row.in_batch,
       });
     } else {
@@ -190,7 +208,15 @@ ${ROLLUPS_FROM_INSERTED}
     const entry = input[i]!;
     return {
       created: true,
-      entry: { id: row.id, accountId: entry.accountId, meter: entry.meter, usage: row.usage, extraInfo: entry.extraInfo, occurredAt: entry.occurredAt, requestHash: entry.requestHash },
+      entry: {
+        id: row.id,
+        accountId: entry.accountId,
+        meter: entry.meter,
+        usage: row.usage,
+        extraInfo: entry.extraInfo,
+        occurredAt: entry.occurredAt,
+        requestHash: entry.requestHash,
+      },
     };
   });
 }

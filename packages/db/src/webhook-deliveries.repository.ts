@@ -45,7 +45,18 @@ export async function fanOutWebhookEvents(db: Db, events: readonly WebhookEventT
        JOIN webhook_endpoints e ON e.account_id = ev.account_id AND e.partner_id = ev.partner_id
        JOIN webhook_deliveries d ON d.endpoint_id = e.id AND d.event_id = ev.event_id
       WHERE d.status = 'pending'`,
-    [JSON.stringify(events.map((event, n) => ({ n, account_id: event.accountId, partner_id: event.partnerId, event_id: event.eventId, event_type: event.type, payload: event.payload })))],
+    [
+      JSON.stringify(
+        events.map((event, n) => ({
+          n,
+          account_id: event.accountId,
+          partner_id: event.partnerId,
+          event_id: event.eventId,
+          event_type: event.type,
+          payload: event.payload,
+        })),
+      ),
+    ],
   );
   const pending = events.map((): string[] => []);
   for (const row of rows) pending[row.n]!.push(row.id);
@@ -96,7 +107,16 @@ export async function findWebhookDeliveryTargets(db: Db, deliveries: readonly We
        FROM jsonb_to_recordset($1::jsonb) AS r(n int, account_id uuid, delivery_id uuid, run_started_at timestamptz)
        JOIN webhook_deliveries d ON d.account_id = r.account_id AND d.id = r.delivery_id
        JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.account_id = d.account_id`,
-    [JSON.stringify(deliveries.map((delivery, n) => ({ n, account_id: delivery.accountId, delivery_id: delivery.deliveryId, run_started_at: delivery.runStartedAt.toISOString() })))],
+    [
+      JSON.stringify(
+        deliveries.map((delivery, n) => ({
+          n,
+          account_id: delivery.accountId,
+          delivery_id: delivery.deliveryId,
+          run_started_at: delivery.runStartedAt.toISOString(),
+        })),
+      ),
+    ],
   );
   const targets = deliveries.map((): WebhookDeliveryTarget | null => null);
   for (const row of rows) {
@@ -154,7 +174,11 @@ export interface WebhookAttemptOutcome {
  * from the endpoints' updated rows. Answers per attempt, in order; null for one whose delivery is gone (its endpoint
  * was deleted during the attempt).
  */
-export async function recordWebhookAttempts(db: Db, attempts: readonly WebhookAttemptToRecord[], disableAfterMs: number): Promise<Array<WebhookAttemptOutcome | null>> {
+export async function recordWebhookAttempts(
+  db: Db,
+  attempts: readonly WebhookAttemptToRecord[],
+  disableAfterMs: number,
+): Promise<Array<WebhookAttemptOutcome | null>> {
   if (attempts.length === 0) return [];
   const input = attempts.map((attempt, n) => ({
     n,
@@ -172,7 +196,7 @@ export async function recordWebhookAttempts(db: Db, attempts: readonly WebhookAt
   }));
   const { rows } = await db
     .query<{ n: number; status: WebhookDeliveryTarget['status']; disabled: boolean }>(
-    `WITH input AS (
+      `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb)
          AS i(n int, account_id uuid, delivery_id uuid, endpoint_id uuid, duration_ms int, status_code int, error text, response_excerpt text, succeeded boolean, next_attempt_at timestamptz, refusal text, url text)
      ),
@@ -236,7 +260,7 @@ export async function recordWebhookAttempts(db: Db, attempts: readonly WebhookAt
         WHERE d.account_id = l.account_id AND d.id = l.delivery_id AND d.status = 'pending'
      )
      SELECT n, status, disabled FROM outcome`,
-    [JSON.stringify(input), disableAfterMs],
+      [JSON.stringify(input), disableAfterMs],
     )
     .catch(async (error: unknown) => {
       // An attempt row's delivery no longer exists: deleted with its endpoint while the attempt was made.

@@ -106,7 +106,11 @@ export async function lockPartnerEndpointCount(db: Db, owner: WebhookOwner): Pro
   return rows[0]!.endpoints;
 }
 
-export async function insertWebhookEndpoint(db: Db, owner: WebhookOwner, endpoint: { url: string; eventTypes: readonly string[]; secret: string }): Promise<WebhookEndpointRecord> {
+export async function insertWebhookEndpoint(
+  db: Db,
+  owner: WebhookOwner,
+  endpoint: { url: string; eventTypes: readonly string[]; secret: string },
+): Promise<WebhookEndpointRecord> {
   const { rows } = await db.query<EndpointRow>(
     `INSERT INTO webhook_endpoints (account_id, partner_id, url, event_types, secret) VALUES ($1, $2, $3, $4, $5) RETURNING ${ENDPOINT_COLUMNS}`,
     [owner.accountId, owner.partnerId, endpoint.url, endpoint.eventTypes, endpoint.secret],
@@ -123,7 +127,10 @@ export async function listWebhookEndpoints(db: Db, owner: WebhookOwner): Promise
 }
 
 /** The operator's view across tenants (admin CLI): every endpoint, or an account's, or a partner's. */
-export async function listAllWebhookEndpoints(db: Db, filter: { accountId?: string | undefined; partnerId?: string | undefined }): Promise<WebhookEndpointRecord[]> {
+export async function listAllWebhookEndpoints(
+  db: Db,
+  filter: { accountId?: string | undefined; partnerId?: string | undefined },
+): Promise<WebhookEndpointRecord[]> {
   const { rows } = await db.query<EndpointRow>(
     `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
       WHERE ($1::uuid IS NULL OR account_id = $1) AND ($2::uuid IS NULL OR partner_id = $2)
@@ -135,12 +142,19 @@ export async function listAllWebhookEndpoints(db: Db, filter: { accountId?: stri
 
 /** Whose endpoint this is (the admin CLI, which starts from an endpoint id); null when there is none. */
 export async function findWebhookEndpointOwner(db: Db, endpointId: string): Promise<WebhookOwner | null> {
-  const { rows } = await db.query<{ account_id: string; partner_id: string }>(`SELECT account_id, partner_id FROM webhook_endpoints WHERE id = $1`, [endpointId]);
+  const { rows } = await db.query<{ account_id: string; partner_id: string }>(`SELECT account_id, partner_id FROM webhook_endpoints WHERE id = $1`, [
+    endpointId,
+  ]);
   const row = rows[0];
   return row ? { accountId: row.account_id, partnerId: row.partner_id } : null;
 }
 
-export async function findWebhookEndpoint(db: Db, owner: WebhookOwner, endpointId: string, options: { lock?: boolean } = {}): Promise<WebhookEndpointRecord | null> {
+export async function findWebhookEndpoint(
+  db: Db,
+  owner: WebhookOwner,
+  endpointId: string,
+  options: { lock?: boolean } = {},
+): Promise<WebhookEndpointRecord | null> {
   const { rows } = await db.query<EndpointRow>(
     `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND partner_id = $3${options.lock ? ' FOR UPDATE' : ''}`,
     [endpointId, owner.accountId, owner.partnerId],
@@ -172,7 +186,11 @@ export async function updateWebhookEndpoint(
 
 /** Deletes the endpoint (its deliveries and attempts cascade); false when the owner has no such endpoint. */
 export async function deleteWebhookEndpoint(db: Db, owner: WebhookOwner, endpointId: string): Promise<boolean> {
-  const { rowCount } = await db.query(`DELETE FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND partner_id = $3`, [endpointId, owner.accountId, owner.partnerId]);
+  const { rowCount } = await db.query(`DELETE FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND partner_id = $3`, [
+    endpointId,
+    owner.accountId,
+    owner.partnerId,
+  ]);
   return rowCount === 1;
 }
 
@@ -213,7 +231,10 @@ export async function listWebhookDeliveries(
       LIMIT $6`,
     [endpointId, owner.accountId, query.status ?? null, query.after?.createdAt ?? null, query.after?.id ?? null, query.limit],
   );
-  const attempts = await listAttempts(db, rows.map((r) => r.id));
+  const attempts = await listAttempts(
+    db,
+    rows.map((r) => r.id),
+  );
   const deliveries = rows.map((r) => ({
     id: r.id,
     eventId: r.event_id,
@@ -233,7 +254,14 @@ export async function listWebhookDeliveries(
 async function listAttempts(db: Db, deliveryIds: string[]): Promise<Map<string, WebhookAttemptRecord[]>> {
   const byDelivery = new Map<string, WebhookAttemptRecord[]>();
   if (deliveryIds.length === 0) return byDelivery;
-  const { rows } = await db.query<{ delivery_id: string; attempted_at: Date; status_code: number | null; duration_ms: number; error: string | null; response_excerpt: string | null }>(
+  const { rows } = await db.query<{
+    delivery_id: string;
+    attempted_at: Date;
+    status_code: number | null;
+    duration_ms: number;
+    error: string | null;
+    response_excerpt: string | null;
+  }>(
     `SELECT delivery_id, attempted_at, status_code, duration_ms, error, response_excerpt FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY id`,
     [deliveryIds],
   );

@@ -15,7 +15,7 @@ describe('API keys', () => {
     expect(await findActiveApiKey(db.pool, created.secret)).toBeNull();
   });
 
-  it('never revokes another account\'s key', async () => {
+  it("never revokes another account's key", async () => {
     const owner = await createTestAccount(db.pool);
     const other = await createTestAccount(db.pool);
     const created = await createApiKey(db.pool, owner.account.id, { name: 'partner', scopes: ['ota'] });

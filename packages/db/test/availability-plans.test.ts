@@ -54,7 +54,7 @@ it('GET timeslots and GET dates keep one generic plan beside an account that hol
   }
 });
 
-it('GET timeslots and GET dates read a timeslot\'s lapsed holds through its own holds, whatever the statistics say', async () => {
+it("GET timeslots and GET dates read a timeslot's lapsed holds through its own holds, whatever the statistics say", async () => {
   const { account } = await createTestAccount(db.pool);
   const activity = await createTestActivity(db.pool, account.id);
   const day = futureDate(5);
@@ -70,7 +70,9 @@ it('GET timeslots and GET dates read a timeslot\'s lapsed holds through its own 
 
   const reads = recording(db.pool);
   // The lapsed holds' places are free: all 10 are offered.
-  expect((await listBookableTimeslots(reads.recorder, account.id, activity.activityId, day))?.timeslots.map((t) => [t.localTime, t.capacity - t.booked])).toEqual([['12:00', 10]]);
+  expect(
+    (await listBookableTimeslots(reads.recorder, account.id, activity.activityId, day))?.timeslots.map((t) => [t.localTime, t.capacity - t.booked]),
+  ).toEqual([['12:00', 10]]);
   expect(await listAvailableDates(reads.recorder, account.id, activity.activityId, day, day)).toEqual([{ date: day, available: 10, timeslots: 1 }]);
   // Each statement reads the holds twice (the free places are both shown and tested), each time the timeslot's own.
   expect(await reads.bookingIndexes()).toEqual(Array(4).fill('bookings_holds_idx'));

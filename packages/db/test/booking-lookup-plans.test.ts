@@ -39,10 +39,22 @@ describe('booking lookups by their unique key, on an account the statistics do n
 
       const event = { eventId: crypto.randomUUID(), payload: { Reference: unknown.reference } };
       const confirm = recording(client);
-      await markBookingConfirmed(confirm.recorder, booking!, { customer: { FirstName: 'Ada' }, paymentReference: null, answers: [] }, { ...event, type: 'booking.confirmed' }, { kind: 'system' });
+      await markBookingConfirmed(
+        confirm.recorder,
+        booking!,
+        { customer: { FirstName: 'Ada' }, paymentReference: null, answers: [] },
+        { ...event, type: 'booking.confirmed' },
+        { kind: 'system' },
+      );
       expect(await confirm.bookingIndexes()).toEqual(['bookings_pkey']);
       const cancel = recording(client);
-      await markBookingCancelled(cancel.recorder, booking!, { reason: null }, { ...event, eventId: crypto.randomUUID(), type: 'booking.cancelled' }, { kind: 'system' });
+      await markBookingCancelled(
+        cancel.recorder,
+        booking!,
+        { reason: null },
+        { ...event, eventId: crypto.randomUUID(), type: 'booking.cancelled' },
+        { kind: 'system' },
+      );
       expect(await cancel.bookingIndexes()).toEqual(['bookings_pkey']);
 
       const operator = recording(client);

@@ -176,7 +176,18 @@ describe('a batch of reservations whose connection was lost', () => {
         createdByUserId: null,
         holdMinutes: null,
         eventId,
-        event: { EventID: eventId, AccountID: account.id, Status: 'confirmed', Reference: reference, ActivityID: activity.activityId, Date: slot.date, Time: slot.time, Participants: 1, Channel: 'ota', PaymentReference: null },
+        event: {
+          EventID: eventId,
+          AccountID: account.id,
+          Status: 'confirmed',
+          Reference: reference,
+          ActivityID: activity.activityId,
+          Date: slot.date,
+          Time: slot.time,
+          Participants: 1,
+          Channel: 'ota',
+          PaymentReference: null,
+        },
       };
     };
     const lock = await db.pool.connect();
@@ -185,7 +196,12 @@ describe('a batch of reservations whose connection was lost', () => {
       await lock.query('SELECT 1 FROM timeslots WHERE id = $1 FOR UPDATE', [slot.id]);
       const store = createBookingStore(pool);
       // Submitted together: the first is made alone at once, the other two wait for it and are then made in one batch.
-      const outcomes = [reservation(), reservation(), reservation()].map((r) => store.reserve(r).then(() => null, (error: unknown) => error));
+      const outcomes = [reservation(), reservation(), reservation()].map((r) =>
+        store.reserve(r).then(
+          () => null,
+          (error: unknown) => error,
+        ),
+      );
       await terminate(await backendWaitingOnLock('UPDATE timeslots SET booked'));
       await terminate(await backendWaitingOnLock('unnest'));
       // Tried again alone, the batch's items would be booked once the lock is gone.

@@ -11,7 +11,7 @@ import { insertBookings } from './seed-bookings.js';
 const db = useTestDatabase();
 const OTHER_BOOKINGS = 3_000;
 
-it('a timeslot\'s lapsed holds are released through its own holds and the primary key, whatever the statistics say', async () => {
+it("a timeslot's lapsed holds are released through its own holds and the primary key, whatever the statistics say", async () => {
   const { account } = await createTestAccount(db.pool);
   const activity = await createTestActivity(db.pool, account.id);
   const busy = await createTestTimeslot(db.pool, activity, { date: futureDate(5), time: '10:00', capacity: 100_000 });

@@ -31,11 +31,13 @@ describe('1763709000000_idempotency-caller-scope', () => {
       [account, activity],
     );
     const activityRow = rows[0]!.id;
-    const timeslot = (await pool.query<{ id: number }>(
-      `INSERT INTO timeslots (account_id, activity_id, local_date, local_time, starts_at, ends_at, capacity)
+    const timeslot = (
+      await pool.query<{ id: number }>(
+        `INSERT INTO timeslots (account_id, activity_id, local_date, local_time, starts_at, ends_at, capacity)
        VALUES ($1, $2, '2030-01-01', '10:00', '2030-01-01T10:00Z', '2030-01-01T11:00Z', 6) RETURNING id`,
-      [account, activityRow],
-    )).rows[0]!.id;
+        [account, activityRow],
+      )
+    ).rows[0]!.id;
     for (const reference of ['AAAABBBB', 'CCCCDDDD']) {
       await pool.query(
         `INSERT INTO bookings (account_id, activity_id, timeslot_id, reference, participants, customer, channel, partner_id, status, local_date)
@@ -45,7 +47,11 @@ describe('1763709000000_idempotency-caller-scope', () => {
     }
     const legacy = async (operation: string, key: string, state: string, body: unknown) =>
       pool.query(`INSERT INTO idempotency_keys (account_id, operation, key, request_hash, state, response_body) VALUES ($1, $2, $3, 'h', $4, $5)`, [
-        account, operation, key, state, body === null ? null : JSON.stringify(body),
+        account,
+        operation,
+        key,
+        state,
+        body === null ? null : JSON.stringify(body),
       ]);
     await legacy('POST /api/v2/ota/partner/booking', 'create', 'done', { Reference: 'AAAABBBB' });
     await legacy('POST /api/v2/ota/partner/booking/:Reference/cancel', 'cancel', 'done', { Reference: 'CCCCDDDD' });

@@ -13,7 +13,9 @@ export function recording(target: Db) {
   const statements: Array<{ text: string; values: unknown[] }> = [];
   const recorder = {
     query: (config: string | { text: string; values?: unknown[] }, ...rest: unknown[]) => {
-      statements.push(typeof config === 'string' ? { text: config, values: (rest[0] as unknown[] | undefined) ?? [] } : { text: config.text, values: config.values ?? [] });
+      statements.push(
+        typeof config === 'string' ? { text: config, values: (rest[0] as unknown[] | undefined) ?? [] } : { text: config.text, values: config.values ?? [] },
+      );
       return (target.query as (...args: unknown[]) => unknown)(config, ...rest);
     },
   } as unknown as Db;

@@ -11,7 +11,10 @@ function entry(accountId: string, overrides: Partial<NewUsageEntry> = {}): NewUs
 /** The hourly and the daily rollups both hold these totals per meter (over every shard). */
 async function expectRollups(accountId: string, totals: Array<{ meter: string; t: string; n: number }>): Promise<void> {
   for (const table of ['usage_rollups_hourly', 'usage_rollups_daily']) {
-    const { rows } = await db.pool.query(`SELECT meter, sum(total_usage)::text AS t, sum(event_count)::int AS n FROM ${table} WHERE account_id = $1 GROUP BY meter ORDER BY meter`, [accountId]);
+    const { rows } = await db.pool.query(
+      `SELECT meter, sum(total_usage)::text AS t, sum(event_count)::int AS n FROM ${table} WHERE account_id = $1 GROUP BY meter ORDER BY meter`,
+      [accountId],
+    );
     expect(rows, table).toEqual(totals);
   }
 }
@@ -29,7 +32,10 @@ describe('insertUsageEntries', () => {
     expect(outcomes.map((o) => (o.created ? o.entry.usage : ''))).toEqual(['0.1', '0.2', '0.1', '3']);
     const ids = outcomes.map((o) => (o.created ? o.entry.id : 0));
     expect(new Set(ids).size).toBe(4);
-    await expectRollups(account.id, [{ meter: 'api-calls', t: '0.4', n: 3 }, { meter: 'sms', t: '3', n: 1 }]);
+    await expectRollups(account.id, [
+      { meter: 'api-calls', t: '0.4', n: 3 },
+      { meter: 'sms', t: '3', n: 1 },
+    ]);
   });
 
   it('counts a dedupe key once, within a batch and across batches', async () => {
@@ -41,7 +47,10 @@ describe('insertUsageEntries', () => {
     const again = await Promise.all([1, 2, 3].map(() => insertUsageEntries(db.pool, [entry(account.id, { dedupeKey: 'event:a' })])));
     // Later statements found it committed.
     expect(again.map((o) => o[0])).toEqual(Array(3).fill(expect.objectContaining({ created: false, concurrent: false })));
-    const count = await db.pool.query(`SELECT count(*)::int AS n, sum(event_count)::int AS r FROM usage_entries e, usage_rollups_daily d WHERE e.account_id = $1 AND d.account_id = $1`, [account.id]);
+    const count = await db.pool.query(
+      `SELECT count(*)::int AS n, sum(event_count)::int AS r FROM usage_entries e, usage_rollups_daily d WHERE e.account_id = $1 AND d.account_id = $1`,
+      [account.id],
+    );
     expect(count.rows[0]).toEqual({ n: 1, r: 1 });
   });
 });
@@ -66,7 +75,10 @@ describe('recordUsageEntries', () => {
       { dedupe_key: null, usage: '2' },
       { dedupe_key: 'event:b', usage: '1' },
     ]);
-    await expectRollups(account.id, [{ meter: 'api-calls', t: '1.5', n: 2 }, { meter: 'sms', t: '3', n: 2 }]);
+    await expectRollups(account.id, [
+      { meter: 'api-calls', t: '1.5', n: 2 },
+      { meter: 'sms', t: '3', n: 2 },
+    ]);
   });
 
   it('lets one of several concurrent statements with a key store it', async () => {
@@ -74,7 +86,9 @@ describe('recordUsageEntries', () => {
     const writer = createEventEntryWriter(db.pool, { maxBatchSize: 7, maxConcurrentBatches: 4 });
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => writer.write(entry(account.id, { dedupeKey: `event:${i % 20}` }))));
     expect(answers.filter(Boolean)).toHaveLength(20);
-    const stored = await db.pool.query(`SELECT count(*)::int AS n, count(DISTINCT dedupe_key)::int AS k FROM usage_entries WHERE account_id = $1`, [account.id]);
+    const stored = await db.pool.query(`SELECT count(*)::int AS n, count(DISTINCT dedupe_key)::int AS k FROM usage_entries WHERE account_id = $1`, [
+      account.id,
+    ]);
     expect(stored.rows[0]).toEqual({ n: 20, k: 20 });
     const rollup = await db.pool.query(`SELECT sum(event_count)::int AS n FROM usage_rollups_daily WHERE account_id = $1`, [account.id]);
     expect(rollup.rows[0]).toEqual({ n: 20 });

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createGroupCommit, createPartner, fanOutWebhookEvents, findWebhookDeliveryTargets, insertWebhookEndpointRow, recordWebhookAttempts, type WebhookAttemptToRecord } from '@backbone/db';
+import {
+  createGroupCommit,
+  createPartner,
+  fanOutWebhookEvents,
+  findWebhookDeliveryTargets,
+  insertWebhookEndpointRow,
+  recordWebhookAttempts,
+  type WebhookAttemptToRecord,
+} from '@backbone/db';
 import { createTestAccount, useTestDatabase } from '@backbone/testkit';
 
 const db = useTestDatabase();
@@ -10,7 +18,14 @@ async function partnerWithEndpoints(accountId: string, count: number): Promise<{
   const partnerId = (await createPartner(db.pool, accountId, `partner ${randomUUID()}`)).id;
   const endpointIds: string[] = [];
   for (let i = 0; i < count; i++) {
-    endpointIds.push(await insertWebhookEndpointRow(db.pool, accountId, { partnerId, url: `https://hooks.example.com/${i}`, eventTypes: ['booking.confirmed'], secret: 'whsec_dGVzdA==' }));
+    endpointIds.push(
+      await insertWebhookEndpointRow(db.pool, accountId, {
+        partnerId,
+        url: `https://hooks.example.com/${i}`,
+        eventTypes: ['booking.confirmed'],
+        secret: 'whsec_dGVzdA==',
+      }),
+    );
   }
   return { partnerId, endpointIds };
 }
@@ -20,11 +35,23 @@ function event(accountId: string, partnerId: string, type = 'booking.confirmed')
 }
 
 function attempt(accountId: string, deliveryId: string, endpointId: string, succeeded: boolean, nextAttemptAt: Date | null = null): WebhookAttemptToRecord {
-  return { accountId, deliveryId, endpointId, durationMs: 5, statusCode: succeeded ? 200 : 500, error: succeeded ? null : 'answered 500', responseExcerpt: null, succeeded, nextAttemptAt, refusal: null, url: 'https://hooks.example.com/' };
+  return {
+    accountId,
+    deliveryId,
+    endpointId,
+    durationMs: 5,
+    statusCode: succeeded ? 200 : 500,
+    error: succeeded ? null : 'answered 500',
+    responseExcerpt: null,
+    succeeded,
+    nextAttemptAt,
+    refusal: null,
+    url: 'https://hooks.example.com/',
+  };
 }
 
 describe('webhook deliveries in batches', () => {
-  it('fans out several events in one statement, each to its own partner\'s endpoints, and again answers the pending ones', async () => {
+  it("fans out several events in one statement, each to its own partner's endpoints, and again answers the pending ones", async () => {
     const { account } = await createTestAccount(db.pool);
     const a = await partnerWithEndpoints(account.id, 2);
     const b = await partnerWithEndpoints(account.id, 1);
@@ -52,7 +79,13 @@ describe('webhook deliveries in batches', () => {
     const [healthy, failing] = endpointIds as [string, string];
     const events = [event(account.id, partnerId), event(account.id, partnerId), event(account.id, partnerId)];
     const pending = await fanOutWebhookEvents(db.pool, events);
-    const deliveryTo = async (endpointId: string, i: number) => (await findWebhookDeliveryTargets(db.pool, pending[i]!.map((deliveryId) => ({ accountId: account.id, deliveryId, runStartedAt: new Date(0) })))).find((t) => t!.endpointId === endpointId)!.deliveryId;
+    const deliveryTo = async (endpointId: string, i: number) =>
+      (
+        await findWebhookDeliveryTargets(
+          db.pool,
+          pending[i]!.map((deliveryId) => ({ accountId: account.id, deliveryId, runStartedAt: new Date(0) })),
+        )
+      ).find((t) => t!.endpointId === endpointId)!.deliveryId;
     const later = new Date(Date.now() + 60_000);
 
     const outcomes = await recordWebhookAttempts(
@@ -74,9 +107,15 @@ describe('webhook deliveries in batches', () => {
       { status: 'failed', endpointDisabled: false },
       null,
     ]);
-    const { rows: endpoints } = await db.pool.query<{ id: string; failing: boolean }>('SELECT id, failing_since IS NOT NULL AS failing FROM webhook_endpoints WHERE account_id = $1', [account.id]);
+    const { rows: endpoints } = await db.pool.query<{ id: string; failing: boolean }>(
+      'SELECT id, failing_since IS NOT NULL AS failing FROM webhook_endpoints WHERE account_id = $1',
+      [account.id],
+    );
     expect(Object.fromEntries(endpoints.map((e) => [e.id, e.failing]))).toEqual({ [healthy]: false, [failing]: true });
-    const { rows: attempts } = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.account_id = $1', [account.id]);
+    const { rows: attempts } = await db.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.account_id = $1',
+      [account.id],
+    );
     expect(attempts[0]!.n).toBe(4);
 
     // A failing endpoint whose run of failures is older than the limit is disabled by a batch of failures only.
@@ -90,7 +129,10 @@ describe('webhook deliveries in batches', () => {
     const { partnerId, endpointIds } = await partnerWithEndpoints(account.id, 2);
     const [refused, moved] = endpointIds as [string, string];
     const pending = await fanOutWebhookEvents(db.pool, [event(account.id, partnerId)]);
-    const targets = await findWebhookDeliveryTargets(db.pool, pending[0]!.map((deliveryId) => ({ accountId: account.id, deliveryId, runStartedAt: new Date(0) })));
+    const targets = await findWebhookDeliveryTargets(
+      db.pool,
+      pending[0]!.map((deliveryId) => ({ accountId: account.id, deliveryId, runStartedAt: new Date(0) })),
+    );
     const to = (endpointId: string) => targets.find((t) => t!.endpointId === endpointId)!;
     const later = new Date(Date.now() + 60_000);
     const refusedAttempt = (endpointId: string, url: string) => ({
@@ -112,7 +154,10 @@ describe('webhook deliveries in batches', () => {
       [account.id],
     );
     expect(Object.fromEntries(rows.map((r) => [r.id, [r.disabled, r.disabled_reason]]))).toEqual({
-      [refused]: [true, 'The destination was refused: hooks.example.com resolves to 10.0.0.1, a private address. Nothing more is sent until the endpoint is updated (PATCH /api/v2/ota/partner/webhooks/{ID}).'],
+      [refused]: [
+        true,
+        'The destination was refused: hooks.example.com resolves to 10.0.0.1, a private address. Nothing more is sent until the endpoint is updated (PATCH /api/v2/ota/partner/webhooks/{ID}).',
+      ],
       [moved]: [false, null],
     });
   });

@@ -58,10 +58,14 @@ export function checkNewActivity(input: NewActivity): void {
   const name = input.name.trim();
   if (name.length < 1 || name.length > 200) errors.push({ field: 'name', message: 'name must be 1 to 200 characters.' });
   if ((input.description ?? '').length > 10_000) errors.push({ field: 'description', message: 'description must be at most 10000 characters.' });
-  if (!isWholeNumber(input.durationMinutes, 1, 7 * 24 * 60)) errors.push({ field: 'durationMinutes', message: 'durationMinutes must be a whole number of minutes from 1 to 10080.' });
-  if (!isValidTimeZone(input.timeZone)) errors.push({ field: 'timeZone', message: `timeZone must be an IANA time zone name such as Europe/Berlin; got '${input.timeZone}'.` });
-  if (!isWholeNumber(input.priceMinor, 0, Number.MAX_SAFE_INTEGER)) errors.push({ field: 'priceMinor', message: 'priceMinor must be a whole number of minor units (cents), 0 or more.' });
+  if (!isWholeNumber(input.durationMinutes, 1, 7 * 24 * 60))
+    errors.push({ field: 'durationMinutes', message: 'durationMinutes must be a whole number of minutes from 1 to 10080.' });
+  if (!isValidTimeZone(input.timeZone))
+    errors.push({ field: 'timeZone', message: `timeZone must be an IANA time zone name such as Europe/Berlin; got '${input.timeZone}'.` });
+  if (!isWholeNumber(input.priceMinor, 0, Number.MAX_SAFE_INTEGER))
+    errors.push({ field: 'priceMinor', message: 'priceMinor must be a whole number of minor units (cents), 0 or more.' });
   if (!/^[A-Z]{3}$/.test(input.currency)) errors.push({ field: 'currency', message: 'currency must be an ISO 4217 code in capitals, such as EUR.' });
-  if (!isWholeNumber(input.maxParticipants, 1, 1000)) errors.push({ field: 'maxParticipants', message: 'maxParticipants must be a whole number from 1 to 1000.' });
+  if (!isWholeNumber(input.maxParticipants, 1, 1000))
+    errors.push({ field: 'maxParticipants', message: 'maxParticipants must be a whole number from 1 to 1000.' });
   if (errors.length > 0) throw new ValidationError(errors);
 }

@@ -9,9 +9,7 @@ import { effectiveStatus, type BookingState } from './booking-lifecycle.js';
 
 /** Who made a change: a partner's key, an operator (a console user, or an admin key acting as owner), or the service. */
 export type BookingActor =
-  | { kind: 'partner'; partnerId: string; apiKeyId: string | null }
-  | { kind: 'operator'; userId: string | null; apiKeyId: string | null }
-  | { kind: 'system' };
+  { kind: 'partner'; partnerId: string; apiKeyId: string | null } | { kind: 'operator'; userId: string | null; apiKeyId: string | null } | { kind: 'system' };
 
 /** A timeslot as a change sees it, read under its row lock. */
 export interface ChangeTimeslot {
@@ -35,7 +33,8 @@ export function assertChangeable(state: BookingState, now: Date, by: 'partner' |
   if (by === 'partner') {
     const cutoff = new Date(state.startsAt.getTime() - state.cancellationCutoffMinutes * 60_000);
     if (now >= cutoff) {
-      const when = state.cancellationCutoffMinutes === 0 ? 'once the activity has started' : `less than ${state.cancellationCutoffMinutes} minutes before the start`;
+      const when =
+        state.cancellationCutoffMinutes === 0 ? 'once the activity has started' : `less than ${state.cancellationCutoffMinutes} minutes before the start`;
       throw new DomainError('change-window-closed', `Booking ${state.reference} can no longer be changed: changes close ${when}.`);
     }
   }

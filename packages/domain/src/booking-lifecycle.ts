@@ -27,7 +27,8 @@ export function decideCancel(state: BookingState, now: Date, by: 'partner' | 'op
   if (by === 'partner') {
     const cutoff = new Date(state.startsAt.getTime() - state.cancellationCutoffMinutes * 60_000);
     if (now >= cutoff) {
-      const when = state.cancellationCutoffMinutes === 0 ? 'once the activity has started' : `less than ${state.cancellationCutoffMinutes} minutes before the start`;
+      const when =
+        state.cancellationCutoffMinutes === 0 ? 'once the activity has started' : `less than ${state.cancellationCutoffMinutes} minutes before the start`;
       throw new DomainError('cancellation-window-closed', `Booking ${state.reference} can no longer be cancelled: cancellations close ${when}.`);
     }
   }
@@ -38,7 +39,11 @@ export function decideCancel(state: BookingState, now: Date, by: 'partner' | 'op
 export function decideConfirm(state: BookingState, now: Date): 'confirm' | 'unchanged' {
   const status = effectiveStatus(state.status, state.expiresAt, now);
   if (status === 'confirmed') return 'unchanged';
-  if (status === 'expired') throw new DomainError('hold-expired', `The hold on booking ${state.reference} expired at ${state.expiresAt?.toISOString() ?? 'its expiry'}; its places were released. Book again.`);
+  if (status === 'expired')
+    throw new DomainError(
+      'hold-expired',
+      `The hold on booking ${state.reference} expired at ${state.expiresAt?.toISOString() ?? 'its expiry'}; its places were released. Book again.`,
+    );
   if (status !== 'on_hold') throw invalidTransition(state.reference, status, 'confirmed');
   return 'confirm';
 }

@@ -155,7 +155,10 @@ export async function createBooking(store: BookingStore, request: NewBooking): P
 }
 
 /** The booking as the create answers it, from its reservation, commit time and (for a hold) expiry. */
-export function bookingOf(reservation: Reservation, stored: { createdAt: Date; expiresAt: Date | null; price: { unitPriceMinor: number; currency: string } }): Booking {
+export function bookingOf(
+  reservation: Reservation,
+  stored: { createdAt: Date; expiresAt: Date | null; price: { unitPriceMinor: number; currency: string } },
+): Booking {
   const { createdAt, expiresAt, price } = stored;
   return {
     Reference: reservation.reference,
@@ -175,15 +178,17 @@ export function bookingOf(reservation: Reservation, stored: { createdAt: Date; e
 
 function timeslotUnavailable(request: NewBooking, slot: TimeslotState | null): DomainError {
   const at = `${request.date} at ${request.time}`;
-  const why = !slot ? `There is no timeslot on ${at}.` : slot.status === 'closed' ? `The timeslot on ${at} is closed.` : `The timeslot on ${at} has already started.`;
+  const why = !slot
+    ? `There is no timeslot on ${at}.`
+    : slot.status === 'closed'
+      ? `The timeslot on ${at} is closed.`
+      : `The timeslot on ${at} has already started.`;
   return new DomainError('timeslot-unavailable', `${why} Choose another timeslot.`);
 }
 
 function insufficientCapacity(request: NewBooking, available: number): DomainError {
   const left = available <= 0 ? 'no places are left' : available === 1 ? 'only 1 place is left' : `only ${available} places are left`;
-  return new DomainError(
-    'insufficient-capacity',
-    `Not enough places on ${request.date} at ${request.time}: ${request.participants} requested, ${left}.`,
-    { Available: Math.max(0, available) },
-  );
+  return new DomainError('insufficient-capacity', `Not enough places on ${request.date} at ${request.time}: ${request.participants} requested, ${left}.`, {
+    Available: Math.max(0, available),
+  });
 }

@@ -16,7 +16,6 @@ export type DomainErrorCode =
   | 'capacity-below-booked'
   | 'webhook-endpoint-limit';
 
-
 export class DomainError extends Error {
   override name = 'DomainError';
   constructor(

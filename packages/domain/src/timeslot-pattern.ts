@@ -44,10 +44,13 @@ function checkPattern(pattern: WeeklyPattern): void {
   const unknownDays = pattern.days.filter((d) => !(WEEKDAYS as readonly string[]).includes(d));
   if (pattern.days.length === 0 || unknownDays.length > 0) errors.push({ field: 'days', message: `days must be a list of ${WEEKDAYS.join(', ')}.` });
   const badTimes = pattern.times.filter((t) => !isClockTime(t));
-  if (pattern.times.length === 0 || badTimes.length > 0) errors.push({ field: 'times', message: 'times must be a list of HH:MM start times (00:00 to 23:59).' });
+  if (pattern.times.length === 0 || badTimes.length > 0)
+    errors.push({ field: 'times', message: 'times must be a list of HH:MM start times (00:00 to 23:59).' });
   if (!isValidTimeZone(pattern.timeZone)) errors.push({ field: 'timeZone', message: 'timeZone must be an IANA time zone name.' });
-  if (!Number.isSafeInteger(pattern.durationMinutes) || pattern.durationMinutes < 1) errors.push({ field: 'durationMinutes', message: 'durationMinutes must be a positive whole number.' });
-  if (!Number.isSafeInteger(pattern.capacity) || pattern.capacity < 0 || pattern.capacity > 100_000) errors.push({ field: 'capacity', message: 'capacity must be a whole number from 0 to 100000.' });
+  if (!Number.isSafeInteger(pattern.durationMinutes) || pattern.durationMinutes < 1)
+    errors.push({ field: 'durationMinutes', message: 'durationMinutes must be a positive whole number.' });
+  if (!Number.isSafeInteger(pattern.capacity) || pattern.capacity < 0 || pattern.capacity > 100_000)
+    errors.push({ field: 'capacity', message: 'capacity must be a whole number from 0 to 100000.' });
   if (errors.length > 0) throw new ValidationError(errors);
 }
 

@@ -50,12 +50,14 @@ function startOfLocalDay(date: string, timeZone: string): number {
 export function resolveSummaryPeriod(input: { from: string; to: string; tz?: string | undefined; accountTimeZone: string; perDay?: boolean }): SummaryPeriod {
   const errors: FieldError[] = [];
   const timeZone = input.tz ?? input.accountTimeZone;
-  if (input.tz !== undefined && !isKnownZone(input.tz)) errors.push({ field: 'tz', message: `tz must be an IANA time zone name such as Europe/Berlin; '${input.tz}' is not one.` });
+  if (input.tz !== undefined && !isKnownZone(input.tz))
+    errors.push({ field: 'tz', message: `tz must be an IANA time zone name such as Europe/Berlin; '${input.tz}' is not one.` });
   const days = daysBetween(input.from, input.to) + 1;
   // A series reads every hour of every day, so it gets the shorter limit.
   const maxDays = input.perDay ? MAX_SERIES_DAYS : MAX_SUMMARY_DAYS;
   if (days < 1) errors.push({ field: 'to', message: 'to must be on or after from.' });
-  else if (days > maxDays) errors.push({ field: 'to', message: `The period from from to to must cover at most ${maxDays} days${input.perDay ? ' with granularity=day' : ''}.` });
+  else if (days > maxDays)
+    errors.push({ field: 'to', message: `The period from from to to must cover at most ${maxDays} days${input.perDay ? ' with granularity=day' : ''}.` });
   if (errors.length > 0) throw new ValidationError(errors);
   if (!isKnownZone(timeZone)) throw new Error(`account time zone '${timeZone}' is not a known IANA zone`);
   return {

@@ -37,10 +37,10 @@ function typeProblem(question: WaiverQuestion, value: AnswerValue): string | nul
     case 'signature':
       return isText ? null : 'must be a string (the signature)';
     case 'select':
-      if (!isText) return 'must be one of the question\'s Options';
+      if (!isText) return "must be one of the question's Options";
       return value.trim() === '' || question.options.includes(value) ? null : `must be one of: ${question.options.join(', ')}`;
     case 'multiselect': {
-      if (!Array.isArray(value)) return 'must be an array of the question\'s Options';
+      if (!Array.isArray(value)) return "must be an array of the question's Options";
       if (value.some((v) => !question.options.includes(v))) return `must only contain: ${question.options.join(', ')}`;
       return new Set(value).size === value.length ? null : 'must not repeat an option';
     }
@@ -103,7 +103,10 @@ export function checkAnswers(questions: readonly WaiverQuestion[], answers: read
     }
     const slot = `${question.id}/${participant ?? 0}`;
     if (seen.has(slot)) {
-      errors.push({ field: `${at}.QuestionID`, message: `${at}.QuestionID ${question.id} is answered a second time${participant ? ` for participant ${participant}` : ''}.` });
+      errors.push({
+        field: `${at}.QuestionID`,
+        message: `${at}.QuestionID ${question.id} is answered a second time${participant ? ` for participant ${participant}` : ''}.`,
+      });
       return;
     }
     seen.add(slot);

@@ -39,7 +39,9 @@ const newActivity = (overrides: Partial<NewActivity> = {}): NewActivity => ({
 describe('checkNewActivity', () => {
   it('takes an activity that meets every rule, at the bounds too', () => {
     expect(() => checkNewActivity(newActivity())).not.toThrow();
-    expect(() => checkNewActivity(newActivity({ name: 'x'.repeat(200), description: 'd'.repeat(10_000), durationMinutes: 10_080, priceMinor: 0, maxParticipants: 1000 }))).not.toThrow();
+    expect(() =>
+      checkNewActivity(newActivity({ name: 'x'.repeat(200), description: 'd'.repeat(10_000), durationMinutes: 10_080, priceMinor: 0, maxParticipants: 1000 })),
+    ).not.toThrow();
     expect(() => checkNewActivity(newActivity({ durationMinutes: 1, maxParticipants: 1 }))).not.toThrow();
   });
 
@@ -62,13 +64,15 @@ describe('checkNewActivity', () => {
   });
 
   it('names every broken field at once', () => {
-    const fields = failingFields(() => checkNewActivity({ name: '', durationMinutes: 0, timeZone: 'Nowhere', priceMinor: -1, currency: '€', maxParticipants: 0 }));
+    const fields = failingFields(() =>
+      checkNewActivity({ name: '', durationMinutes: 0, timeZone: 'Nowhere', priceMinor: -1, currency: '€', maxParticipants: 0 }),
+    );
     expect(fields).toEqual(['name', 'durationMinutes', 'timeZone', 'priceMinor', 'currency', 'maxParticipants']);
   });
 });
 
 describe('toProduct', () => {
-  it('shows an activity with the contract\'s member names and the price in minor units', () => {
+  it("shows an activity with the contract's member names and the price in minor units", () => {
     const activity: Activity = {
       id: 42,
       activityId: 'd3e0d3e0-0000-4000-8000-00000000a002',
@@ -110,7 +114,7 @@ describe('checkDateRange', () => {
 });
 
 describe('toAvailableTimeslot and toAvailableDate', () => {
-  it('shows start and end in the activity\'s zone with its offset, and the places left', () => {
+  it("shows start and end in the activity's zone with its offset, and the places left", () => {
     const slot = { localTime: '10:00', startsAt: new Date('2026-07-15T09:00:00Z'), endsAt: new Date('2026-07-15T10:30:00Z'), capacity: 6, booked: 4 };
     expect(toAvailableTimeslot(slot, 'Europe/Lisbon')).toEqual({
       Time: '10:00',
@@ -123,7 +127,11 @@ describe('toAvailableTimeslot and toAvailableDate', () => {
 
   it('shows a slot across the fall-back hour with a different offset at each end', () => {
     const slot = { localTime: '01:30', startsAt: new Date('2026-10-25T00:30:00Z'), endsAt: new Date('2026-10-25T01:30:00Z'), capacity: 4, booked: 0 };
-    expect(toAvailableTimeslot(slot, 'Europe/Lisbon')).toMatchObject({ StartsAt: '2026-10-25T01:30:00+01:00', EndsAt: '2026-10-25T01:30:00+00:00', Available: 4 });
+    expect(toAvailableTimeslot(slot, 'Europe/Lisbon')).toMatchObject({
+      StartsAt: '2026-10-25T01:30:00+01:00',
+      EndsAt: '2026-10-25T01:30:00+00:00',
+      Available: 4,
+    });
   });
 
   it('shows a date with its places and timeslots', () => {

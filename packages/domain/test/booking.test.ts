@@ -23,7 +23,10 @@ const CREATED_AT = new Date('2026-06-01T12:00:00.123Z');
 const consent: WaiverQuestion = { id: 5, question: 'I accept the risks', type: 'checkbox', required: true, options: [], perParticipant: false };
 
 /** A store that answers `findActivity` with `activity` and each `reserve` with the next of `outcomes`. */
-function fakeStore(outcomes: ReservationOutcome[], activity: BookableActivity | null = { id: 1, activityId: ACTIVITY, maxParticipants: 6, questions: [consent] }) {
+function fakeStore(
+  outcomes: ReservationOutcome[],
+  activity: BookableActivity | null = { id: 1, activityId: ACTIVITY, maxParticipants: 6, questions: [consent] },
+) {
   const lookups: Array<{ accountId: string; activityId: string; options: { withQuestions: boolean; anyShopfront: boolean } }> = [];
   const reservations: Reservation[] = [];
   const store: BookingStore = {
@@ -58,7 +61,10 @@ const request = (overrides: Partial<NewBooking> = {}): NewBooking => ({
 });
 
 const booked: ReservationOutcome = { kind: 'booked', createdAt: CREATED_AT, expiresAt: null, price: { unitPriceMinor: 4500, currency: 'EUR' } };
-const refused = (timeslot: { status: 'open' | 'closed'; started: boolean; available: number } | null): ReservationOutcome => ({ kind: 'refused', timeslot: timeslot && { ...timeslot, lapsed: 0 } });
+const refused = (timeslot: { status: 'open' | 'closed'; started: boolean; available: number } | null): ReservationOutcome => ({
+  kind: 'refused',
+  timeslot: timeslot && { ...timeslot, lapsed: 0 },
+});
 
 async function rejection(promise: Promise<unknown>): Promise<DomainError> {
   const error: unknown = await promise.then(
@@ -79,7 +85,11 @@ describe('createBooking: before reserving', () => {
   });
 
   it('asks for shopfront activities from partners and the shop, any active one from the point of sale', async () => {
-    for (const [channel, anyShopfront] of [['ota', false], ['online', false], ['pos', true]] as const) {
+    for (const [channel, anyShopfront] of [
+      ['ota', false],
+      ['online', false],
+      ['pos', true],
+    ] as const) {
       const { store, lookups } = fakeStore([booked]);
       await createBooking(store, request({ channel }));
       expect(lookups).toEqual([{ accountId: ACCOUNT, activityId: ACTIVITY, options: { withQuestions: false, anyShopfront } }]);
@@ -154,9 +164,12 @@ describe('createBooking: reserving', () => {
     });
   });
 
-  it('keeps the customer\'s phone when given', async () => {
+  it("keeps the customer's phone when given", async () => {
     const { store } = fakeStore([booked]);
-    const booking = await createBooking(store, request({ customer: { FirstName: 'Bo', LastName: 'Lind', Email: 'bo@example.com', Phone: '+46 70 123 45 67' } }));
+    const booking = await createBooking(
+      store,
+      request({ customer: { FirstName: 'Bo', LastName: 'Lind', Email: 'bo@example.com', Phone: '+46 70 123 45 67' } }),
+    );
     expect(booking.Customer.Phone).toBe('+46 70 123 45 67');
   });
 
@@ -228,7 +241,7 @@ describe('createBooking: refusals', () => {
 });
 
 describe('generateBookingReference', () => {
-  it('is two groups of four symbols of the alphabet without look-alikes, as the contract\'s pattern says', () => {
+  it("is two groups of four symbols of the alphabet without look-alikes, as the contract's pattern says", () => {
     const pattern = new RegExp(bookingSchema.properties.Reference.pattern);
     for (let i = 0; i < 500; i++) {
       const reference = generateBookingReference();

@@ -173,7 +173,19 @@ describe('isValidTimeZone', () => {
 describe('calendar helpers', () => {
   it('isCalendarDate takes existing YYYY-MM-DD dates only', () => {
     for (const date of ['2026-01-01', '2024-02-29', '2026-12-31', '0001-01-01', '9999-12-31']) expect(isCalendarDate(date), date).toBe(true);
-    for (const date of ['2026-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '0000-01-01', '2026-1-1', '26-01-01', ' 2026-01-01', '2026-01-01T00:00', ''])
+    for (const date of [
+      '2026-02-29',
+      '2026-04-31',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-01-00',
+      '0000-01-01',
+      '2026-1-1',
+      '26-01-01',
+      ' 2026-01-01',
+      '2026-01-01T00:00',
+      '',
+    ])
       expect(isCalendarDate(date), date).toBe(false);
   });
 
@@ -182,7 +194,7 @@ describe('calendar helpers', () => {
     for (const time of ['24:00', '9:00', '12:60', '12:30:00', '1230', '']) expect(isClockTime(time), time).toBe(false);
   });
 
-  it('todayIn is the date on the zone\'s wall calendar, not UTC\'s', () => {
+  it("todayIn is the date on the zone's wall calendar, not UTC's", () => {
     const now = at('2026-01-01T10:30:00Z');
     expect(todayIn('UTC', now)).toBe('2026-01-01');
     expect(todayIn('Pacific/Kiritimati', now)).toBe('2026-01-02');

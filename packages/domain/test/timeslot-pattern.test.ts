@@ -42,7 +42,7 @@ describe('planTimeslots', () => {
     ]);
   });
 
-  it('turns the local start into an instant in the activity\'s zone and ends it durationMinutes later', () => {
+  it("turns the local start into an instant in the activity's zone and ends it durationMinutes later", () => {
     const { timeslots } = planTimeslots(pattern({ from: '2026-06-01', to: '2026-06-01', times: ['10:00'], durationMinutes: 90, capacity: 12 }));
     expect(timeslots).toEqual([
       { localDate: '2026-06-01', localTime: '10:00', startsAt: new Date('2026-06-01T09:00:00Z'), endsAt: new Date('2026-06-01T10:30:00Z'), capacity: 12 },
@@ -79,7 +79,9 @@ describe('planTimeslots', () => {
   });
 
   it('on a fall-back day creates a repeated start time once, at its first occurrence (America/New_York, 2026-11-01)', () => {
-    const { timeslots, skipped } = planTimeslots(pattern({ from: '2026-11-01', to: '2026-11-01', times: ['01:30'], timeZone: 'America/New_York', durationMinutes: 60 }));
+    const { timeslots, skipped } = planTimeslots(
+      pattern({ from: '2026-11-01', to: '2026-11-01', times: ['01:30'], timeZone: 'America/New_York', durationMinutes: 60 }),
+    );
     expect(skipped).toEqual([]);
     // 01:30 EDT; the hour that follows lasts until 01:30 EST, an hour later in real time.
     expect(timeslots).toEqual([

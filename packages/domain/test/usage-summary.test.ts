@@ -35,7 +35,7 @@ function failingFields(run: () => unknown): string[] {
 const period = (from: string, to: string, zone: string, perDay = false) => resolveSummaryPeriod({ from, to, accountTimeZone: zone, perDay });
 
 describe('resolveSummaryPeriod', () => {
-  it('covers local midnight of from to local 23:59:59 of to, in the account\'s zone', () => {
+  it("covers local midnight of from to local 23:59:59 of to, in the account's zone", () => {
     expect(period('2026-01-01', '2026-01-31', 'UTC')).toEqual({
       from: '2026-01-01',
       to: '2026-01-31',
@@ -49,7 +49,7 @@ describe('resolveSummaryPeriod', () => {
     expect(utc(kathmandu.fromTimestamp)).toBe('2026-07-03T18:15:00.000Z');
   });
 
-  it('uses tz instead of the account\'s zone when given', () => {
+  it("uses tz instead of the account's zone when given", () => {
     const p = resolveSummaryPeriod({ from: '2026-01-01', to: '2026-01-01', tz: 'Europe/Lisbon', accountTimeZone: 'America/New_York' });
     expect(p.timeZone).toBe('Europe/Lisbon');
     expect(utc(p.fromTimestamp)).toBe('2026-01-01T00:00:00.000Z');
@@ -84,7 +84,10 @@ describe('resolveSummaryPeriod', () => {
   it('refuses to before from, an unknown tz, and names both at once', () => {
     expect(failingFields(() => period('2026-01-02', '2026-01-01', 'UTC'))).toEqual(['to']);
     expect(failingFields(() => resolveSummaryPeriod({ from: '2026-01-01', to: '2026-01-01', tz: '+01:00', accountTimeZone: 'UTC' }))).toEqual(['tz']);
-    expect(failingFields(() => resolveSummaryPeriod({ from: '2026-01-02', to: '2026-01-01', tz: 'Mars/Olympus_Mons', accountTimeZone: 'UTC' }))).toEqual(['tz', 'to']);
+    expect(failingFields(() => resolveSummaryPeriod({ from: '2026-01-02', to: '2026-01-01', tz: 'Mars/Olympus_Mons', accountTimeZone: 'UTC' }))).toEqual([
+      'tz',
+      'to',
+    ]);
   });
 
   it('treats a bad zone stored on the account as a server fault, not a client mistake', () => {
@@ -265,7 +268,7 @@ describe('assembleUsageSummary', () => {
     ]);
   });
 
-  it('puts period rows and day rows where they belong, keeping the rows\' order of meters', () => {
+  it("puts period rows and day rows where they belong, keeping the rows' order of meters", () => {
     const summary = assembleUsageSummary(
       p,
       [

@@ -29,7 +29,7 @@ function problems(run: () => unknown): Array<{ field: string; message: string }>
 const fieldsOf = (run: () => unknown) => problems(run).map((p) => p.field);
 
 describe('checkAnswers: what is stored', () => {
-  it('returns the answers with the question\'s wording and type, in the order sent', () => {
+  it("returns the answers with the question's wording and type, in the order sent", () => {
     const name = question({ question: 'Your name?', type: 'text' });
     const age = question({ question: 'Age?', type: 'number', perParticipant: true });
     const stored = checkAnswers(
@@ -305,11 +305,12 @@ describe('waiver questions', () => {
   });
 
   it('knows exactly the question types of the contract', () => {
-    for (const type of ['text', 'textarea', 'select', 'multiselect', 'checkbox', 'date', 'email', 'phone', 'number', 'file', 'signature']) expect(isQuestionType(type), type).toBe(true);
+    for (const type of ['text', 'textarea', 'select', 'multiselect', 'checkbox', 'date', 'email', 'phone', 'number', 'file', 'signature'])
+      expect(isQuestionType(type), type).toBe(true);
     for (const type of ['Text', 'radio', '']) expect(isQuestionType(type), type).toBe(false);
   });
 
-  it('shows a question to partners with the contract\'s member names', () => {
+  it("shows a question to partners with the contract's member names", () => {
     expect(toQuestion({ id: 7, question: 'Size?', type: 'select', required: true, options: ['S', 'M'], perParticipant: true })).toEqual({
       ID: 7,
       Question: 'Size?',

@@ -43,7 +43,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
     const results = Object.fromEntries(
       await Promise.all(Object.entries(options.readiness).map(async ([name, check]) => [name, await check().catch(() => false)] as const)),
     );
-    const failing = Object.entries(results).filter(([, ok]) => !ok).map(([name]) => name);
+    const failing = Object.entries(results)
+      .filter(([, ok]) => !ok)
+      .map(([name]) => name);
     if (failing.length > 0) {
       sendUnavailable(req, res, `Not ready: ${failing.join(', ')} unreachable.`, { checks: results });
       return;

@@ -106,7 +106,13 @@ export async function authorize(req: Request, verifier: KeyVerifier, scope: Scop
   const secret = bearerToken(header);
   if (!TOKEN.test(secret)) throw new HttpProblem('unauthorized', 'The Authorization header must be of the form: Bearer <API_KEY>.', {}, CHALLENGE);
   const context = await verifier.verify(secret);
-  if (!context) throw new HttpProblem('unauthorized', 'The API key is unknown or has been revoked.', {}, { 'WWW-Authenticate': 'Bearer realm="api", error="invalid_token"' });
+  if (!context)
+    throw new HttpProblem(
+      'unauthorized',
+      'The API key is unknown or has been revoked.',
+      {},
+      { 'WWW-Authenticate': 'Bearer realm="api", error="invalid_token"' },
+    );
   if (!context.scopes.includes(scope)) throw new HttpProblem('forbidden', `This API key lacks the '${scope}' permission.`);
   return context;
 }
@@ -182,7 +188,7 @@ export function assertSameOrigin(req: Request): void {
   } else {
     sameOrigin = req.headers['sec-fetch-site'] === 'same-origin';
   }
-  if (!sameOrigin) throw new HttpProblem('forbidden', 'Requests that change something must come from the console\'s own origin.');
+  if (!sameOrigin) throw new HttpProblem('forbidden', "Requests that change something must come from the console's own origin.");
 }
 
 /**

@@ -55,7 +55,10 @@ export function answerClientErrors(options: { problemBase: string; logger?: Logg
     const instance = target?.split('?')[0];
     const requestId = response?.req?.id ?? randomUUID();
     const body = JSON.stringify(problemDocument(options.problemBase, code, detail, instance, { requestId }));
-    options.logger?.info({ reqId: requestId, err: { code: error.code, message: error.message }, instance, res: { statusCode: status } }, 'request refused before routing');
+    options.logger?.info(
+      { reqId: requestId, err: { code: error.code, message: error.message }, instance, res: { statusCode: status } },
+      'request refused before routing',
+    );
     socket.write(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
         'Content-Type: application/problem+json\r\n' +

@@ -37,7 +37,13 @@ export interface KeyRateLimitChange {
  * of its scopes, and announces it so that running APIs look the key up again on its next request (the admin CLI's
  * set-key-limit).
  */
-export async function setKeyRateLimit(pool: Pool, redisUrl: string, accountId: string, idOrPrefix: string, limit: KeyRateLimitOverride | null): Promise<KeyRateLimitChange> {
+export async function setKeyRateLimit(
+  pool: Pool,
+  redisUrl: string,
+  accountId: string,
+  idOrPrefix: string,
+  limit: KeyRateLimitOverride | null,
+): Promise<KeyRateLimitChange> {
   if (limit) assertBudget('of the key', limit);
   const keyId = await setApiKeyRateLimit(pool, accountId, idOrPrefix, limit);
   if (!keyId) return { keyId: null, heardBy: null };

@@ -31,7 +31,16 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
       ...parameters(op.params, 'path'),
       ...parameters(op.query, 'query'),
       ...(op.idempotent
-        ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Retry-safe key, owned by the caller (the partner of an ota key, else the user or the API key): the same key with the same method, path and body within 24 hours replays the first answer; with another path or body it is a 422 /idempotency-conflict.' }]
+        ? [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              schema: { type: 'string', maxLength: 255 },
+              description:
+                'Retry-safe key, owned by the caller (the partner of an ota key, else the user or the API key): the same key with the same method, path and body within 24 hours replays the first answer; with another path or body it is a 422 /idempotency-conflict.',
+            },
+          ]
         : []),
     ];
     const responses: Record<string, unknown> = {};
@@ -39,26 +48,36 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
       const isProblem = Number(status) >= 400;
       responses[status] = {
         description: response.description,
-        ...(response.headers ? { headers: Object.fromEntries(Object.entries(response.headers).map(([n, h]) => [n, { description: h.description, schema: { type: 'string' } }])) } : {}),
+        ...(response.headers
+          ? { headers: Object.fromEntries(Object.entries(response.headers).map(([n, h]) => [n, { description: h.description, schema: { type: 'string' } }])) }
+          : {}),
         ...(response.schema || isProblem
-          ? { content: { [isProblem ? 'application/problem+json' : 'application/json']: { schema: response.schema ?? { $ref: '#/components/schemas/Problem' } } } }
+          ? {
+              content: {
+                [isProblem ? 'application/problem+json' : 'application/json']: { schema: response.schema ?? { $ref: '#/components/schemas/Problem' } },
+              },
+            }
           : {}),
       };
     }
     if (op.auth !== 'none') {
       // Every answer to a key carries the rate-limit fields (rate-limits.ts); a session's answers carry none.
-      for (const response of Object.values(responses) as Array<{ headers?: Record<string, unknown> }>) response.headers = { ...response.headers, ...RATE_LIMIT_HEADERS };
+      for (const response of Object.values(responses) as Array<{ headers?: Record<string, unknown> }>)
+        response.headers = { ...response.headers, ...RATE_LIMIT_HEADERS };
       responses['429'] ??= { $ref: '#/components/responses/RateLimited' };
     }
     // Every operation reads PostgreSQL (a key, a session, a user), so any of them may meet it unreachable.
     responses['503'] ??= { $ref: '#/components/responses/Unavailable' };
-    responses['401'] ??= { description: op.auth === 'session-or-key' ? 'No live session cookie and no valid admin API key.' : 'Missing, malformed, unknown or revoked API key.', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+    responses['401'] ??= {
+      description: op.auth === 'session-or-key' ? 'No live session cookie and no valid admin API key.' : 'Missing, malformed, unknown or revoked API key.',
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    };
     responses['403'] ??= {
       description:
         op.auth === 'session-or-key'
           ? op.roles.includes('staff')
-            ? 'Another origin: a session\'s state-changing request needs its own Origin, or Sec-Fetch-Site: same-origin.'
-            : 'Another origin (a session\'s state-changing request needs its own Origin, or Sec-Fetch-Site: same-origin), or a staff user: this operation is for owners (and admin keys).'
+            ? "Another origin: a session's state-changing request needs its own Origin, or Sec-Fetch-Site: same-origin."
+            : "Another origin (a session's state-changing request needs its own Origin, or Sec-Fetch-Site: same-origin), or a staff user: this operation is for owners (and admin keys)."
           : `The API key lacks the '${op.scope}' scope.`,
       content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
     };
@@ -79,8 +98,17 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
     servers: [{ url: '/' }],
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key issued by the operator (admin CLI). Scopes: ota, usage:write, usage:read, platform:events, admin.' },
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'backbone_session', description: 'The operator console\'s session (POST /api/v2/operator/session).' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'API key issued by the operator (admin CLI). Scopes: ota, usage:write, usage:read, platform:events, admin.',
+        },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'backbone_session',
+          description: "The operator console's session (POST /api/v2/operator/session).",
+        },
       },
       schemas: { Problem: problemSchema },
       headers: {

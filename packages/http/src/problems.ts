@@ -52,7 +52,13 @@ export class HttpProblem extends Error {
 }
 
 /** `instance` is the request's path; left out when it is not known (a request the HTTP parser could not read). */
-export function problemDocument(problemBase: string, code: ProblemCode, detail: string, instance: string | undefined, extensions: Record<string, unknown> = {}): object {
+export function problemDocument(
+  problemBase: string,
+  code: ProblemCode,
+  detail: string,
+  instance: string | undefined,
+  extensions: Record<string, unknown> = {},
+): object {
   const { status, title } = PROBLEMS[code];
   return new ProblemDocument({ type: `${problemBase}/${code}`, title, status, detail, instance }, extensions as Record<string, object>);
 }

@@ -24,7 +24,13 @@ export interface RateLimitDefaults {
   admin: RateLimitBudget;
 }
 
-const DEFAULTS_OF_SCOPE: Record<Scope, keyof RateLimitDefaults> = { ota: 'ota', 'usage:write': 'usage', 'usage:read': 'usage', 'platform:events': 'usage', admin: 'admin' };
+const DEFAULTS_OF_SCOPE: Record<Scope, keyof RateLimitDefaults> = {
+  ota: 'ota',
+  'usage:write': 'usage',
+  'usage:read': 'usage',
+  'platform:events': 'usage',
+  admin: 'admin',
+};
 
 /** The Redis keys of the budgets; a key id is a UUID, so environments sharing one Redis do not share budgets. */
 export const RATE_LIMIT_KEY_PREFIX = 'backbone:rate-limit';
@@ -113,7 +119,13 @@ export function createKeyRateLimiter(options: { redis: Redis; defaults: RateLimi
     const id = `${window.quota}/${window.windowSeconds}`;
     let found = limiters.get(id);
     if (!found) {
-      const limiter = new RateLimiterRedis({ storeClient: options.redis, keyPrefix, points: window.quota, duration: window.windowSeconds, rejectIfRedisNotReady: true });
+      const limiter = new RateLimiterRedis({
+        storeClient: options.redis,
+        keyPrefix,
+        points: window.quota,
+        duration: window.windowSeconds,
+        rejectIfRedisNotReady: true,
+      });
       found = { limiter, window, chunk: Math.max(1, Math.floor(window.quota / 100)), policy: `${POLICY};q=${window.quota};w=${window.windowSeconds}` };
       limiters.set(id, found);
     }
@@ -158,7 +170,10 @@ export function createKeyRateLimiter(options: { redis: Redis; defaults: RateLimi
     failedSinceWarning++;
     const now = Date.now();
     if (now - lastWarningAt < WARN_EVERY_MS) return;
-    options.logger.warn({ err: error, requestsServedUnlimited: failedSinceWarning }, 'rate limits: Redis did not answer; requests are served without a limit until it does');
+    options.logger.warn(
+      { err: error, requestsServedUnlimited: failedSinceWarning },
+      'rate limits: Redis did not answer; requests are served without a limit until it does',
+    );
     lastWarningAt = now;
     failedSinceWarning = 0;
   };

@@ -67,74 +67,82 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
   const validateBody = op.body ? compileValidator(op.body as object, 'body') : null;
   const method = op.method.toUpperCase();
   const parseJson = express.json({ limit: deps.bodyLimit, type: JSON_TYPES, strict: false, verify: refuseInvalidUtf8 });
-  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- body-parser's http-errors Error, passed on unchanged
-  const readJsonBody = (req: Request, res: Response) => new Promise<void>((resolve, reject) => parseJson(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+  const readJsonBody = (req: Request, res: Response) =>
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- body-parser's http-errors Error, passed on unchanged
+    new Promise<void>((resolve, reject) => parseJson(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
 
   const authenticate = authenticatorOf(op, deps);
 
-  routes.add(op.method, op.path, async (req: Request, res: Response) => {
-    const auth = await authenticate(req);
-    // After authentication (an unknown key spends no one's budget) and before anything else is read.
-    if (deps.rateLimiter && auth?.keyId) await deps.rateLimiter.admit(auth.keyId, auth, res);
-    if (validateParams) {
-      const errors = validateParams(req.params);
-      if (errors.length > 0) throw new HttpProblem('invalid-request', errors.map((e) => e.message).join(' '), { errors });
-    }
-    // Express 5 parses req.query again on every read; the validated (coerced) copy is what handlers get.
-    let query: unknown;
-    if (validateQuery) {
-      query = { ...(req.query as Record<string, unknown>) };
-      const errors = validateQuery(query);
-      if (errors.length > 0) {
-        if (op.queryErrorStatus === 400) throw new HttpProblem('invalid-request', errors.map((e) => e.message).join(' '), { errors });
-        throw new ValidationError(errors);
+  routes.add(
+    op.method,
+    op.path,
+    async (req: Request, res: Response) => {
+      const auth = await authenticate(req);
+      // After authentication (an unknown key spends no one's budget) and before anything else is read.
+      if (deps.rateLimiter && auth?.keyId) await deps.rateLimiter.admit(auth.keyId, auth, res);
+      if (validateParams) {
+        const errors = validateParams(req.params);
+        if (errors.length > 0) throw new HttpProblem('invalid-request', errors.map((e) => e.message).join(' '), { errors });
       }
-    }
-    if (validateBody) {
-      const kind = req.is(JSON_TYPES);
-      // req.is answers null when the request has no body at all; most clients (fetch, axios) send an empty POST with
-      // Content-Length: 0 and no Content-Type, which is no body either. An optional body left out reads as {}.
-      const noBody = kind === null || (req.headers['content-length'] === '0' && req.headers['content-type'] === undefined && req.headers['transfer-encoding'] === undefined);
-      if (noBody && op.bodyOptional) req.body = {};
-      else if (!kind) throw new HttpProblem('unsupported-media-type', 'The request body must be JSON, sent with Content-Type: application/json.');
-      else await readJsonBody(req, res);
-      const errors = validateBody(req.body);
-      if (errors.length > 0) throw new ValidationError(errors);
-    }
-    const idempotencyKey = op.idempotent ? readIdempotencyKey(req) : null;
-    const result = await handler({
-      params: req.params as InputOf<Op['params']>,
-      query: query as InputOf<Op['query']>,
-      body: req.body as InputOf<Op['body']>,
-      auth: auth as HandlerContext<Op>['auth'],
-      idempotency:
-        idempotencyKey && auth
-          ? { caller: idempotencyCallerOf(auth), operation: `${method} ${concretePath(req)}`, key: idempotencyKey, requestHash: hashRequest(req.body) }
-          : null,
-      req,
-      res,
-    });
-    // A handler that streams its answer itself (a CSV export) has already sent it.
-    if (res.headersSent) return;
-    if (result.headers) for (const name in result.headers) res.setHeader(name, result.headers[name]!);
-    if (result.body === undefined) {
-      res.statusCode = result.status;
-      res.end();
-      return;
-    }
-    const answer = { status: result.status, text: JSON.stringify(result.body) };
-    if (options.etag && answer.status === 200) {
-      // A strong validator of exactly the bytes a 200 carries; a matching If-None-Match gets 304 and no body.
-      const etag = `"${hash('sha256', answer.text, 'base64url')}"`;
-      res.setHeader('ETag', etag);
-      if (ifNoneMatchMatches(req.headers['if-none-match'], etag)) {
-        res.statusCode = 304;
+      // Express 5 parses req.query again on every read; the validated (coerced) copy is what handlers get.
+      let query: unknown;
+      if (validateQuery) {
+        query = { ...(req.query as Record<string, unknown>) };
+        const errors = validateQuery(query);
+        if (errors.length > 0) {
+          if (op.queryErrorStatus === 400) throw new HttpProblem('invalid-request', errors.map((e) => e.message).join(' '), { errors });
+          throw new ValidationError(errors);
+        }
+      }
+      if (validateBody) {
+        const kind = req.is(JSON_TYPES);
+        // req.is answers null when the request has no body at all; most clients (fetch, axios) send an empty POST with
+        // Content-Length: 0 and no Content-Type, which is no body either. An optional body left out reads as {}.
+        const noBody =
+          kind === null ||
+          (req.headers['content-length'] === '0' && req.headers['content-type'] === undefined && req.headers['transfer-encoding'] === undefined);
+        if (noBody && op.bodyOptional) req.body = {};
+        else if (!kind) throw new HttpProblem('unsupported-media-type', 'The request body must be JSON, sent with Content-Type: application/json.');
+        else await readJsonBody(req, res);
+        const errors = validateBody(req.body);
+        if (errors.length > 0) throw new ValidationError(errors);
+      }
+      const idempotencyKey = op.idempotent ? readIdempotencyKey(req) : null;
+      const result = await handler({
+        params: req.params as InputOf<Op['params']>,
+        query: query as InputOf<Op['query']>,
+        body: req.body as InputOf<Op['body']>,
+        auth: auth as HandlerContext<Op>['auth'],
+        idempotency:
+          idempotencyKey && auth
+            ? { caller: idempotencyCallerOf(auth), operation: `${method} ${concretePath(req)}`, key: idempotencyKey, requestHash: hashRequest(req.body) }
+            : null,
+        req,
+        res,
+      });
+      // A handler that streams its answer itself (a CSV export) has already sent it.
+      if (res.headersSent) return;
+      if (result.headers) for (const name in result.headers) res.setHeader(name, result.headers[name]!);
+      if (result.body === undefined) {
+        res.statusCode = result.status;
         res.end();
         return;
       }
-    }
-    sendJson(res, answer.status, answer.text);
-  }, op.operationId);
+      const answer = { status: result.status, text: JSON.stringify(result.body) };
+      if (options.etag && answer.status === 200) {
+        // A strong validator of exactly the bytes a 200 carries; a matching If-None-Match gets 304 and no body.
+        const etag = `"${hash('sha256', answer.text, 'base64url')}"`;
+        res.setHeader('ETag', etag);
+        if (ifNoneMatchMatches(req.headers['if-none-match'], etag)) {
+          res.statusCode = 304;
+          res.end();
+          return;
+        }
+      }
+      sendJson(res, answer.status, answer.text);
+    },
+    op.operationId,
+  );
 }
 
 /**

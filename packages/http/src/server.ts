@@ -50,7 +50,12 @@ export function createHttpServer(app: Express, timeouts?: ServerTimeouts): http.
   }
   const server = http.createServer(
     timeouts
-      ? { ...options, headersTimeout: timeouts.headersTimeoutMs, requestTimeout: timeouts.requestTimeoutMs, connectionsCheckingInterval: timeouts.connectionsCheckIntervalMs }
+      ? {
+          ...options,
+          headersTimeout: timeouts.headersTimeoutMs,
+          requestTimeout: timeouts.requestTimeoutMs,
+          connectionsCheckingInterval: timeouts.connectionsCheckIntervalMs,
+        }
       : options,
     app,
   );

@@ -52,7 +52,10 @@ interface ScrapeGauge {
   gauge: Gauge<string>;
 }
 
-function scrapeGauge<L extends string>(config: { name: string; help: string; labelNames?: readonly L[] }, collect: (gauge: Gauge<L>) => Promise<void>): ScrapeGauge {
+function scrapeGauge<L extends string>(
+  config: { name: string; help: string; labelNames?: readonly L[] },
+  collect: (gauge: Gauge<L>) => Promise<void>,
+): ScrapeGauge {
   const gauge = new Gauge<L>({
     ...config,
     registers: [],
@@ -116,7 +119,11 @@ async function readQueue(queue: QueueProbe): Promise<QueueReading> {
 }
 
 const queueJobsGauge = scrapeGauge(
-  { name: 'backbone_queue_jobs', help: 'Jobs in each queue by state (waiting, active, delayed, failed), read from Redis at scrape time.', labelNames: ['queue', 'state'] as const },
+  {
+    name: 'backbone_queue_jobs',
+    help: 'Jobs in each queue by state (waiting, active, delayed, failed), read from Redis at scrape time.',
+    labelNames: ['queue', 'state'] as const,
+  },
   async (gauge) => {
     for (const reading of await readQueues()) for (const state of QUEUE_STATES) gauge.set({ queue: reading.name, state }, reading.counts[state] ?? 0);
   },
@@ -159,14 +166,21 @@ const readOutbox = sharedRead(() =>
 );
 
 const outboxBacklogGauge = scrapeGauge(
-  { name: 'backbone_outbox_backlog', help: 'Outbox events not yet relayed to their queue, by event type, read from PostgreSQL at scrape time.', labelNames: ['type'] as const },
+  {
+    name: 'backbone_outbox_backlog',
+    help: 'Outbox events not yet relayed to their queue, by event type, read from PostgreSQL at scrape time.',
+    labelNames: ['type'] as const,
+  },
   async (gauge) => {
     for (const backlog of await readOutbox()) for (const [type, count] of Object.entries(backlog.byType)) gauge.inc({ type }, count);
   },
 );
 
 const outboxOldestEventAgeGauge = scrapeGauge(
-  { name: 'backbone_outbox_oldest_event_age_seconds', help: 'Age of the oldest outbox event not yet relayed (0 when none waits), read from PostgreSQL at scrape time.' },
+  {
+    name: 'backbone_outbox_oldest_event_age_seconds',
+    help: 'Age of the oldest outbox event not yet relayed (0 when none waits), read from PostgreSQL at scrape time.',
+  },
   async (gauge) => {
     const backlogs = await readOutbox();
     gauge.set(backlogs.length === 0 ? NaN : Math.max(0, ...backlogs.map((backlog) => backlog.oldestAgeSeconds)));
@@ -188,7 +202,10 @@ interface DisabledEndpointsSource {
 }
 
 const webhookEndpointsDisabledGauge = scrapeGauge(
-  { name: 'backbone_webhook_endpoints_disabled', help: 'Webhook endpoints disabled (every attempt failed for days, or the destination was refused), read from PostgreSQL at scrape time.' },
+  {
+    name: 'backbone_webhook_endpoints_disabled',
+    help: 'Webhook endpoints disabled (every attempt failed for days, or the destination was refused), read from PostgreSQL at scrape time.',
+  },
   async (gauge) => {
     const counts = await readEach('webhook_endpoints', disabledEndpointsSources.sources, async (source) => {
       try {

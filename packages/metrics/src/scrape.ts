@@ -44,7 +44,9 @@ export interface Scrape {
 
 const METRIC_NAME = '[a-zA-Z_:][a-zA-Z0-9_:]*';
 const LABEL = '[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\\\\n]|\\\\[\\\\"n])*"';
-const SAMPLE_LINE = new RegExp(`^(${METRIC_NAME})(?:\\{(?:${LABEL}(?:,${LABEL})*,?)?\\})? (?:[-+]?(?:[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?|[Ii][Nn][Ff]|[Nn][Aa][Nn]))(?: -?[0-9]+)?$`);
+const SAMPLE_LINE = new RegExp(
+  `^(${METRIC_NAME})(?:\\{(?:${LABEL}(?:,${LABEL})*,?)?\\})? (?:[-+]?(?:[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?|[Ii][Nn][Ff]|[Nn][Aa][Nn]))(?: -?[0-9]+)?$`,
+);
 const TYPE_LINE = new RegExp(`^# TYPE (${METRIC_NAME}) (counter|gauge|histogram|summary|untyped)$`);
 const HELP_LINE = new RegExp(`^# HELP ${METRIC_NAME} .*$`);
 

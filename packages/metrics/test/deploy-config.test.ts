@@ -26,7 +26,11 @@ const rules = alerts.groups.flatMap((group) => group.rules);
 
 /** Every metric name the services can expose, the scrape-time gauges and the process metrics included. */
 async function exposedMetricNames(): Promise<Set<string>> {
-  const removers = [collectQueueMetrics([]), collectOutboxMetrics(async () => ({ byType: {}, oldestAgeSeconds: 0 })), collectDisabledWebhookEndpoints(async () => 0)];
+  const removers = [
+    collectQueueMetrics([]),
+    collectOutboxMetrics(async () => ({ byType: {}, oldestAgeSeconds: 0 })),
+    collectDisabledWebhookEndpoints(async () => 0),
+  ];
   // The process metrics join the registry with the first metrics server.
   const server = await startMetricsServer({ port: 0, host: '127.0.0.1', registry });
   try {
@@ -65,7 +69,10 @@ describe('deploy/alerts.yml', () => {
     expect(alerts.groups.length).toBeGreaterThan(0);
     expect(new Set(alerts.groups.map((group) => group.name)).size).toBe(alerts.groups.length);
     for (const rule of rules) {
-      expect(Object.keys(rule).every((key) => ['alert', 'expr', 'for', 'keep_firing_for', 'labels', 'annotations'].includes(key)), JSON.stringify(rule)).toBe(true);
+      expect(
+        Object.keys(rule).every((key) => ['alert', 'expr', 'for', 'keep_firing_for', 'labels', 'annotations'].includes(key)),
+        JSON.stringify(rule),
+      ).toBe(true);
       expect(rule.alert).toMatch(/^[A-Z][A-Za-z0-9]+$/);
       expect(typeof rule.expr === 'string' && rule.expr.trim().length > 0).toBe(true);
       expect(bracketsBalance(rule.expr as string), `${rule.alert as string}: ${rule.expr as string}`).toBe(true);
@@ -97,8 +104,13 @@ describe('deploy/alerts.yml', () => {
 });
 
 describe('deploy/prometheus.yml and docker-compose.yml', () => {
-  const prometheus = parse(read('deploy/prometheus.yml')) as { rule_files: string[]; scrape_configs: Array<{ job_name: string; dns_sd_configs?: Array<{ names: string[]; port: number }> }> };
-  const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, { command?: string[]; environment?: Record<string, string>; volumes?: string[] }> };
+  const prometheus = parse(read('deploy/prometheus.yml')) as {
+    rule_files: string[];
+    scrape_configs: Array<{ job_name: string; dns_sd_configs?: Array<{ names: string[]; port: number }> }>;
+  };
+  const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+    services: Record<string, { command?: string[]; environment?: Record<string, string>; volumes?: string[] }>;
+  };
 
   it('loads the rules file that compose mounts', () => {
     expect(prometheus.rule_files).toEqual(['/etc/prometheus/alerts.yml']);

@@ -20,7 +20,9 @@ describe('metrics server', () => {
     const scrape = await scrapeMetrics(metricsUrl);
     expect(scrape.contentType).toBe('text/plain; version=0.0.4; charset=utf-8');
     const names = scrape.families.map((family) => family.name);
-    expect(names).toEqual(expect.arrayContaining(['backbone_process_cpu_seconds_total', 'backbone_nodejs_eventloop_lag_seconds', 'backbone_process_resident_memory_bytes']));
+    expect(names).toEqual(
+      expect.arrayContaining(['backbone_process_cpu_seconds_total', 'backbone_nodejs_eventloop_lag_seconds', 'backbone_process_resident_memory_bytes']),
+    );
     expect(names).toEqual(
       expect.arrayContaining([
         'backbone_http_requests_total',

@@ -58,7 +58,10 @@ export async function listFailedJobs(queues: EventQueues, options: { queue?: Que
  * Moves failed jobs back to wait with their attempts reset: one job by id, or every job failed at the moment of the
  * call (jobs failing again while this runs stay failed, so a replay of everything always ends).
  */
-export async function replayFailedJobs(queues: EventQueues, target: { jobId: string; queue?: QueueName } | { all: true; queue?: QueueName }): Promise<ReplayedJob[]> {
+export async function replayFailedJobs(
+  queues: EventQueues,
+  target: { jobId: string; queue?: QueueName } | { all: true; queue?: QueueName },
+): Promise<ReplayedJob[]> {
   const names = target.queue ? [target.queue] : QUEUE_NAMES;
   const chosen: Array<{ queue: QueueName; job: Job }> = [];
   for (const queue of names) {

@@ -5,7 +5,16 @@ import type { Redis } from 'ioredis';
 import { JOBS, type JobName, type JobPayloads, type QueueName } from '@backbone/contracts';
 import { ValidationError, type FieldError } from '@backbone/domain';
 import { assertValidEvent, validateEvent } from './event-validation.js';
-import { closeQueues, createRedisConnection, DEFAULT_QUEUE_PREFIX, jobOptionsFor, openQueues, withDeadline, type EventQueues, type RetryOverride } from './queues.js';
+import {
+  closeQueues,
+  createRedisConnection,
+  DEFAULT_QUEUE_PREFIX,
+  jobOptionsFor,
+  openQueues,
+  withDeadline,
+  type EventQueues,
+  type RetryOverride,
+} from './queues.js';
 
 /** One event for `publishBulk`: the job name with its payload. */
 export type PublishableEvent = { [N in JobName]: { name: N; payload: JobPayloads[N] } }[JobName];

@@ -32,7 +32,11 @@ async function redisDoor(): Promise<{ url: string; open(): void }> {
     if (!open) return socket.destroy();
     const upstream = net.connect(Number(target.port || 6379), target.hostname);
     sockets.add(socket).add(upstream);
-    socket.on('error', () => upstream.destroy()).pipe(upstream).on('error', () => socket.destroy()).pipe(socket);
+    socket
+      .on('error', () => upstream.destroy())
+      .pipe(upstream)
+      .on('error', () => socket.destroy())
+      .pipe(socket);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   closers.push(() => {
@@ -81,7 +85,14 @@ describe('the database a queue prefix is bound to', () => {
     const prefix = `${redis.prefix}:waits`;
     let unanswered: Error | undefined;
     let settled = false;
-    const guard = guardQueuePrefix({ connection: connection(door.url), prefix, owner, waitForRedis: true, retryMs: 50, onUnanswered: (error) => (unanswered = error) });
+    const guard = guardQueuePrefix({
+      connection: connection(door.url),
+      prefix,
+      owner,
+      waitForRedis: true,
+      retryMs: 50,
+      onUnanswered: (error) => (unanswered = error),
+    });
     void guard.finally(() => (settled = true));
     await until('Redis to fail to answer', () => unanswered);
     await new Promise((r) => setTimeout(r, 200)); // a few tries more

@@ -23,7 +23,10 @@ export function orderCompleted(accountId: string, basketId: string | number = `b
 }
 
 export function waitlistNotified(accountId: string, waitlistId: string | number, multiBookingId: string | number, occurredAt = unixNow()): PublishableEvent {
-  return { name: 'waitlist.notified', payload: { EventID: randomUUID(), AccountID: accountId, OccurredAt: occurredAt, WaitlistID: waitlistId, MultiBookingID: multiBookingId } };
+  return {
+    name: 'waitlist.notified',
+    payload: { EventID: randomUUID(), AccountID: accountId, OccurredAt: occurredAt, WaitlistID: waitlistId, MultiBookingID: multiBookingId },
+  };
 }
 
 export function workflowEmailSent(accountId: string, occurredAt = unixNow()): PublishableEvent {

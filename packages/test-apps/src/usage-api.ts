@@ -12,7 +12,13 @@ export { PROBLEM_BASE };
  * revoked key must fail on the very next request), a real group-commit writer, and the given publisher and Redis
  * readiness.
  */
-export function createTestUsageApp(deps: { pool: Pool; publisher: EventPublisher; redisReady: () => Promise<boolean>; usageWriter?: UsageWriter; authCacheTtlMs?: number }) {
+export function createTestUsageApp(deps: {
+  pool: Pool;
+  publisher: EventPublisher;
+  redisReady: () => Promise<boolean>;
+  usageWriter?: UsageWriter;
+  authCacheTtlMs?: number;
+}) {
   return createUsageApp({
     pool: deps.pool,
     logger: createLogger({ level: 'silent', name: 'usage-api-test' }),

@@ -168,7 +168,9 @@ export function redisServer(options: { port: number; dataDir?: string }): Restar
   return {
     url,
     async start() {
-      const child = spawn('redis-server', ['--port', String(options.port), '--bind', '127.0.0.1', '--save', '', ...persistence], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('redis-server', ['--port', String(options.port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       // Rejects (ENOENT) when redis-server is not installed.
       await once(child, 'spawn');
       const run = watchChild(child, { lastOutput: lastLineOf({ from: child.stdout }, { from: child.stderr }) });

@@ -57,7 +57,9 @@ export function useServiceProcesses(): { spawn(entry: string, env: Record<string
         }
       });
       child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.once('exit', (code, signal) => resolve({ code, signal })),
+      );
       return {
         child,
         lines: () => lines,
@@ -68,7 +70,9 @@ export function useServiceProcesses(): { spawn(entry: string, env: Record<string
             const found = lines.find((l) => predicate(l.line));
             if (found) return found;
             if (child.exitCode !== null || Date.now() > deadline) {
-              throw new Error(`no log line ${what} (${child.exitCode === null ? 'timed out' : `exited with ${child.exitCode}`}); output:\n${output.slice(-3000)}`);
+              throw new Error(
+                `no log line ${what} (${child.exitCode === null ? 'timed out' : `exited with ${child.exitCode}`}); output:\n${output.slice(-3000)}`,
+              );
             }
             await new Promise((resolve) => setTimeout(resolve, 20));
           }
@@ -93,7 +97,14 @@ export function sendSlowly(baseUrl: string, method: string, path: string, option
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const url = new URL(baseUrl);
   const body = options.parts.join('');
-  const req = http.request({ agent, host: url.hostname, port: url.port, method, path, headers: { ...options.headers, 'content-length': String(Buffer.byteLength(body)) } });
+  const req = http.request({
+    agent,
+    host: url.hostname,
+    port: url.port,
+    method,
+    path,
+    headers: { ...options.headers, 'content-length': String(Buffer.byteLength(body)) },
+  });
   const answer = new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
     req.on('response', (res) => {
       let text = '';

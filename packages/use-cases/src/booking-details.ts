@@ -17,7 +17,12 @@ export function toBookingDetails(booking: BookingRecord): BookingDetails {
 
 /** The price a booking was sold at: its unit price and currency then, and the total for its party now. */
 export function bookingPrice(booking: { unitPriceMinor: number; currency: string; priceAtSale: boolean; participants: number }): BookingPrice {
-  return { Currency: booking.currency, UnitAmount: booking.unitPriceMinor, TotalAmount: booking.unitPriceMinor * booking.participants, AtSale: booking.priceAtSale };
+  return {
+    Currency: booking.currency,
+    UnitAmount: booking.unitPriceMinor,
+    TotalAmount: booking.unitPriceMinor * booking.participants,
+    AtSale: booking.priceAtSale,
+  };
 }
 
 /** The answer from the sync feed's lean row (its instants already ISO text, its status the effective one). */

@@ -19,7 +19,17 @@ import {
   type Pool,
   type SyncPosition,
 } from '@backbone/db';
-import { checkAnswers, completeCustomer, decideCancel, decideConfirm, notFound, ValidationError, type BookingActor, type BookingState, type FieldError } from '@backbone/domain';
+import {
+  checkAnswers,
+  completeCustomer,
+  decideCancel,
+  decideConfirm,
+  notFound,
+  ValidationError,
+  type BookingActor,
+  type BookingState,
+  type FieldError,
+} from '@backbone/domain';
 import { countBookings } from '@backbone/metrics';
 import { changeToBookingDetails, toBookingDetails } from './booking-details.js';
 import { runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
@@ -88,7 +98,13 @@ export async function confirmBooking(
         ? checkAnswers((await listOfferedActivityQuestions(tx, booking.accountId, booking.activityId)) ?? [], request.Answers, booking.participants)
         : booking.answers;
       const paymentReference = request.PaymentReference ?? booking.paymentReference;
-      await markBookingConfirmed(tx, booking, { customer, paymentReference, answers }, { eventId: randomUUID(), type: 'booking.confirmed', payload: changeEvent(booking, 'confirmed') }, actor);
+      await markBookingConfirmed(
+        tx,
+        booking,
+        { customer, paymentReference, answers },
+        { eventId: randomUUID(), type: 'booking.confirmed', payload: changeEvent(booking, 'confirmed') },
+        actor,
+      );
       confirmed = booking.channel;
       return toBookingDetails({ ...booking, status: 'confirmed', expiresAt: null, customer, paymentReference, answers, updatedAt: booking.now });
     }),
@@ -115,7 +131,14 @@ export async function cancelBooking(
       const payload = { ...changeEvent(booking, 'cancelled'), CancelledAt: booking.now.toISOString(), Reason: reason };
       await markBookingCancelled(tx, booking, { reason }, { eventId: randomUUID(), type: 'booking.cancelled', payload }, actor);
       cancelled = booking.channel;
-      return toBookingDetails({ ...booking, status: 'cancelled', expiresAt: null, cancelledAt: booking.now, cancellationReason: reason, updatedAt: booking.now });
+      return toBookingDetails({
+        ...booking,
+        status: 'cancelled',
+        expiresAt: null,
+        cancelledAt: booking.now,
+        cancellationReason: reason,
+        updatedAt: booking.now,
+      });
     }),
   );
   if (cancelled && !result.replayed) countBookings(cancelled, 'cancelled');
@@ -133,7 +156,14 @@ const encodeCursor = (cursor: SyncCursor) => Buffer.from(JSON.stringify([cursor.
 function decodeCursor(text: string): SyncCursor {
   try {
     const [since, xid, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
-    if (typeof since === 'string' && !Number.isNaN(Date.parse(since)) && typeof xid === 'string' && /^\d{1,20}$/.test(xid) && Number.isSafeInteger(id) && (id as number) >= 0) {
+    if (
+      typeof since === 'string' &&
+      !Number.isNaN(Date.parse(since)) &&
+      typeof xid === 'string' &&
+      /^\d{1,20}$/.test(xid) &&
+      Number.isSafeInteger(id) &&
+      (id as number) >= 0
+    ) {
       return { since, position: { xid, id: id as number } };
     }
   } catch {

@@ -78,7 +78,14 @@ export async function changeBooking(
         target = (await lockTimeslotsForChange(tx, booking.accountId, [timeslotId])).get(timeslotId)!;
         if (placesToTake(party, target).verdict !== 'fits') throw new Error('lapsed holds released, yet the timeslot still counts them');
       }
-      const places = new Map<number, number>(moved ? [[booking.timeslotId, -booking.participants], [timeslotId, participants]] : [[timeslotId, participants - booking.participants]]);
+      const places = new Map<number, number>(
+        moved
+          ? [
+              [booking.timeslotId, -booking.participants],
+              [timeslotId, participants],
+            ]
+          : [[timeslotId, participants - booking.participants]],
+      );
 
       const history: Record<string, { From: unknown; To: unknown }> = {};
       const previous = { ActivityID: booking.activityId, Date: booking.date, Time: booking.time, Participants: booking.participants };
@@ -125,7 +132,12 @@ async function targetActivity(db: Parameters<typeof findActivityForChange>[0], b
   return found;
 }
 
-async function targetTimeslot(db: Parameters<typeof findTimeslotId>[0], booking: BookingRecord, activityInternalId: number, move: { date: string; time: string }): Promise<number> {
+async function targetTimeslot(
+  db: Parameters<typeof findTimeslotId>[0],
+  booking: BookingRecord,
+  activityInternalId: number,
+  move: { date: string; time: string },
+): Promise<number> {
   const id = await findTimeslotId(db, booking.accountId, activityInternalId, move.date, move.time);
   if (id === null) throw new DomainError('timeslot-unavailable', `There is no timeslot on ${move.date} at ${move.time}. Choose another timeslot.`);
   return id;
@@ -171,6 +183,11 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, sortKeys(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => [k, sortKeys(v)]),
+    );
   return value;
 }

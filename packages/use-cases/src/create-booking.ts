@@ -15,7 +15,9 @@ export interface BookingUnitOfWork {
 
 export async function createBooking(uow: BookingUnitOfWork, request: NewBooking, idempotency: IdempotencyRequest | null = null): Promise<Replayable<Booking>> {
   try {
-    const result = await runIdempotently(uow.pool, request.accountId, idempotency, (db) => bookThroughDomain(createBookingStore(db), request), { durable: true });
+    const result = await runIdempotently(uow.pool, request.accountId, idempotency, (db) => bookThroughDomain(createBookingStore(db), request), {
+      durable: true,
+    });
     if (!result.replayed) countBookings(request.channel, result.value.Status === 'on_hold' ? 'held' : 'created');
     return result;
   } catch (error) {

@@ -5,7 +5,11 @@
 export class IdempotencyError extends Error {
   override name = 'IdempotencyError';
   constructor(readonly kind: 'conflict' | 'in-progress') {
-    super(kind === 'conflict' ? 'This Idempotency-Key was already used with a different request body.' : 'A request with this Idempotency-Key is still being processed; retry later.');
+    super(
+      kind === 'conflict'
+        ? 'This Idempotency-Key was already used with a different request body.'
+        : 'A request with this Idempotency-Key is still being processed; retry later.',
+    );
   }
 }
 
@@ -21,6 +25,8 @@ export class SignInError extends Error {
     readonly kind: 'invalid-credentials' | 'rate-limited',
     readonly retryAfterSeconds = 0,
   ) {
-    super(kind === 'invalid-credentials' ? 'The e-mail address or the password is wrong.' : `Too many failed sign-ins; try again in ${retryAfterSeconds} seconds.`);
+    super(
+      kind === 'invalid-credentials' ? 'The e-mail address or the password is wrong.' : `Too many failed sign-ins; try again in ${retryAfterSeconds} seconds.`,
+    );
   }
 }

@@ -53,7 +53,10 @@ async function activityOf(uow: ActivityUnitOfWork, accountId: string, activityId
   return activity;
 }
 
-export async function addOperatorQuestion(uow: ActivityUnitOfWork, request: { accountId: string; activityId: string; question: NewQuestion }): Promise<WaiverQuestion> {
+export async function addOperatorQuestion(
+  uow: ActivityUnitOfWork,
+  request: { accountId: string; activityId: string; question: NewQuestion },
+): Promise<WaiverQuestion> {
   const activity = await activityOf(uow, request.accountId, request.activityId);
   const q = request.question;
   const input = { question: q.Question, type: q.Type, required: q.Required ?? false, options: q.Options ?? [], perParticipant: q.PerParticipant ?? false };
@@ -67,7 +70,15 @@ export async function generateTimeslots(
 ): Promise<{ created: number; existing: number; skipped: SkippedTimeslot[] }> {
   const activity = await activityOf(uow, request.accountId, request.activityId);
   const p = request.pattern;
-  const plan = planTimeslots({ from: p.From, to: p.To, days: p.Days, times: p.Times, timeZone: activity.timeZone, durationMinutes: activity.durationMinutes, capacity: p.Capacity });
+  const plan = planTimeslots({
+    from: p.From,
+    to: p.To,
+    days: p.Days,
+    times: p.Times,
+    timeZone: activity.timeZone,
+    durationMinutes: activity.durationMinutes,
+    capacity: p.Capacity,
+  });
   const { created, existing } = await insertTimeslots(uow.pool, request.accountId, activity.id, plan.timeslots);
   return { created, existing, skipped: plan.skipped };
 }

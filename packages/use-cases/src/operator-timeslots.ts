@@ -20,7 +20,10 @@ export async function reopenTimeslot(uow: TimeslotUnitOfWork, request: { account
  * In one transaction: lock the slot (404 for another account's), release its lapsed holds (their places are free but
  * still counted in `booked`), then set the capacity only if it is at least what is booked (409 otherwise).
  */
-export async function changeTimeslotCapacity(uow: TimeslotUnitOfWork, request: { accountId: string; timeslotId: number; capacity: number }): Promise<OperatorTimeslot> {
+export async function changeTimeslotCapacity(
+  uow: TimeslotUnitOfWork,
+  request: { accountId: string; timeslotId: number; capacity: number },
+): Promise<OperatorTimeslot> {
   const changed = await withTransaction(uow.pool, async (client) => {
     const slot = await findOperatorTimeslot(client, request.accountId, request.timeslotId, { forUpdate: true });
     if (!slot) throw notFound('Timeslot');

@@ -51,7 +51,8 @@ function normaliseEmail(email: string): string {
 }
 
 function checkPassword(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH) throw new ValidationError([{ field: 'Password', message: `must be at least ${MIN_PASSWORD_LENGTH} characters long.` }]);
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw new ValidationError([{ field: 'Password', message: `must be at least ${MIN_PASSWORD_LENGTH} characters long.` }]);
 }
 
 /** A new user; `password` omitted: a one-time password is generated and returned (the only time it exists in clear). */
@@ -61,7 +62,11 @@ export async function createOperatorUser(
 ): Promise<{ user: OperatorUser; password: string }> {
   const password = input.password ?? generatePassword();
   checkPassword(password);
-  const user = await insertOperatorUser(uow.pool, input.accountId, { email: normaliseEmail(input.email), role: input.role, passwordHash: await hashPassword(password) });
+  const user = await insertOperatorUser(uow.pool, input.accountId, {
+    email: normaliseEmail(input.email),
+    role: input.role,
+    passwordHash: await hashPassword(password),
+  });
   if (!user) throw new ValidationError([{ field: 'Email', message: 'is already used by another user.' }]);
   return { user, password };
 }
@@ -70,13 +75,19 @@ export async function createOperatorUser(
 export type UserSelector = { email: string } | { userId: string };
 
 async function userOf(uow: OperatorUnitOfWork, accountId: string, which: UserSelector): Promise<OperatorUser> {
-  const user = 'email' in which ? await findOperatorUserByEmail(uow.pool, accountId, normaliseEmail(which.email)) : await findOperatorUserById(uow.pool, accountId, which.userId);
+  const user =
+    'email' in which
+      ? await findOperatorUserByEmail(uow.pool, accountId, normaliseEmail(which.email))
+      : await findOperatorUserById(uow.pool, accountId, which.userId);
   if (!user) throw new DomainError('not-found', 'User not found.');
   return user;
 }
 
 /** A new password (given or generated) for a user of the account; the user's sessions end. */
-export async function resetOperatorPassword(uow: OperatorUnitOfWork, input: { accountId: string; email: string; password?: string }): Promise<{ user: OperatorUser; password: string }> {
+export async function resetOperatorPassword(
+  uow: OperatorUnitOfWork,
+  input: { accountId: string; email: string; password?: string },
+): Promise<{ user: OperatorUser; password: string }> {
   const user = await userOf(uow, input.accountId, { email: input.email });
   const password = input.password ?? generatePassword();
   checkPassword(password);
@@ -114,7 +125,10 @@ export interface SignInRequest {
  * failed lately through, so the owner behind that address is not locked out by others; a wrong one there is the
  * e-mail's failure too, so each e-mail gets one such try.
  */
-export async function signIn(uow: OperatorUnitOfWork & { throttle: SignInThrottle }, request: SignInRequest): Promise<{ sessionId: string; user: OperatorUser }> {
+export async function signIn(
+  uow: OperatorUnitOfWork & { throttle: SignInThrottle },
+  request: SignInRequest,
+): Promise<{ sessionId: string; user: OperatorUser }> {
   const caller = { email: normaliseEmail(request.email), address: request.address };
   const standing = await uow.throttle.standing(caller);
   if (standing.pairWaitSeconds > 0) throw new SignInError('rate-limited', standing.pairWaitSeconds);

@@ -5,16 +5,25 @@ import { ValidationError } from '@backbone/domain';
 import { EventQueueUnavailableError, type EventPublisher } from '@backbone/publisher';
 import { UnavailableError } from './errors.js';
 
-export async function publishPlatformEvent(uow: { publisher: EventPublisher }, request: { accountId: string; event: PlatformEventRequest }): Promise<PlatformEventAccepted['data']> {
+export async function publishPlatformEvent(
+  uow: { publisher: EventPublisher },
+  request: { accountId: string; event: PlatformEventRequest },
+): Promise<PlatformEventAccepted['data']> {
   const { event, accountId } = request;
   if (event.AccountID !== undefined && event.AccountID.toLowerCase() !== accountId) {
     throw new ValidationError([{ field: 'AccountID', message: 'AccountID must be the account of the API key (or be left out).' }]);
   }
-  const payload = { ...(event.Data ?? {}), EventID: event.EventID.toLowerCase(), AccountID: accountId, OccurredAt: event.OccurredAt ?? Math.floor(Date.now() / 1000) };
+  const payload = {
+    ...(event.Data ?? {}),
+    EventID: event.EventID.toLowerCase(),
+    AccountID: accountId,
+    OccurredAt: event.OccurredAt ?? Math.floor(Date.now() / 1000),
+  };
   try {
     await uow.publisher.publish(event.Type, payload);
   } catch (error) {
-    if (error instanceof EventQueueUnavailableError) throw new UnavailableError('The event queue is unreachable; nothing was queued. Retry later.', { cause: error });
+    if (error instanceof EventQueueUnavailableError)
+      throw new UnavailableError('The event queue is unreachable; nothing was queued. Retry later.', { cause: error });
     throw error;
   }
   return { EventID: payload.EventID, Type: event.Type, AccountID: payload.AccountID, OccurredAt: payload.OccurredAt };

@@ -38,7 +38,14 @@ export async function recordUsageEntries(
     if (errors.length > 0) results[index] = rejected(index, errors);
     else {
       const input = raw as BatchUsageEntry;
-      accepted.push({ index, entry: toNewUsageEntry(input, { accountId: request.accountId, idempotencyKey: input.IdempotencyKey === undefined ? null : { caller: request.caller, key: input.IdempotencyKey }, now }) });
+      accepted.push({
+        index,
+        entry: toNewUsageEntry(input, {
+          accountId: request.accountId,
+          idempotencyKey: input.IdempotencyKey === undefined ? null : { caller: request.caller, key: input.IdempotencyKey },
+          now,
+        }),
+      });
     }
   });
 

@@ -33,7 +33,10 @@ export interface EntryIdempotencyKey {
   key: string;
 }
 
-export function toNewUsageEntry(input: UsageEntryInput, context: { accountId: string; idempotencyKey: EntryIdempotencyKey | null; now: number }): NewUsageEntry {
+export function toNewUsageEntry(
+  input: UsageEntryInput,
+  context: { accountId: string; idempotencyKey: EntryIdempotencyKey | null; now: number },
+): NewUsageEntry {
   return {
     accountId: context.accountId,
     meter: input.Meter,

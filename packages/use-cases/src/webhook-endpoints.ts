@@ -90,7 +90,8 @@ async function vettedUrl(url: string, policy: DestinationPolicy): Promise<string
     if (error instanceof DestinationRefusedError) throw new ValidationError([{ field: 'Url', message: `Url refused: ${error.reason}.` }]);
     throw error;
   }
-  if (vetted.href.length > MAX_URL_LENGTH) throw new ValidationError([{ field: 'Url', message: `Url must be at most ${MAX_URL_LENGTH} characters once normalised.` }]);
+  if (vetted.href.length > MAX_URL_LENGTH)
+    throw new ValidationError([{ field: 'Url', message: `Url must be at most ${MAX_URL_LENGTH} characters once normalised.` }]);
   return vetted.href;
 }
 
@@ -224,7 +225,8 @@ export async function replayWebhookDelivery(
   const deliveryId = request.deliveryId.toLowerCase();
   if (!(await findWebhookDelivery(uow.pool, owner, endpoint.id, deliveryId))) throw notFound('Webhook delivery');
   const replayed = await replay(uow, owner, endpoint.id, (tx) => markDeliveryForReplay(tx, owner, endpoint.id, deliveryId));
-  if (replayed.length === 0) throw new DomainError('invalid-transition', `Delivery ${deliveryId} is still pending: it is replayed once it has failed or been delivered.`);
+  if (replayed.length === 0)
+    throw new DomainError('invalid-transition', `Delivery ${deliveryId} is still pending: it is replayed once it has failed or been delivered.`);
   const delivery = await findWebhookDelivery(uow.pool, owner, endpoint.id, deliveryId);
   if (!delivery) throw notFound('Webhook delivery');
   return toWebhookDelivery(delivery);
@@ -237,7 +239,8 @@ export async function replayWebhookDeliveries(
 ): Promise<{ Replayed: number }> {
   const since = new Date(request.since);
   // The date-time format lets a leap second (23:59:60) through, which JavaScript cannot represent.
-  if (Number.isNaN(since.getTime())) throw new ValidationError([{ field: 'Since', message: 'Since must be an ISO 8601 instant with its offset, such as 2027-05-01T09:00:00Z.' }]);
+  if (Number.isNaN(since.getTime()))
+    throw new ValidationError([{ field: 'Since', message: 'Since must be an ISO 8601 instant with its offset, such as 2027-05-01T09:00:00Z.' }]);
   const endpoint = await ownedEndpoint(uow.pool, owner, request.endpointId);
   const replayed = await replay(uow, owner, endpoint.id, (tx) => markFailedDeliveriesForReplay(tx, owner, endpoint.id, since));
   return { Replayed: replayed.length };

@@ -123,7 +123,12 @@ export function guardedLookup(policy: DestinationPolicy): LookupFunction {
 export function destinationPolicyFrom(allowedHosts: string): DestinationPolicy {
   const hosts = allowedHosts
     .split(',')
-    .map((host) => host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'))
+    .map((host) =>
+      host
+        .trim()
+        .toLowerCase()
+        .replace(/^\[(.*)\]$/, '$1'),
+    )
     .filter((host) => host !== '');
   return { allowedHosts: hosts };
 }

@@ -41,7 +41,12 @@ export function operationUrl<Op extends Operation>(op: Op, input: { params?: unk
   return query ? `${path}?${query}` : path;
 }
 
-export async function call<Op extends Operation>(op: Op, input: Input<Op>, signal?: AbortSignal, extraHeaders: Record<string, string> = {}): Promise<ResultOf<Op>> {
+export async function call<Op extends Operation>(
+  op: Op,
+  input: Input<Op>,
+  signal?: AbortSignal,
+  extraHeaders: Record<string, string> = {},
+): Promise<ResultOf<Op>> {
   const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
   let body: string | undefined;
   if (input.body !== undefined) {

@@ -134,7 +134,8 @@ export function useCreateSale() {
   const refresh = useRefreshPlaces();
   return useMutation({
     // One key per submitted form: a retried request (a lost answer) cannot sell twice.
-    mutationFn: ({ sale, idempotencyKey }: { sale: SaleRequest; idempotencyKey: string }) => call(createSaleOperation, { body: sale }, undefined, { 'Idempotency-Key': idempotencyKey }),
+    mutationFn: ({ sale, idempotencyKey }: { sale: SaleRequest; idempotencyKey: string }) =>
+      call(createSaleOperation, { body: sale }, undefined, { 'Idempotency-Key': idempotencyKey }),
     onSettled: refresh,
   });
 }
@@ -145,12 +146,18 @@ export function useKeys() {
 
 export function useCreateKey() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: (key: NewKey) => call(createOperatorKeyOperation, { body: key }), onSettled: () => client.invalidateQueries({ queryKey: ['keys'] }) });
+  return useMutation({
+    mutationFn: (key: NewKey) => call(createOperatorKeyOperation, { body: key }),
+    onSettled: () => client.invalidateQueries({ queryKey: ['keys'] }),
+  });
 }
 
 export function useRevokeKey() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: (keyId: string) => call(revokeOperatorKeyOperation, { params: { KeyID: keyId } }), onSettled: () => client.invalidateQueries({ queryKey: ['keys'] }) });
+  return useMutation({
+    mutationFn: (keyId: string) => call(revokeOperatorKeyOperation, { params: { KeyID: keyId } }),
+    onSettled: () => client.invalidateQueries({ queryKey: ['keys'] }),
+  });
 }
 
 export function useUsage(query: { From: string; To: string; TimeZone?: string | undefined }) {
@@ -175,13 +182,17 @@ export function useReplayFailedEvent() {
 
 export function useCreateActivity() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: (activity: NewOperatorActivity) => call(createActivityOperation, { body: activity }), onSettled: () => client.invalidateQueries({ queryKey: ['activities'] }) });
+  return useMutation({
+    mutationFn: (activity: NewOperatorActivity) => call(createActivityOperation, { body: activity }),
+    onSettled: () => client.invalidateQueries({ queryKey: ['activities'] }),
+  });
 }
 
 export function useEditActivity() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ activityId, changes }: { activityId: string; changes: ActivityChanges }) => call(editActivityOperation, { params: { ActivityID: activityId }, body: changes }),
+    mutationFn: ({ activityId, changes }: { activityId: string; changes: ActivityChanges }) =>
+      call(editActivityOperation, { params: { ActivityID: activityId }, body: changes }),
     onSettled: () => client.invalidateQueries({ queryKey: ['activities'] }),
   });
 }
@@ -197,7 +208,8 @@ export function useQuestions(activityId: string | undefined) {
 export function useAddQuestion() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ activityId, question }: { activityId: string; question: NewQuestion }) => call(addActivityQuestionOperation, { params: { ActivityID: activityId }, body: question }),
+    mutationFn: ({ activityId, question }: { activityId: string; question: NewQuestion }) =>
+      call(addActivityQuestionOperation, { params: { ActivityID: activityId }, body: question }),
     onSettled: (_data, _error, { activityId }) => client.invalidateQueries({ queryKey: ['questions', activityId] }),
   });
 }
@@ -205,7 +217,8 @@ export function useAddQuestion() {
 export function useGenerateTimeslots() {
   const refresh = useRefreshPlaces();
   return useMutation({
-    mutationFn: ({ activityId, pattern }: { activityId: string; pattern: TimeslotPattern }) => call(generateTimeslotsOperation, { params: { ActivityID: activityId }, body: pattern }),
+    mutationFn: ({ activityId, pattern }: { activityId: string; pattern: TimeslotPattern }) =>
+      call(generateTimeslotsOperation, { params: { ActivityID: activityId }, body: pattern }),
     onSettled: refresh,
   });
 }
@@ -216,10 +229,16 @@ export function useUsers() {
 
 export function useCreateUser() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: (user: NewOperatorUser) => call(createOperatorUserOperation, { body: user }), onSettled: () => client.invalidateQueries({ queryKey: ['users'] }) });
+  return useMutation({
+    mutationFn: (user: NewOperatorUser) => call(createOperatorUserOperation, { body: user }),
+    onSettled: () => client.invalidateQueries({ queryKey: ['users'] }),
+  });
 }
 
 export function useDisableUser() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: (userId: string) => call(disableOperatorUserOperation, { params: { UserID: userId } }), onSettled: () => client.invalidateQueries({ queryKey: ['users'] }) });
+  return useMutation({
+    mutationFn: (userId: string) => call(disableOperatorUserOperation, { params: { UserID: userId } }),
+    onSettled: () => client.invalidateQueries({ queryKey: ['users'] }),
+  });
 }

@@ -1,7 +1,17 @@
 // The activity choice shared by the availability, sale and usage pages.
 import type { OperatorActivity } from '@backbone/contracts/browser';
 
-export function ActivityPicker({ activities, value, onChange, label = 'Activity' }: { activities: readonly OperatorActivity[]; value: string | undefined; onChange: (activityId: string) => void; label?: string }) {
+export function ActivityPicker({
+  activities,
+  value,
+  onChange,
+  label = 'Activity',
+}: {
+  activities: readonly OperatorActivity[];
+  value: string | undefined;
+  onChange: (activityId: string) => void;
+  label?: string;
+}) {
   return (
     <label>
       {label}

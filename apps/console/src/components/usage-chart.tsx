@@ -22,7 +22,13 @@ export function UsageChart({ summary }: { summary: UsageSummary }) {
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
       series: [{}, ...meters.map((meter, i) => ({ label: meter, stroke: COLOURS[i % COLOURS.length], width: 2, points: { show: series.length <= 31 } }))],
       // One tick per day at most, labelled with the date alone (the series has no time of day).
-      axes: [{ incrs: [86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400, 28 * 86_400], values: (_u, splits) => splits.map((ts) => new Date(ts * 1000).toISOString().slice(5, 10)) }, { size: 60 }],
+      axes: [
+        {
+          incrs: [86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400, 28 * 86_400],
+          values: (_u, splits) => splits.map((ts) => new Date(ts * 1000).toISOString().slice(5, 10)),
+        },
+        { size: 60 },
+      ],
       legend: { live: false },
     };
     const chart = new uPlot(options, [xs, ...ys], element);

@@ -90,9 +90,20 @@ function Questions({ activity }: { activity: OperatorActivity }) {
   const [draft, setDraft] = useState({ Question: '', Type: 'text' as QuestionType, Options: '', Required: false, PerParticipant: false });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const options = draft.Options.split(',').map((o) => o.trim()).filter((o) => o !== '');
+    const options = draft.Options.split(',')
+      .map((o) => o.trim())
+      .filter((o) => o !== '');
     add.mutate(
-      { activityId: activity.ActivityID, question: { Question: draft.Question, Type: draft.Type, Required: draft.Required, PerParticipant: draft.PerParticipant, ...(options.length ? { Options: options } : {}) } },
+      {
+        activityId: activity.ActivityID,
+        question: {
+          Question: draft.Question,
+          Type: draft.Type,
+          Required: draft.Required,
+          PerParticipant: draft.PerParticipant,
+          ...(options.length ? { Options: options } : {}),
+        },
+      },
       { onSuccess: () => setDraft({ ...draft, Question: '', Options: '' }) },
     );
   };
@@ -106,7 +117,13 @@ function Questions({ activity }: { activity: OperatorActivity }) {
         <ol className="questions">
           {questions.data.map((q) => (
             <li key={q.ID}>
-              <strong>{q.Question}</strong> <span className="muted">{q.Type}{q.Required ? ', required' : ''}{q.PerParticipant ? ', per participant' : ''}{q.Options.length ? ` (${q.Options.join(', ')})` : ''}</span>
+              <strong>{q.Question}</strong>{' '}
+              <span className="muted">
+                {q.Type}
+                {q.Required ? ', required' : ''}
+                {q.PerParticipant ? ', per participant' : ''}
+                {q.Options.length ? ` (${q.Options.join(', ')})` : ''}
+              </span>
             </li>
           ))}
         </ol>
@@ -183,7 +200,12 @@ export function ActivitiesPage() {
                 <td data-label="Max">{a.MaxParticipants}</td>
                 <td data-label="Shopfront">{a.InShopfront ? 'offered' : 'hidden'}</td>
                 <td data-label="" className="actions">
-                  <button type="button" className="secondary small" onClick={() => edit.mutate({ activityId: a.ActivityID, changes: { InShopfront: !a.InShopfront } })} disabled={edit.isPending}>
+                  <button
+                    type="button"
+                    className="secondary small"
+                    onClick={() => edit.mutate({ activityId: a.ActivityID, changes: { InShopfront: !a.InShopfront } })}
+                    disabled={edit.isPending}
+                  >
                     {a.InShopfront ? 'Hide from shopfront' : 'Offer in shopfront'}
                   </button>
                   <button type="button" className="secondary small" onClick={() => setState({ Activity: a.ActivityID })}>

@@ -13,7 +13,14 @@ const URL_STATE = ['ActivityID', 'Week'] as const;
 function CapacityBar({ slot }: { slot: OperatorTimeslot }) {
   const share = slot.Capacity === 0 ? 1 : Math.min(1, slot.Booked / slot.Capacity);
   return (
-    <div className="bar" role="meter" aria-valuemin={0} aria-valuemax={slot.Capacity} aria-valuenow={slot.Booked} aria-label={`${slot.Booked} of ${slot.Capacity} booked`}>
+    <div
+      className="bar"
+      role="meter"
+      aria-valuemin={0}
+      aria-valuemax={slot.Capacity}
+      aria-valuenow={slot.Booked}
+      aria-label={`${slot.Booked} of ${slot.Capacity} booked`}
+    >
       {/* React sets this through the CSSOM, which the CSP's style-src 'self' allows (only inline style markup is refused). */}
       <div className={share >= 1 ? 'bar-fill full' : 'bar-fill'} style={{ width: `${Math.round(share * 100)}%` }} />
     </div>
@@ -43,17 +50,35 @@ function Slot({ slot }: { slot: OperatorTimeslot }) {
             <label className="sr-only" htmlFor={`cap-${slot.TimeslotID}`}>
               Capacity of {slot.Time}
             </label>
-            <input id={`cap-${slot.TimeslotID}`} type="number" min={0} inputMode="numeric" value={capacity} onChange={(e) => setCapacity(e.target.value)} aria-label={`Capacity of ${slot.Date} ${slot.Time}`} />
+            <input
+              id={`cap-${slot.TimeslotID}`}
+              type="number"
+              min={0}
+              inputMode="numeric"
+              value={capacity}
+              onChange={(e) => setCapacity(e.target.value)}
+              aria-label={`Capacity of ${slot.Date} ${slot.Time}`}
+            />
             <button type="submit" className="secondary small" disabled={change.isPending || capacity === String(slot.Capacity)}>
               Set
             </button>
           </form>
           {slot.Status === 'open' ? (
-            <button type="button" className="secondary small" onClick={() => change.mutate({ timeslotId: slot.TimeslotID, action: 'close' })} disabled={change.isPending}>
+            <button
+              type="button"
+              className="secondary small"
+              onClick={() => change.mutate({ timeslotId: slot.TimeslotID, action: 'close' })}
+              disabled={change.isPending}
+            >
               Close
             </button>
           ) : (
-            <button type="button" className="small" onClick={() => change.mutate({ timeslotId: slot.TimeslotID, action: 'reopen' })} disabled={change.isPending}>
+            <button
+              type="button"
+              className="small"
+              onClick={() => change.mutate({ timeslotId: slot.TimeslotID, action: 'reopen' })}
+              disabled={change.isPending}
+            >
               Reopen
             </button>
           )}
@@ -77,7 +102,9 @@ function GenerateForm({ activityId, week }: { activityId: string; week: string }
   const [days, setDays] = useState<(typeof WEEKDAYS)[number][]>(['sat', 'sun']);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const times = form.Times.split(',').map((t) => t.trim()).filter((t) => t !== '');
+    const times = form.Times.split(',')
+      .map((t) => t.trim())
+      .filter((t) => t !== '');
     generate.mutate({ activityId, pattern: { From: form.From, To: form.To, Days: days, Times: times, Capacity: Number(form.Capacity) } });
   };
   const toggle = (day: (typeof WEEKDAYS)[number]) => setDays(days.includes(day) ? days.filter((d) => d !== day) : [...days, day]);
@@ -120,7 +147,8 @@ function GenerateForm({ activityId, week }: { activityId: string; week: string }
       )}
       {generate.data && (
         <p className="state state-ok" role="status">
-          {generate.data.Created} created, {generate.data.Existing} already there{generate.data.Skipped.length ? `, ${generate.data.Skipped.length} skipped (daylight-saving gap)` : ''}.
+          {generate.data.Created} created, {generate.data.Existing} already there
+          {generate.data.Skipped.length ? `, ${generate.data.Skipped.length} skipped (daylight-saving gap)` : ''}.
         </p>
       )}
     </details>
@@ -166,7 +194,15 @@ export function AvailabilityPage() {
                 return (
                   <section key={day} className="day" aria-label={day}>
                     <h2>{weekdayLabel(day)}</h2>
-                    {slots.length === 0 ? <p className="muted">No timeslots</p> : <ul className="slots">{slots.map((s) => <Slot key={`${s.TimeslotID}-${s.Capacity}`} slot={s} />)}</ul>}
+                    {slots.length === 0 ? (
+                      <p className="muted">No timeslots</p>
+                    ) : (
+                      <ul className="slots">
+                        {slots.map((s) => (
+                          <Slot key={`${s.TimeslotID}-${s.Capacity}`} slot={s} />
+                        ))}
+                      </ul>
+                    )}
                   </section>
                 );
               })}

@@ -81,7 +81,13 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
   );
 }
 
-function Filters({ values, onChange }: { values: Partial<Record<(typeof FILTERS)[number], string>>; onChange: (changes: Record<string, string | null>) => void }) {
+function Filters({
+  values,
+  onChange,
+}: {
+  values: Partial<Record<(typeof FILTERS)[number], string>>;
+  onChange: (changes: Record<string, string | null>) => void;
+}) {
   const activities = useActivities();
   const [q, setQ] = useState(values.Q ?? '');
   useEffect(() => setQ(values.Q ?? ''), [values.Q]);
@@ -183,7 +189,14 @@ export function BookingsPage() {
             </thead>
             <tbody>
               {bookings.data.Bookings.map((b) => (
-                <tr key={b.Reference} tabIndex={0} onClick={() => open(b.Reference)} onKeyDown={onRowKey(b.Reference)} aria-selected={Open === b.Reference} data-reference={b.Reference}>
+                <tr
+                  key={b.Reference}
+                  tabIndex={0}
+                  onClick={() => open(b.Reference)}
+                  onKeyDown={onRowKey(b.Reference)}
+                  aria-selected={Open === b.Reference}
+                  data-reference={b.Reference}
+                >
                   <td data-label="Reference" className="mono">
                     {b.Reference}
                   </td>

@@ -106,7 +106,8 @@ export function NewSalePage() {
           )}
           {sale.isSuccess && sale.data && (
             <p className="state state-ok" role="status">
-              Sold: booking <Link href={`/bookings?Open=${sale.data.Reference}`}>{sale.data.Reference}</Link> for {sale.data.Participants} on {sale.data.Date} at {sale.data.Time}.
+              Sold: booking <Link href={`/bookings?Open=${sale.data.Reference}`}>{sale.data.Reference}</Link> for {sale.data.Participants} on {sale.data.Date}{' '}
+              at {sale.data.Time}.
             </p>
           )}
           <div>

@@ -37,7 +37,12 @@ export function UsagePage() {
         </label>
         <label className="grow">
           Time zone
-          <input name="TimeZone" placeholder={session.data?.TimeZone ?? 'Account time zone'} value={draft.TimeZone} onChange={(e) => setDraft({ ...draft, TimeZone: e.target.value })} />
+          <input
+            name="TimeZone"
+            placeholder={session.data?.TimeZone ?? 'Account time zone'}
+            value={draft.TimeZone}
+            onChange={(e) => setDraft({ ...draft, TimeZone: e.target.value })}
+          />
         </label>
         <button type="submit">Show</button>
       </form>

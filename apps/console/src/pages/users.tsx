@@ -41,19 +41,19 @@ export function UsersPage() {
             <p className="form-error" role="alert">
               {problemDetail(create.error)}
             </p>
-        )}
-        {create.data && (
-          <div className="secret" role="status">
-            <span>One-time password of {create.data.Email} — hand it over now, it is not shown again:</span>
-            <code className="mono">{create.data.Password}</code>
+          )}
+          {create.data && (
+            <div className="secret" role="status">
+              <span>One-time password of {create.data.Email} — hand it over now, it is not shown again:</span>
+              <code className="mono">{create.data.Password}</code>
+            </div>
+          )}
+          <div>
+            <button type="submit" disabled={create.isPending}>
+              Add user
+            </button>
           </div>
-        )}
-        <div>
-          <button type="submit" disabled={create.isPending}>
-            Add user
-          </button>
-        </div>
-      </form>
+        </form>
       )}
       {users.isPending && <Loading what="users" />}
       {users.isError && <ErrorState error={users.error} />}

@@ -3,7 +3,5 @@ import { builtInMeterEntry } from '../built-in-meter.js';
 import { defineHandler } from './job-handler.js';
 
 export const waitlistNotifiedHandler = defineHandler('waitlist.notified', async (event, ctx) => {
-  await ctx.recordUsage(
-    builtInMeterEntry('waitlist.notified', event, JSON.stringify({ WaitlistID: event.WaitlistID, MultiBookingID: event.MultiBookingID })),
-  );
+  await ctx.recordUsage(builtInMeterEntry('waitlist.notified', event, JSON.stringify({ WaitlistID: event.WaitlistID, MultiBookingID: event.MultiBookingID })));
 });

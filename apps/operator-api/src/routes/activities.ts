@@ -1,5 +1,11 @@
 // Activities and questions: create and edit (owners), list and add questions, generate timeslots; one use case each.
-import { addActivityQuestionOperation, createActivityOperation, editActivityOperation, generateTimeslotsOperation, listActivityQuestionsOperation } from '@backbone/contracts';
+import {
+  addActivityQuestionOperation,
+  createActivityOperation,
+  editActivityOperation,
+  generateTimeslotsOperation,
+  listActivityQuestionsOperation,
+} from '@backbone/contracts';
 import { findActivity, listActivityQuestions } from '@backbone/db';
 import { notFound, toOperatorActivity, toQuestion } from '@backbone/domain';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
@@ -24,7 +30,11 @@ export function mountListQuestions(routes: OperationRoutes, deps: OperatorAppDep
   mountOperation(routes, deps, listActivityQuestionsOperation, async ({ params, auth }) => {
     const activity = await findActivity(deps.pool, auth.accountId, params.ActivityID);
     if (!activity) throw notFound('Activity');
-    return { status: 200, body: (await listActivityQuestions(deps.pool, auth.accountId, activity.id)).map(toQuestion), headers: { 'Cache-Control': 'no-store' } };
+    return {
+      status: 200,
+      body: (await listActivityQuestions(deps.pool, auth.accountId, activity.id)).map(toQuestion),
+      headers: { 'Cache-Control': 'no-store' },
+    };
   });
 }
 

@@ -6,7 +6,14 @@ import type { OperatorAppDeps } from '../deps.js';
 
 export function mountGetUsage(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(routes, deps, getOperatorUsageOperation, async ({ query, auth }) => {
-    const summary = await summariseUsage(deps, { accountId: auth.accountId, accountTimeZone: auth.accountTimeZone, from: query.From, to: query.To, tz: query.TimeZone, perDay: true });
+    const summary = await summariseUsage(deps, {
+      accountId: auth.accountId,
+      accountTimeZone: auth.accountTimeZone,
+      from: query.From,
+      to: query.To,
+      tz: query.TimeZone,
+      perDay: true,
+    });
     return { status: 200, body: summary, headers: { 'Cache-Control': 'no-store' } };
   });
 }

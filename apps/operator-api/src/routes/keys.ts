@@ -27,7 +27,16 @@ export function mountCreateKey(routes: OperationRoutes, deps: OperatorAppDeps): 
     const key = await createOperatorKey(deps, { accountId: auth.accountId, name: body.Name, scopes: body.Scopes });
     return {
       status: 201,
-      body: { KeyID: key.id, Name: key.name, Prefix: key.prefix, Scopes: key.scopes, CreatedAt: key.createdAt, LastUsedAt: null, RevokedAt: null, Secret: key.secret },
+      body: {
+        KeyID: key.id,
+        Name: key.name,
+        Prefix: key.prefix,
+        Scopes: key.scopes,
+        CreatedAt: key.createdAt,
+        LastUsedAt: null,
+        RevokedAt: null,
+        Secret: key.secret,
+      },
       headers: { 'Cache-Control': 'no-store' },
     };
   });

@@ -9,9 +9,15 @@ import { decodeCursor, encodeCursor } from '../cursor.js';
 const CACHING = { 'Cache-Control': 'private, no-cache', Vary: 'Cookie, Authorization' };
 
 export function mountListBookings(routes: OperationRoutes, deps: OperatorAppDeps): void {
-  mountOperation(routes, deps, listOperatorBookingsOperation, async ({ query, auth }) => {
-    const { Limit, Cursor, ...filters } = query;
-    const page = await listOperatorBookings(deps.pool, auth.accountId, filters, { limit: Limit ?? 50, below: decodeCursor(Cursor) });
-    return { status: 200, body: { Bookings: page.bookings, Next: page.next === null ? null : encodeCursor(page.next) }, headers: CACHING };
-  }, { etag: true });
+  mountOperation(
+    routes,
+    deps,
+    listOperatorBookingsOperation,
+    async ({ query, auth }) => {
+      const { Limit, Cursor, ...filters } = query;
+      const page = await listOperatorBookings(deps.pool, auth.accountId, filters, { limit: Limit ?? 50, below: decodeCursor(Cursor) });
+      return { status: 200, body: { Bookings: page.bookings, Next: page.next === null ? null : encodeCursor(page.next) }, headers: CACHING };
+    },
+    { etag: true },
+  );
 }

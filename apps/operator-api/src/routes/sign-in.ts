@@ -7,7 +7,12 @@ import { setSessionCookie } from '../session-cookie.js';
 
 export function mountSignIn(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(routes, deps, signInOperation, async ({ body, req, res }) => {
-    const { sessionId } = await signIn(deps, { email: body.Email, password: body.Password, address: req.ip ?? 'unknown', absoluteLifetimeMs: deps.sessions.absoluteLifetimeMs });
+    const { sessionId } = await signIn(deps, {
+      email: body.Email,
+      password: body.Password,
+      address: req.ip ?? 'unknown',
+      absoluteLifetimeMs: deps.sessions.absoluteLifetimeMs,
+    });
     setSessionCookie(req, res, sessionId, deps.sessions.absoluteLifetimeMs);
     return { status: 204, body: undefined, headers: { 'Cache-Control': 'no-store' } };
   });

@@ -13,7 +13,9 @@ export function mountResolveProduct(routes: OperationRoutes, deps: PartnerAppDep
       throw new HttpProblem('invalid-request', detail, { errors: [{ field: 'ID', message: detail }] });
     }
     const activity =
-      ID !== undefined ? await findOfferedActivityById(deps.pool, auth.accountId, Number(ID)) : await findOfferedActivityByName(deps.pool, auth.accountId, Name!);
+      ID !== undefined
+        ? await findOfferedActivityById(deps.pool, auth.accountId, Number(ID))
+        : await findOfferedActivityByName(deps.pool, auth.accountId, Name!);
     if (!activity) throw new DomainError('not-found', ID !== undefined ? `No product with ID ${ID}.` : 'No product with this Name.');
     return { status: 200, body: toProduct(activity) };
   });

@@ -7,7 +7,11 @@ import type { UsageAppDeps } from '../deps.js';
 
 export function mountRecordUsageEntries(routes: OperationRoutes, deps: UsageAppDeps): void {
   mountOperation(routes, { ...deps, bodyLimit: deps.batchBodyLimit }, recordUsageEntriesOperation, async ({ body, auth, idempotency }) => {
-    const { value, replayed } = await recordUsageEntries(deps, { accountId: auth.accountId, caller: idempotencyCallerOf(auth), entries: body.Entries }, idempotency);
+    const { value, replayed } = await recordUsageEntries(
+      deps,
+      { accountId: auth.accountId, caller: idempotencyCallerOf(auth), entries: body.Entries },
+      idempotency,
+    );
     return { status: value.data.Rejected > 0 ? 207 : 201, body: value, headers: replayHeaders(replayed) };
   });
 }

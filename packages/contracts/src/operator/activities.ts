@@ -20,7 +20,10 @@ const activityFields = {
     type: 'object',
     additionalProperties: false,
     required: ['Amount', 'Currency'],
-    properties: { Amount: { type: 'integer', minimum: 0, maximum: 9007199254740991, description: 'Minor units (cents).' }, Currency: { type: 'string', pattern: '^[A-Z]{3}$' } },
+    properties: {
+      Amount: { type: 'integer', minimum: 0, maximum: 9007199254740991, description: 'Minor units (cents).' },
+      Currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+    },
   },
   MaxParticipants: { type: 'integer', minimum: 1, maximum: 1000 },
   InShopfront: { type: 'boolean', description: 'Offered to partners.' },
@@ -56,27 +59,34 @@ export const editActivityOperation = {
   method: 'patch',
   path: '/api/v2/operator/activities/:ActivityID',
   summary: 'Edit an activity, or hide it from the shopfront',
-  description: 'Only the members sent change. The time zone cannot change (the timeslots\' local times are fixed in it).',
+  description: "Only the members sent change. The time zone cannot change (the timeslots' local times are fixed in it).",
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
   roles: ['owner'],
   params: activityParams,
   body: activityChangesSchema,
-  responses: { 200: { description: 'The activity as it is now.', schema: operatorActivitySchema }, 404: { description: 'No such activity in this account.' }, 422: { description: 'Invalid changes.' } },
+  responses: {
+    200: { description: 'The activity as it is now.', schema: operatorActivitySchema },
+    404: { description: 'No such activity in this account.' },
+    422: { description: 'Invalid changes.' },
+  },
 } as const satisfies Operation;
 
 export const listActivityQuestionsOperation = {
   operationId: 'listOperatorQuestions',
   method: 'get',
   path: '/api/v2/operator/activities/:ActivityID/questions',
-  summary: 'An activity\'s waiver questions',
+  summary: "An activity's waiver questions",
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
   roles: ['owner', 'staff'],
   params: activityParams,
-  responses: { 200: { description: 'In display order.', schema: { type: 'array', items: questionSchema } }, 404: { description: 'No such activity in this account.' } },
+  responses: {
+    200: { description: 'In display order.', schema: { type: 'array', items: questionSchema } },
+    404: { description: 'No such activity in this account.' },
+  },
 } as const satisfies Operation;
 
 export const newQuestionSchema = {
@@ -104,7 +114,11 @@ export const addActivityQuestionOperation = {
   roles: ['owner'],
   params: activityParams,
   body: newQuestionSchema,
-  responses: { 201: { description: 'Added.', schema: questionSchema }, 404: { description: 'No such activity in this account.' }, 422: { description: 'Invalid question.' } },
+  responses: {
+    201: { description: 'Added.', schema: questionSchema },
+    404: { description: 'No such activity in this account.' },
+    422: { description: 'Invalid question.' },
+  },
 } as const satisfies Operation;
 
 export const timeslotPatternSchema = {
@@ -126,7 +140,7 @@ export const generateTimeslotsOperation = {
   method: 'post',
   path: '/api/v2/operator/activities/:ActivityID/timeslots',
   summary: 'Generate timeslots from a weekly pattern',
-  description: 'In the activity\'s time zone. Existing timeslots are kept as they are; times that a daylight-saving jump removes are skipped and reported.',
+  description: "In the activity's time zone. Existing timeslots are kept as they are; times that a daylight-saving jump removes are skipped and reported.",
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',

@@ -49,7 +49,7 @@ export const changeTimeslotCapacityOperation = {
   operationId: 'changeTimeslotCapacity',
   method: 'patch',
   path: '/api/v2/operator/timeslots/:TimeslotID',
-  summary: 'Change a timeslot\'s capacity',
+  summary: "Change a timeslot's capacity",
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',

@@ -14,7 +14,7 @@ export const saleRequestSchema = {
   properties: {
     ...saleProperties,
     Customer: { ...saleProperties.Customer, required: ['FirstName', 'LastName', 'Email'], description: 'Who comes.' },
-    PaymentReference: { ...saleProperties.PaymentReference, description: 'The till\'s receipt or the card terminal\'s reference.' },
+    PaymentReference: { ...saleProperties.PaymentReference, description: "The till's receipt or the card terminal's reference." },
   },
 } as const;
 export type SaleRequest = FromSchema<typeof saleRequestSchema>;
@@ -25,7 +25,7 @@ export const createSaleOperation = {
   path: '/api/v2/operator/sales',
   summary: 'Sell at the point of sale',
   description:
-    'A `pos` booking of any active activity (hidden from the shopfront or not): a partner\'s booking body without Hold. ' +
+    "A `pos` booking of any active activity (hidden from the shopfront or not): a partner's booking body without Hold. " +
     'Safe to retry with an Idempotency-Key.',
   tags: operatorTags,
   scope: 'admin',
@@ -35,7 +35,10 @@ export const createSaleOperation = {
   idempotent: true,
   responses: {
     201: { description: 'Sold.', schema: bookingSchema },
-    409: { description: '`/insufficient-capacity` (detail and `Available` say how many places are left) or `/timeslot-unavailable` (closed, started or no such timeslot).' },
+    409: {
+      description:
+        '`/insufficient-capacity` (detail and `Available` say how many places are left) or `/timeslot-unavailable` (closed, started or no such timeslot).',
+    },
     422: { description: 'Invalid body, an unknown activity, too many participants or invalid answers.' },
   },
 } as const satisfies Operation;

@@ -26,8 +26,7 @@ export const exportOperatorBookingsOperation = {
   method: 'get',
   path: '/api/v2/operator/bookings.csv',
   summary: 'Export the bookings as CSV',
-  description:
-    'The same filters and order as the list, every row. A cell that begins with =, +, - or @ is prefixed with \' so that spreadsheets do not run it.',
+  description: "The same filters and order as the list, every row. A cell that begins with =, +, - or @ is prefixed with ' so that spreadsheets do not run it.",
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',

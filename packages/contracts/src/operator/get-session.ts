@@ -11,8 +11,8 @@ export const sessionSchema = {
   properties: {
     AccountID: uuidSchema,
     AccountName: { type: 'string' },
-    TimeZone: { type: 'string', description: 'The account\'s IANA time zone.' },
-    Email: { type: ['string', 'null'], description: 'The user\'s address; null for an admin API key.' },
+    TimeZone: { type: 'string', description: "The account's IANA time zone." },
+    Email: { type: ['string', 'null'], description: "The user's address; null for an admin API key." },
     Role: { type: 'string', enum: OPERATOR_ROLES, description: 'An admin API key acts as an owner.' },
   },
 } as const;

@@ -16,5 +16,8 @@ export const getOperatorUsageOperation = {
   auth: 'session-or-key',
   roles: ['owner', 'staff'],
   query: { type: 'object', additionalProperties: false, required: ['From', 'To'], properties: { From: from, To: to, TimeZone: tz } },
-  responses: { 200: { description: 'The summary; Meters in the usage API\'s order.', schema: usageSummarySchema }, 422: { description: 'Invalid period or time zone.' } },
+  responses: {
+    200: { description: "The summary; Meters in the usage API's order.", schema: usageSummarySchema },
+    422: { description: 'Invalid period or time zone.' },
+  },
 } as const satisfies Operation;

@@ -11,7 +11,7 @@ export const apiKeySchema = {
   properties: {
     KeyID: uuidSchema,
     Name: { type: 'string' },
-    Prefix: { type: 'string', description: 'The secret\'s first characters, to tell keys apart.' },
+    Prefix: { type: 'string', description: "The secret's first characters, to tell keys apart." },
     Scopes: { type: 'array', items: { type: 'string', enum: SCOPES } },
     CreatedAt: { type: 'string', format: 'date-time' },
     LastUsedAt: { type: ['string', 'null'], format: 'date-time', description: 'To the minute.' },
@@ -24,7 +24,7 @@ export const listOperatorKeysOperation = {
   operationId: 'listOperatorKeys',
   method: 'get',
   path: '/api/v2/operator/keys',
-  summary: 'List the account\'s API keys',
+  summary: "List the account's API keys",
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',

@@ -19,7 +19,7 @@ export const listOperatorActivitiesOperation = {
   operationId: 'listOperatorActivities',
   method: 'get',
   path: '/api/v2/operator/activities',
-  summary: 'List the account\'s activities',
+  summary: "List the account's activities",
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',

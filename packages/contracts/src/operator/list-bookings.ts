@@ -17,7 +17,7 @@ export const bookingFilterProperties = {
     minLength: 1,
     maxLength: 200,
     pattern: '^[^\\u0000\\ud800-\\udfff]*$',
-    description: 'Free text, case-insensitive, within the reference, the customer\'s name or e-mail, or the payment reference.',
+    description: "Free text, case-insensitive, within the reference, the customer's name or e-mail, or the payment reference.",
   },
 } as const;
 
@@ -31,7 +31,21 @@ const customerSchema = {
 export const operatorBookingSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['Reference', 'Status', 'Channel', 'ActivityID', 'ActivityName', 'Date', 'Time', 'StartsAt', 'Participants', 'Customer', 'PaymentReference', 'PartnerName', 'CreatedAt'],
+  required: [
+    'Reference',
+    'Status',
+    'Channel',
+    'ActivityID',
+    'ActivityName',
+    'Date',
+    'Time',
+    'StartsAt',
+    'Participants',
+    'Customer',
+    'PaymentReference',
+    'PartnerName',
+    'CreatedAt',
+  ],
   properties: {
     Reference: { type: 'string' },
     Status: { type: 'string', enum: BOOKING_STATUSES },
@@ -40,7 +54,7 @@ export const operatorBookingSchema = {
     ActivityName: { type: 'string' },
     Date: calendarDateSchema,
     Time: clockTimeSchema,
-    StartsAt: { type: 'string', format: 'date-time', description: 'With the offset of the activity\'s zone.' },
+    StartsAt: { type: 'string', format: 'date-time', description: "With the offset of the activity's zone." },
     Participants: { type: 'integer' },
     Customer: customerSchema,
     PaymentReference: { type: ['string', 'null'] },
@@ -68,7 +82,7 @@ export const listOperatorBookingsOperation = {
   path: '/api/v2/operator/bookings',
   summary: 'List the bookings of every channel',
   description:
-    'Newest first. Keyset-paged: pass the answer\'s `Next` as `Cursor`; bookings made meanwhile never shift later pages. ' +
+    "Newest first. Keyset-paged: pass the answer's `Next` as `Cursor`; bookings made meanwhile never shift later pages. " +
     'Carries an ETag: send it back in If-None-Match to get 304 while the page is unchanged.',
   tags: operatorTags,
   scope: 'admin',

@@ -10,7 +10,7 @@ export const listOperatorTimeslotsOperation = {
   operationId: 'listOperatorTimeslots',
   method: 'get',
   path: '/api/v2/operator/activities/:ActivityID/timeslots',
-  summary: 'An activity\'s timeslots with capacity, booked and available',
+  summary: "An activity's timeslots with capacity, booked and available",
   description: `Every timeslot, open, closed or past, with From..To local dates (both included, at most ${MAX_TIMESLOT_RANGE_DAYS} days), by start.`,
   tags: operatorTags,
   scope: 'admin',

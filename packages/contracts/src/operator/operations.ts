@@ -1,7 +1,13 @@
 // The operator console's operations in one list (session cookie or admin key, and signing in): the operator API mounts
 // them, ALL_OPERATIONS (operations.ts) includes them, and the permission table is read from them. Apart from the other
 // APIs' lists so that the console's bundle, which imports the permission table, carries no partner operation.
-import { addActivityQuestionOperation, createActivityOperation, editActivityOperation, generateTimeslotsOperation, listActivityQuestionsOperation } from './activities.js';
+import {
+  addActivityQuestionOperation,
+  createActivityOperation,
+  editActivityOperation,
+  generateTimeslotsOperation,
+  listActivityQuestionsOperation,
+} from './activities.js';
 import { changeTimeslotCapacityOperation, closeTimeslotOperation, reopenTimeslotOperation } from './change-timeslot.js';
 import { createOperatorKeyOperation, listOperatorKeysOperation, revokeOperatorKeyOperation } from './keys.js';
 import { createOperatorUserOperation, disableOperatorUserOperation, listOperatorUsersOperation } from './users.js';

@@ -23,13 +23,16 @@ export const signInOperation = {
     'Answers 204 with an HttpOnly, SameSite=Strict session cookie. A wrong e-mail and a wrong password get the same 401. ' +
     'Failed sign-ins are counted per e-mail and address together: over that budget the pair waits, 429 with Retry-After. ' +
     'An address over its much higher ceiling (failures across e-mails) lets only the right password of an e-mail without recent failures through. ' +
-    'Sent by the console: the Origin must be the service\'s own (or, without one, Sec-Fetch-Site: same-origin). Scripts use an admin API key instead.',
+    "Sent by the console: the Origin must be the service's own (or, without one, Sec-Fetch-Site: same-origin). Scripts use an admin API key instead.",
   tags: operatorTags,
   scope: 'admin',
   auth: 'none',
   body: signInRequestSchema,
   responses: {
-    204: { description: 'Signed in; Set-Cookie carries the session.', headers: { 'Set-Cookie': { description: 'backbone_session=<id>; HttpOnly; SameSite=Strict; Path=/' } } },
+    204: {
+      description: 'Signed in; Set-Cookie carries the session.',
+      headers: { 'Set-Cookie': { description: 'backbone_session=<id>; HttpOnly; SameSite=Strict; Path=/' } },
+    },
     401: { description: '`/invalid-credentials`: wrong e-mail or password.' },
     403: { description: 'The request came from another origin, or carried neither Origin nor Sec-Fetch-Site: same-origin.' },
     429: { description: '`/rate-limited`: too many failed sign-ins; Retry-After says when to try again.' },

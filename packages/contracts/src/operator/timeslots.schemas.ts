@@ -4,7 +4,7 @@ import { calendarDateSchema, clockTimeSchema } from '../common.schemas.js';
 
 export const TIMESLOT_STATUSES = ['open', 'closed'] as const;
 
-export const timeslotIdSchema = { type: 'integer', minimum: 1, maximum: 9007199254740991, description: 'The timeslot\'s ID.' } as const;
+export const timeslotIdSchema = { type: 'integer', minimum: 1, maximum: 9007199254740991, description: "The timeslot's ID." } as const;
 
 export const operatorTimeslotSchema = {
   type: 'object',
@@ -14,7 +14,7 @@ export const operatorTimeslotSchema = {
     TimeslotID: timeslotIdSchema,
     Date: calendarDateSchema,
     Time: clockTimeSchema,
-    StartsAt: { type: 'string', format: 'date-time', description: 'With the offset of the activity\'s zone.' },
+    StartsAt: { type: 'string', format: 'date-time', description: "With the offset of the activity's zone." },
     EndsAt: { type: 'string', format: 'date-time' },
     Capacity: { type: 'integer', minimum: 0 },
     Booked: { type: 'integer', minimum: 0, description: 'Places taken by confirmed bookings and live holds.' },

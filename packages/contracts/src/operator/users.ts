@@ -22,7 +22,7 @@ export const listOperatorUsersOperation = {
   operationId: 'listOperatorUsers',
   method: 'get',
   path: '/api/v2/operator/users',
-  summary: 'List the account\'s console users',
+  summary: "List the account's console users",
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',
@@ -50,7 +50,14 @@ export const createOperatorUserOperation = {
   roles: ['owner'],
   body: newUserSchema,
   responses: {
-    201: { description: 'The user and its one-time password.', schema: { ...operatorUserSchema, required: [...operatorUserSchema.required, 'Password'], properties: { ...operatorUserSchema.properties, Password: { type: 'string' } } } },
+    201: {
+      description: 'The user and its one-time password.',
+      schema: {
+        ...operatorUserSchema,
+        required: [...operatorUserSchema.required, 'Password'],
+        properties: { ...operatorUserSchema.properties, Password: { type: 'string' } },
+      },
+    },
     422: { description: 'Invalid or taken e-mail.' },
   },
 } as const satisfies Operation;

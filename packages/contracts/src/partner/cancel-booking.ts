@@ -18,7 +18,7 @@ export const cancelBookingOperation = {
   path: '/api/v2/ota/partner/booking/:Reference/cancel',
   summary: 'Cancel a booking',
   description:
-    'Cancels a confirmed booking or a hold, until the activity\'s cancellation cutoff before the start (default: until the start). ' +
+    "Cancels a confirmed booking or a hold, until the activity's cancellation cutoff before the start (default: until the start). " +
     'Cancelling a cancelled booking answers 200 with the booking and changes nothing. The body is optional.',
   tags: partnerTags,
   scope: 'ota',

@@ -17,9 +17,14 @@ export const changeBookingRequestSchema = {
   properties: {
     Date: { ...Date, description: 'With Time: move the booking to this timeslot of its activity.' },
     Time: { ...Time, description: 'With Date: move the booking to this timeslot of its activity.' },
-    Participants: { ...Participants, description: 'The new party size, from 1 to the activity\'s MaxParticipants.' },
+    Participants: { ...Participants, description: "The new party size, from 1 to the activity's MaxParticipants." },
     Customer: { ...customerDetailsSchema, description: 'The members sent replace the stored ones; the others stay.' },
-    Answers: { type: 'array', maxItems: 1000, items: answerSchema, description: 'Waiver answers, checked as for the create against the new party size; they replace the stored ones.' },
+    Answers: {
+      type: 'array',
+      maxItems: 1000,
+      items: answerSchema,
+      description: 'Waiver answers, checked as for the create against the new party size; they replace the stored ones.',
+    },
   },
 } as const;
 export type ChangeBookingRequest = FromSchema<typeof changeBookingRequestSchema>;
@@ -32,7 +37,7 @@ export const changeBookingOperation = {
   description:
     'Moves a live booking (on_hold or confirmed) to another timeslot of its activity, and/or changes its Participants, Customer or Answers, ' +
     'in one transaction with the same capacity rule as a create: when the new timeslot or the larger party does not fit, nothing changes (409). ' +
-    'Allowed until the activity\'s cancellation cutoff (409 /change-window-closed after it). A hold stays a hold with the same ExpiresAt. ' +
+    "Allowed until the activity's cancellation cutoff (409 /change-window-closed after it). A hold stays a hold with the same ExpiresAt. " +
     'The booking keeps the unit price it was sold at; its total follows the party. A request that changes nothing answers the booking as it is. ' +
     'Each change sends booking.updated (what changed and the previous timeslot) to webhooks and appears in sync.',
   tags: partnerTags,

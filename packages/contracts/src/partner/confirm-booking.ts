@@ -12,13 +12,13 @@ export const confirmBookingRequestSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    Customer: { ...customerDetailsSchema, description: 'Completes the hold\'s customer: FirstName, LastName and Email must be present in the hold or here.' },
+    Customer: { ...customerDetailsSchema, description: "Completes the hold's customer: FirstName, LastName and Email must be present in the hold or here." },
     PaymentReference,
-    Answers: { type: 'array', maxItems: 1000, items: answerSchema, description: 'Waiver answers, checked as for the create; they replace the hold\'s.' },
-    ActivityID: { ...ActivityID, description: 'Optional; when sent, must be the hold\'s.' },
-    Date: { ...Date, description: 'Optional; when sent, must be the hold\'s.' },
-    Time: { ...Time, description: 'Optional; when sent, must be the hold\'s.' },
-    Participants: { ...Participants, description: 'Optional; when sent, must be the hold\'s.' },
+    Answers: { type: 'array', maxItems: 1000, items: answerSchema, description: "Waiver answers, checked as for the create; they replace the hold's." },
+    ActivityID: { ...ActivityID, description: "Optional; when sent, must be the hold's." },
+    Date: { ...Date, description: "Optional; when sent, must be the hold's." },
+    Time: { ...Time, description: "Optional; when sent, must be the hold's." },
+    Participants: { ...Participants, description: "Optional; when sent, must be the hold's." },
   },
 } as const;
 export type ConfirmBookingRequest = FromSchema<typeof confirmBookingRequestSchema>;
@@ -42,6 +42,6 @@ export const confirmBookingOperation = {
     400: { description: 'Reference is not a booking reference.' },
     404: notFoundBooking,
     409: { description: '`/hold-expired`: the hold expired before the confirm; `/invalid-transition`: the booking was cancelled.' },
-    422: { description: 'Invalid body, a required customer member neither in the hold nor here, a member that differs from the hold\'s, invalid answers.' },
+    422: { description: "Invalid body, a required customer member neither in the hold nor here, a member that differs from the hold's, invalid answers." },
   },
 } as const satisfies Operation;

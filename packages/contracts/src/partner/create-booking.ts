@@ -23,7 +23,8 @@ const answerValueSchema = {
   maxItems: 100,
   items: { type: 'string', maxLength: 1000, pattern: '^[^\\u0000\\ud800-\\udfff]*$' },
   'x-message': 'must be a string, number, boolean or array of strings, without NUL characters or unpaired surrogates.',
-  description: 'Value of the question\'s type: string (text, textarea, select, date, email, phone, signature, file URL), array of strings (multiselect), boolean (checkbox), number (number).',
+  description:
+    "Value of the question's type: string (text, textarea, select, date, email, phone, signature, file URL), array of strings (multiselect), boolean (checkbox), number (number).",
 } as const;
 
 export const answerSchema = {
@@ -32,7 +33,12 @@ export const answerSchema = {
   required: ['QuestionID', 'Value'],
   properties: {
     QuestionID: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
-    Participant: { type: 'integer', minimum: 1, maximum: 1000, description: 'For a per-participant question: which participant (1-based) this answer is for. Not allowed otherwise.' },
+    Participant: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1000,
+      description: 'For a per-participant question: which participant (1-based) this answer is for. Not allowed otherwise.',
+    },
     Value: answerValueSchema,
   },
 } as const;
@@ -48,18 +54,19 @@ export const bookingRequestSchema = {
   then: { required: ['Customer'], properties: { Customer: { required: CUSTOMER_REQUIRED } } },
   properties: {
     ActivityID: { ...uuidSchema, 'x-message': 'must be a UUID in canonical 8-4-4-4-12 hex form.' },
-    Date: { ...partnerDateSchema, description: 'Local date of the timeslot, in the activity\'s time zone.' },
+    Date: { ...partnerDateSchema, description: "Local date of the timeslot, in the activity's time zone." },
     Time: { ...partnerTimeSchema, description: 'Local start time of the timeslot, as listed by the timeslots endpoint.' },
-    Participants: { type: 'integer', minimum: 1, maximum: 1000, description: 'From 1 to the activity\'s MaxParticipants.' },
+    Participants: { type: 'integer', minimum: 1, maximum: 1000, description: "From 1 to the activity's MaxParticipants." },
     Customer: { ...customerDetailsSchema, description: 'FirstName, LastName and Email are required, except on a hold, which may send them with its confirm.' },
-    PaymentReference: { ...visibleText(255), description: 'The partner\'s payment reference, stored and shown to the operator.' },
+    PaymentReference: { ...visibleText(255), description: "The partner's payment reference, stored and shown to the operator." },
     Answers: { type: 'array', maxItems: 1000, items: answerSchema, description: 'Waiver answers; when sent, every required question must be answered.' },
     Hold: {
       type: 'object',
       additionalProperties: false,
       required: ['Minutes'],
       properties: { Minutes: { type: 'integer', minimum: 1, maximum: 60 } },
-      description: 'Hold the places for this many minutes (1 to 60) instead of booking at once: the booking is on_hold until confirmed (POST .../booking/{Reference}/confirm) and expires at ExpiresAt.',
+      description:
+        'Hold the places for this many minutes (1 to 60) instead of booking at once: the booking is on_hold until confirmed (POST .../booking/{Reference}/confirm) and expires at ExpiresAt.',
     },
   },
 } as const;
@@ -77,7 +84,7 @@ export const bookingPriceSchema = {
     TotalAmount: { type: 'integer', minimum: 0, description: 'UnitAmount times Participants, in minor units.' },
     AtSale: {
       type: 'boolean',
-      description: 'False for a booking made before prices were recorded with bookings: its UnitAmount is the activity\'s price on the day they began to be.',
+      description: "False for a booking made before prices were recorded with bookings: its UnitAmount is the activity's price on the day they began to be.",
     },
   },
 } as const;
@@ -88,7 +95,12 @@ export const bookingSchema = {
   additionalProperties: false,
   required: ['Reference', 'Status', 'ActivityID', 'Date', 'Time', 'Participants', 'Customer', 'PaymentReference', 'Channel', 'Price', 'CreatedAt'],
   properties: {
-    Reference: { type: 'string', pattern: '^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$', description: 'Booking reference: 8 random characters without look-alikes (0/O, 1/I), readable over the phone.', examples: ['7KQ4-X9MB'] },
+    Reference: {
+      type: 'string',
+      pattern: '^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$',
+      description: 'Booking reference: 8 random characters without look-alikes (0/O, 1/I), readable over the phone.',
+      examples: ['7KQ4-X9MB'],
+    },
     Status: { type: 'string', enum: BOOKING_STATUSES },
     ActivityID: uuidSchema,
     Date: calendarDateSchema,
@@ -129,7 +141,13 @@ export const createBookingOperation = {
   idempotent: true,
   responses: {
     201: { description: 'Booked (Status confirmed), or held (Status on_hold, with ExpiresAt).', schema: bookingSchema },
-    409: { description: '`/timeslot-unavailable`: no such timeslot, closed or started; `/insufficient-capacity`: not enough free places (detail and `Available` say how many are left); `/idempotency-in-progress`.' },
-    422: { description: 'Invalid body, an ActivityID that is not one of the caller\'s activities, too many participants, invalid answers, or an Idempotency-Key reused with another body.' },
+    409: {
+      description:
+        '`/timeslot-unavailable`: no such timeslot, closed or started; `/insufficient-capacity`: not enough free places (detail and `Available` say how many are left); `/idempotency-in-progress`.',
+    },
+    422: {
+      description:
+        "Invalid body, an ActivityID that is not one of the caller's activities, too many participants, invalid answers, or an Idempotency-Key reused with another body.",
+    },
   },
 } as const satisfies Operation;

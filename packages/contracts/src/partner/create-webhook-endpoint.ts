@@ -59,6 +59,8 @@ export const createWebhookEndpointOperation = {
   responses: {
     201: { description: 'Registered; the answer carries the signing secret, shown only here.', schema: createdWebhookEndpointSchema },
     409: { description: `\`/webhook-endpoint-limit\`: the partner already has ${MAX_WEBHOOK_ENDPOINTS_PER_PARTNER} endpoints.` },
-    422: { description: 'Invalid body, an unknown event type, or a URL refused (not https, credentials in it, a host that is or resolves to a non-public address).' },
+    422: {
+      description: 'Invalid body, an unknown event type, or a URL refused (not https, credentials in it, a host that is or resolves to a non-public address).',
+    },
   },
 } as const satisfies Operation;

@@ -34,14 +34,15 @@ export const bookingDetailsSchema = {
 } as const;
 export type BookingDetails = FromSchema<typeof bookingDetailsSchema>;
 
-export const notFoundBooking = { description: 'No booking with this reference made by the caller\'s partner.' } as const;
+export const notFoundBooking = { description: "No booking with this reference made by the caller's partner." } as const;
 
 export const getBookingOperation = {
   operationId: 'getBooking',
   method: 'get',
   path: '/api/v2/ota/partner/booking/:Reference',
   summary: 'Look a booking up',
-  description: 'A booking made by the caller\'s partner. A hold whose ExpiresAt has passed is shown as expired, whether or not it was marked yet. Another partner\'s booking is a 404.',
+  description:
+    "A booking made by the caller's partner. A hold whose ExpiresAt has passed is shown as expired, whether or not it was marked yet. Another partner's booking is a 404.",
   tags: partnerTags,
   scope: 'ota',
   params: bookingReferenceParams,

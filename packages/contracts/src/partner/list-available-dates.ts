@@ -9,7 +9,7 @@ export const availableDateSchema = {
   additionalProperties: false,
   required: ['Date', 'Available', 'Timeslots'],
   properties: {
-    Date: { ...calendarDateSchema, description: 'Local date in the activity\'s time zone.' },
+    Date: { ...calendarDateSchema, description: "Local date in the activity's time zone." },
     Available: { type: 'integer', minimum: 1, description: 'Free places summed over the bookable timeslots of the date.' },
     Timeslots: { type: 'integer', minimum: 1, description: 'Number of bookable timeslots on the date.' },
   },

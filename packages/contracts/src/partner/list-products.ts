@@ -6,7 +6,7 @@ export const listProductsOperation = {
   operationId: 'listProducts',
   method: 'get',
   path: '/api/v2/ota/partner/products',
-  summary: 'List the activities offered in the operator\'s shopfront',
+  summary: "List the activities offered in the operator's shopfront",
   description:
     'Active activities offered in the shopfront, ordered by Name (case-insensitive), then ID. Carries an ETag and `Cache-Control: private, max-age=60`; send the ETag back in If-None-Match to get 304 when nothing changed.',
   tags: partnerTags,

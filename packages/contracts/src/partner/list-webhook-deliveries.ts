@@ -36,7 +36,7 @@ export const listWebhookDeliveriesOperation = {
   operationId: 'listWebhookDeliveries',
   method: 'get',
   path: '/api/v2/ota/partner/webhooks/:ID/deliveries',
-  summary: 'An endpoint\'s deliveries and their attempts',
+  summary: "An endpoint's deliveries and their attempts",
   description: 'Newest first, optionally only those with Status. Keyset-paged: pass `Next` as `Cursor`; deliveries made meanwhile never shift later pages.',
   tags: webhookTags,
   scope: 'ota',

@@ -6,7 +6,7 @@ export const listWebhookEndpointsOperation = {
   operationId: 'listWebhookEndpoints',
   method: 'get',
   path: '/api/v2/ota/partner/webhooks',
-  summary: 'The partner\'s webhook endpoints',
+  summary: "The partner's webhook endpoints",
   description: 'Oldest first. Secrets are not listed: they are shown once, when the endpoint is registered.',
   tags: webhookTags,
   scope: 'ota',

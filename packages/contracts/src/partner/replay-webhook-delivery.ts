@@ -10,7 +10,7 @@ export const replayWebhookDeliveryOperation = {
   summary: 'Replay a delivery',
   description:
     'Puts a failed or delivered delivery back to pending and queues it at once, with the same `webhook-id`. ' +
-    'Replaying a disabled endpoint\'s delivery enables the endpoint again.',
+    "Replaying a disabled endpoint's delivery enables the endpoint again.",
   tags: webhookTags,
   scope: 'ota',
   params: webhookDeliveryParams,

@@ -29,12 +29,16 @@ export const activityIdParams = {
   type: 'object',
   required: ['ActivityID'],
   properties: {
-    ActivityID: { ...uuidSchema, description: 'UUID of the activity (canonical 8-4-4-4-12 hex form, any case).', 'x-message': 'must be a UUID in canonical 8-4-4-4-12 hex form.' },
+    ActivityID: {
+      ...uuidSchema,
+      description: 'UUID of the activity (canonical 8-4-4-4-12 hex form, any case).',
+      'x-message': 'must be a UUID in canonical 8-4-4-4-12 hex form.',
+    },
   },
 } as const;
 
 export const partnerTags = ['Partner'] as const;
-export const notFoundActivity = { description: 'No active activity with this ActivityID in the caller\'s account.' } as const;
+export const notFoundActivity = { description: "No active activity with this ActivityID in the caller's account." } as const;
 export const invalidActivityId = { description: 'ActivityID is not a UUID.' } as const;
 
 export const productSchema = {
@@ -54,7 +58,7 @@ export const productSchema = {
       required: ['Amount', 'Currency'],
       description: 'Price per participant.',
       properties: {
-        Amount: { type: 'integer', minimum: 0, description: 'Integer amount in the currency\'s minor units (cents).' },
+        Amount: { type: 'integer', minimum: 0, description: "Integer amount in the currency's minor units (cents)." },
         Currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code.' },
       },
     },

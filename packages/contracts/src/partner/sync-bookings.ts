@@ -38,7 +38,7 @@ export const syncBookingsOperation = {
   path: '/api/v2/ota/partner/bookings',
   summary: 'Bookings changed since an instant',
   description:
-    'The caller\'s partner\'s bookings whose last change was at or after UpdatedSince, ordered by change, Limit per page. Follow Next until it is null; ' +
+    "The caller's partner's bookings whose last change was at or after UpdatedSince, ordered by change, Limit per page. Follow Next until it is null; " +
     'keep Resume to continue later. A change still being committed is served on a later page, never behind one already served.',
   tags: partnerTags,
   scope: 'ota',

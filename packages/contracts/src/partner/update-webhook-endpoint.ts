@@ -30,6 +30,9 @@ export const updateWebhookEndpointOperation = {
     200: { description: 'The endpoint as it is now, enabled.', schema: webhookEndpointSchema },
     400: { description: 'ID is not a UUID.' },
     404: notFoundWebhookEndpoint,
-    422: { description: 'An empty or invalid body, an unknown event type, or a URL refused (not https, credentials in it, a host that is or resolves to a non-public address).' },
+    422: {
+      description:
+        'An empty or invalid body, an unknown event type, or a URL refused (not https, credentials in it, a host that is or resolves to a non-public address).',
+    },
   },
 } as const satisfies Operation;

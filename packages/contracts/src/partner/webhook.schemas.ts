@@ -25,7 +25,8 @@ export const webhookEndpointSchema = {
     CreatedAt: { type: 'string', format: 'date-time' },
     Disabled: {
       type: 'boolean',
-      description: 'True once the endpoint failed every attempt for 5 days, or at once when its destination was refused; updating the endpoint or replaying a delivery enables it again.',
+      description:
+        'True once the endpoint failed every attempt for 5 days, or at once when its destination was refused; updating the endpoint or replaying a delivery enables it again.',
     },
     DisabledAt: { ...instantOrNull, description: 'When it was disabled; null while enabled.' },
     DisabledReason: { type: ['string', 'null'], description: 'Why it was disabled: since when every attempt failed, or why its destination was refused.' },
@@ -43,10 +44,10 @@ export const webhookAttemptSchema = {
   required: ['AttemptedAt', 'StatusCode', 'DurationMs', 'Error', 'ResponseExcerpt'],
   properties: {
     AttemptedAt: { type: 'string', format: 'date-time' },
-    StatusCode: { type: ['integer', 'null'], description: 'The endpoint\'s HTTP status; null when it gave none (refused, timed out).' },
+    StatusCode: { type: ['integer', 'null'], description: "The endpoint's HTTP status; null when it gave none (refused, timed out)." },
     DurationMs: { type: 'integer' },
     Error: { type: ['string', 'null'], description: 'Why the attempt failed without an HTTP answer, or what was wrong with it.' },
-    ResponseExcerpt: { type: ['string', 'null'], description: 'The start of the endpoint\'s answer.' },
+    ResponseExcerpt: { type: ['string', 'null'], description: "The start of the endpoint's answer." },
   },
 } as const;
 
@@ -56,7 +57,7 @@ export const webhookDeliverySchema = {
   required: ['ID', 'EventID', 'EventType', 'Status', 'AttemptCount', 'NextAttemptAt', 'CreatedAt', 'DeliveredAt', 'FailedAt', 'Attempts'],
   properties: {
     ID: uuidSchema,
-    EventID: { ...uuidSchema, description: 'The event\'s id, sent as the `webhook-id` header: receivers drop repeats by it.' },
+    EventID: { ...uuidSchema, description: "The event's id, sent as the `webhook-id` header: receivers drop repeats by it." },
     EventType: webhookEventTypeSchema,
     Status: { type: 'string', enum: WEBHOOK_DELIVERY_STATUSES },
     AttemptCount: { type: 'integer' },
@@ -81,4 +82,4 @@ export const webhookDeliveryParams = {
   properties: { ...webhookEndpointParams.properties, DeliveryID: { ...uuidSchema, 'x-message': 'must be a delivery ID (a UUID).' } },
 } as const;
 
-export const notFoundWebhookEndpoint = { description: 'No webhook endpoint with this ID registered by the caller\'s partner.' } as const;
+export const notFoundWebhookEndpoint = { description: "No webhook endpoint with this ID registered by the caller's partner." } as const;

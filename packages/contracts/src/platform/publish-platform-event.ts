@@ -42,7 +42,7 @@ export const platformEventRequestSchema = {
   properties: {
     Type: { type: 'string', enum: PLATFORM_EVENT_NAMES, description: 'The event: order.completed, waitlist.notified or workflow-email.sent.' },
     EventID: { ...uuidMember, description: 'Unique id of the event, chosen by the publisher. Publishing the same EventID again is accepted and counted once.' },
-    AccountID: { ...uuidMember, description: 'Optional. The account is the API key\'s; when sent, it must be that account (else 422).' },
+    AccountID: { ...uuidMember, description: "Optional. The account is the API key's; when sent, it must be that account (else 422)." },
     OccurredAt: {
       ...unixSecondsSchema,
       'x-message': 'must be an integer Unix timestamp in seconds (0 to 253402300799).',
@@ -51,7 +51,7 @@ export const platformEventRequestSchema = {
     Data: {
       type: 'object',
       description:
-        'The event\'s own members: order.completed {BasketID}; waitlist.notified {WaitlistID, MultiBookingID}; workflow-email.sent none (omit Data or send {}). ' +
+        "The event's own members: order.completed {BasketID}; waitlist.notified {WaitlistID, MultiBookingID}; workflow-email.sent none (omit Data or send {}). " +
         'IDs are strings (1 to 255 characters) or integers.',
     },
   },
@@ -90,7 +90,7 @@ export const publishPlatformEventOperation = {
   summary: 'Publish a platform event',
   description:
     'Queues a platform event for the metering worker, which records it as one entry of its built-in meter ' +
-    '(order-completed, waitlist-notified, workflow-email-sent) with Usage 1 and OccurredAt the event\'s time. ' +
+    "(order-completed, waitlist-notified, workflow-email-sent) with Usage 1 and OccurredAt the event's time. " +
     'The event is validated before it is queued; a malformed one is refused with 422 and nothing is queued. ' +
     'One EventID makes one entry, however often it is published: a retry after a timeout is safe.',
   tags: ['Platform events'],
@@ -98,7 +98,7 @@ export const publishPlatformEventOperation = {
   body: platformEventRequestSchema,
   responses: {
     202: { description: 'Accepted: the event is queued and will be recorded (or was already).', schema: platformEventAcceptedSchema },
-    422: { description: 'Invalid event: the detail names the member (Data members as Data.BasketID); also an AccountID that is not the key\'s account.' },
+    422: { description: "Invalid event: the detail names the member (Data members as Data.BasketID); also an AccountID that is not the key's account." },
     503: { description: 'The event queue (Redis) is unreachable; nothing was queued, retry later.' },
   },
 } as const satisfies Operation;

@@ -16,7 +16,10 @@ export const getUsageSummaryQuerySchema = {
   required: ['from', 'to'],
   properties: {
     from: { ...summaryDateSchema, description: 'First day of the period (inclusive, from local 00:00:00).' },
-    to: { ...summaryDateSchema, description: `Last day of the period (inclusive, through local 23:59:59); on or after from, at most ${MAX_SUMMARY_DAYS} days in all.` },
+    to: {
+      ...summaryDateSchema,
+      description: `Last day of the period (inclusive, through local 23:59:59); on or after from, at most ${MAX_SUMMARY_DAYS} days in all.`,
+    },
     tz: {
       type: 'string',
       minLength: 1,
@@ -24,7 +27,11 @@ export const getUsageSummaryQuerySchema = {
       description: "IANA time zone for the day boundaries (e.g. Europe/Berlin); defaults to the account's time zone.",
       examples: ['Europe/Berlin'],
     },
-    granularity: { type: 'string', enum: ['day'], description: `day: add Series, the totals of every local day of the period (then at most ${MAX_SERIES_DAYS} days).` },
+    granularity: {
+      type: 'string',
+      enum: ['day'],
+      description: `day: add Series, the totals of every local day of the period (then at most ${MAX_SERIES_DAYS} days).`,
+    },
   },
 } as const;
 export type GetUsageSummaryQuery = FromSchema<typeof getUsageSummaryQuerySchema>;
@@ -94,6 +101,8 @@ export const getUsageSummary = {
   query: getUsageSummaryQuerySchema,
   responses: {
     200: { description: 'The summary.', schema: getUsageSummaryResponseSchema },
-    422: { description: `from or to missing or not a calendar date, to before from, a period over ${MAX_SUMMARY_DAYS} days (${MAX_SERIES_DAYS} with granularity=day), an unknown tz or granularity.` },
+    422: {
+      description: `from or to missing or not a calendar date, to before from, a period over ${MAX_SUMMARY_DAYS} days (${MAX_SERIES_DAYS} with granularity=day), an unknown tz or granularity.`,
+    },
   },
 } as const satisfies Operation;

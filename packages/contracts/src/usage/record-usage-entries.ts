@@ -57,7 +57,8 @@ export const batchEntryResultSchema = {
     Status: {
       type: 'string',
       enum: ['created', 'replayed', 'rejected'],
-      description: 'created: stored now; replayed: its IdempotencyKey was already used with the same entry, nothing new stored; rejected: not stored, see Errors.',
+      description:
+        'created: stored now; replayed: its IdempotencyKey was already used with the same entry, nothing new stored; rejected: not stored, see Errors.',
     },
     Entry: usageEntrySchema,
     Errors: { type: 'array', items: fieldErrorSchema },
@@ -107,4 +108,3 @@ export const recordUsageEntries = {
     422: { description: 'Invalid envelope, or the Idempotency-Key was used with another body; nothing stored.' },
   },
 } as const satisfies Operation;
-

@@ -47,16 +47,14 @@ app.post('/api/v2/usage/meters/batch', async (req, res) => {
      RETURNING id`,
     [accountId, entries.map((e) => e.Meter), entries.map((e) => e.Usage), entries.map((e) => e.ExtraInfo ?? null), entries.map((e) => e.OccurredAt ?? now)],
   );
-  res
-    .status(201)
-    .json({
-      data: {
-        Created: rows.length,
-        Replayed: 0,
-        Rejected: 0,
-        Results: rows.map((r, i) => ({ Index: i, Status: 'created', Entry: { ID: r.id, ...entries[i] } })),
-      },
-    });
+  res.status(201).json({
+    data: {
+      Created: rows.length,
+      Replayed: 0,
+      Rejected: 0,
+      Results: rows.map((r, i) => ({ Index: i, Status: 'created', Entry: { ID: r.id, ...entries[i] } })),
+    },
+  });
 });
 
 // Whole UTC days from the daily rollups, one GROUP BY: the least a summary over 10M entries can cost.

@@ -1,61 +1,40 @@
 // The demo operator `npm start` seeds once: an outdoor company in Lisbon with three activities, 60 days of
 // timeslots, waiver questions (including a required file upload), a few online and point-of-sale bookings, and one
-// API key per use. Everything but the bookings is written in one transaction, so a crash leaves nothing half-made;
-// a second start finds the account and returns null.
-import { SCOPES, type BookingChannel, type Scope } from '@backbone/contracts';
-import {
-  addQuestion,
-  createAccount,
-  createActivity,
-  createApiKey,
-  findAccount,
-  findOperatorUserByEmail,
-  insertTimeslots,
-  withTransaction,
-  type Pool,
-} from '@backbone/db';
-import { createBooking, createOperatorUser } from '@backbone/use-cases';
-import { addDays, checkNewQuestion, planTimeslots, todayIn, ValidationError, type Activity, type NewActivity, type NewWaiverQuestion } from '@backbone/domain';
+// API key per use. This module holds the demo's data; the use cases write it: seedOperator everything but the
+// bookings, in one transaction, so a crash leaves nothing half-made (a second start finds the account and returns
+// null), then createSale the bookings.
+import { SCOPES, type BookingChannel, type NewOperatorActivity, type NewQuestion, type Scope, type TimeslotPattern } from '@backbone/contracts';
+import { findAccount, findOperatorUserByEmail, type Pool } from '@backbone/db';
+import { addDays, todayIn, ValidationError } from '@backbone/domain';
+import { createOperatorUser, createSale, seedOperator } from '@backbone/use-cases';
 
 export const DEMO_ACCOUNT_ID = 'd3e0d3e0-0000-4000-8000-000000000001';
 const DEMO_TIME_ZONE = 'Europe/Lisbon';
 const DAYS = 60;
-const EVERY_DAY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+const EVERY_DAY: TimeslotPattern['Days'] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
 interface DemoActivity {
-  activity: NewActivity & { activityId: string };
-  days: string[];
+  activityId: string;
+  activity: NewOperatorActivity;
+  days: TimeslotPattern['Days'];
   times: string[];
   capacity: number;
-  questions: NewWaiverQuestion[];
+  questions: NewQuestion[];
 }
 
-const waiverFile: NewWaiverQuestion = {
-  question: 'Upload a photo of a signed liability waiver or ID.',
-  type: 'file',
-  required: true,
-  options: [],
-  perParticipant: false,
-};
-const acceptTerms: NewWaiverQuestion = {
-  question: 'I accept the terms and the liability waiver.',
-  type: 'checkbox',
-  required: true,
-  options: [],
-  perParticipant: false,
-};
+const waiverFile: NewQuestion = { Question: 'Upload a photo of a signed liability waiver or ID.', Type: 'file', Required: true };
+const acceptTerms: NewQuestion = { Question: 'I accept the terms and the liability waiver.', Type: 'checkbox', Required: true };
 
 const DEMO_ACTIVITIES: DemoActivity[] = [
   {
+    activityId: 'd3e0d3e0-0000-4000-8000-00000000a001',
     activity: {
-      activityId: 'd3e0d3e0-0000-4000-8000-00000000a001',
-      name: 'Sunset Kayak Tour',
-      description: 'Two hours along the Tagus estuary at sunset, guide and equipment included.',
-      durationMinutes: 120,
-      timeZone: DEMO_TIME_ZONE,
-      priceMinor: 4500,
-      currency: 'EUR',
-      maxParticipants: 8,
+      Name: 'Sunset Kayak Tour',
+      Description: 'Two hours along the Tagus estuary at sunset, guide and equipment included.',
+      DurationMinutes: 120,
+      TimeZone: DEMO_TIME_ZONE,
+      Price: { Amount: 4500, Currency: 'EUR' },
+      MaxParticipants: 8,
     },
     days: EVERY_DAY,
     times: ['09:00', '17:30'],
@@ -64,41 +43,39 @@ const DEMO_ACTIVITIES: DemoActivity[] = [
       waiverFile,
       acceptTerms,
       {
-        question: 'How well does this participant swim?',
-        type: 'select',
-        required: true,
-        options: ['Not at all', 'A little', 'Confidently'],
-        perParticipant: true,
+        Question: 'How well does this participant swim?',
+        Type: 'select',
+        Required: true,
+        Options: ['Not at all', 'A little', 'Confidently'],
+        PerParticipant: true,
       },
-      { question: 'Any medical conditions we should know about?', type: 'textarea', required: false, options: [], perParticipant: false },
+      { Question: 'Any medical conditions we should know about?', Type: 'textarea' },
     ],
   },
   {
+    activityId: 'd3e0d3e0-0000-4000-8000-00000000a002',
     activity: {
-      activityId: 'd3e0d3e0-0000-4000-8000-00000000a002',
-      name: 'Escape Room: The Lighthouse',
-      description: "Sixty minutes to find the keeper's log before the lamp goes out. For 2 to 6 players.",
-      durationMinutes: 60,
-      timeZone: DEMO_TIME_ZONE,
-      priceMinor: 2500,
-      currency: 'EUR',
-      maxParticipants: 6,
+      Name: 'Escape Room: The Lighthouse',
+      Description: "Sixty minutes to find the keeper's log before the lamp goes out. For 2 to 6 players.",
+      DurationMinutes: 60,
+      TimeZone: DEMO_TIME_ZONE,
+      Price: { Amount: 2500, Currency: 'EUR' },
+      MaxParticipants: 6,
     },
     days: EVERY_DAY,
     times: ['10:00', '12:00', '14:00', '16:00', '18:00', '20:00'],
     capacity: 6,
-    questions: [waiverFile, { question: 'Team name', type: 'text', required: false, options: [], perParticipant: false }],
+    questions: [waiverFile, { Question: 'Team name', Type: 'text' }],
   },
   {
+    activityId: 'd3e0d3e0-0000-4000-8000-00000000a003',
     activity: {
-      activityId: 'd3e0d3e0-0000-4000-8000-00000000a003',
-      name: 'Indoor Climbing Session',
-      description: 'Ninety minutes of bouldering and top-rope climbing with an instructor.',
-      durationMinutes: 90,
-      timeZone: DEMO_TIME_ZONE,
-      priceMinor: 1800,
-      currency: 'EUR',
-      maxParticipants: 10,
+      Name: 'Indoor Climbing Session',
+      Description: 'Ninety minutes of bouldering and top-rope climbing with an instructor.',
+      DurationMinutes: 90,
+      TimeZone: DEMO_TIME_ZONE,
+      Price: { Amount: 1800, Currency: 'EUR' },
+      MaxParticipants: 10,
     },
     days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat'],
     times: ['10:00', '15:00', '19:00'],
@@ -106,8 +83,8 @@ const DEMO_ACTIVITIES: DemoActivity[] = [
     questions: [
       waiverFile,
       acceptTerms,
-      { question: 'Shoe size (EU)', type: 'number', required: false, options: [], perParticipant: true },
-      { question: 'Experience', type: 'multiselect', required: false, options: ['Bouldering', 'Top rope', 'Lead'], perParticipant: false },
+      { Question: 'Shoe size (EU)', Type: 'number', PerParticipant: true },
+      { Question: 'Experience', Type: 'multiselect', Options: ['Bouldering', 'Top rope', 'Lead'] },
     ],
   },
 ];
@@ -155,64 +132,43 @@ const SAMPLE_BOOKINGS: Array<{
 
 /** Seeds the demo operator unless it exists; returns the new keys' secrets (shown once), or null when already seeded. */
 export async function seedDemoOperator(pool: Pool): Promise<null | { accountId: string; keys: Record<string, string> }> {
-  if (await findAccount(pool, DEMO_ACCOUNT_ID)) return null;
   const today = todayIn(DEMO_TIME_ZONE);
-  let seeded: { activities: Activity[]; keys: Record<string, string> };
-  try {
-    seeded = await withTransaction(pool, async (client) => {
-      await createAccount(client, { id: DEMO_ACCOUNT_ID, name: 'Demo Outdoor Co.', timeZone: DEMO_TIME_ZONE });
-      const activities: Activity[] = [];
-      for (const demo of DEMO_ACTIVITIES) {
-        const activity = await createActivity(client, DEMO_ACCOUNT_ID, demo.activity);
-        activities.push(activity);
-        const plan = planTimeslots({
-          from: today,
-          to: addDays(today, DAYS - 1),
-          days: demo.days,
-          times: demo.times,
-          timeZone: activity.timeZone,
-          durationMinutes: activity.durationMinutes,
-          capacity: demo.capacity,
-        });
-        await insertTimeslots(client, DEMO_ACCOUNT_ID, activity.id, plan.timeslots);
-        for (const question of demo.questions) {
-          checkNewQuestion(question);
-          await addQuestion(client, DEMO_ACCOUNT_ID, activity.id, question);
-        }
-      }
-      const keys: Record<string, string> = {};
-      for (const [name, scopes] of Object.entries(DEMO_KEYS)) {
-        keys[name] = (await createApiKey(client, DEMO_ACCOUNT_ID, { name: `demo ${name}`, scopes })).secret;
-      }
-      return { activities, keys };
-    });
-  } catch (error) {
-    // Another process seeded it at the same moment (the account id is fixed).
-    if ((error as { code?: string }).code === '23505') return null;
-    throw error;
-  }
+  const seeded = await seedOperator(
+    { pool },
+    {
+      account: { id: DEMO_ACCOUNT_ID, name: 'Demo Outdoor Co.', timeZone: DEMO_TIME_ZONE },
+      activities: DEMO_ACTIVITIES.map((demo) => ({
+        activityId: demo.activityId,
+        activity: demo.activity,
+        timeslots: { From: today, To: addDays(today, DAYS - 1), Days: demo.days, Times: demo.times, Capacity: demo.capacity },
+        questions: demo.questions,
+      })),
+      keys: Object.entries(DEMO_KEYS).map(([name, scopes]) => ({ name: `demo ${name}`, scopes })),
+    },
+  );
+  if (!seeded) return null;
 
   for (const sample of SAMPLE_BOOKINGS) {
-    const activity = seeded.activities[sample.activity]!;
-    await createBooking(
+    await createSale(
       { pool },
       {
         accountId: DEMO_ACCOUNT_ID,
         apiKeyId: null,
-        partnerId: null,
-        hold: null,
+        userId: null,
         channel: sample.channel,
-        activityId: activity.activityId,
-        date: addDays(today, sample.day),
-        time: sample.time,
-        participants: sample.participants,
-        customer: { FirstName: sample.name[0], LastName: sample.name[1], Email: sample.email },
-        paymentReference: sample.payment,
-        answers: undefined,
+        sale: {
+          ActivityID: DEMO_ACTIVITIES[sample.activity]!.activityId,
+          Date: addDays(today, sample.day),
+          Time: sample.time,
+          Participants: sample.participants,
+          Customer: { FirstName: sample.name[0], LastName: sample.name[1], Email: sample.email },
+          ...(sample.payment ? { PaymentReference: sample.payment } : {}),
+        },
       },
     );
   }
-  return { accountId: DEMO_ACCOUNT_ID, keys: seeded.keys };
+  const names = Object.keys(DEMO_KEYS);
+  return { accountId: DEMO_ACCOUNT_ID, keys: Object.fromEntries(seeded.keys.map((key, i) => [names[i]!, key.secret])) };
 }
 
 export const DEMO_OWNER_EMAIL = 'owner@demo-outdoor.example';

@@ -1,9 +1,9 @@
 // Admin CLI commands for the console's users: create one (printing a one-time password, or taking one from stdin),
 // reset a password, disable a user. Both of the latter end the user's sessions. Output members are PascalCase.
-import { OPERATOR_ROLES, type OperatorRole } from '@backbone/contracts';
+import { newUserSchema, OPERATOR_ROLES, type OperatorRole } from '@backbone/contracts';
 import { findAccount, type OperatorUser, type Pool } from '@backbone/db';
 import { createOperatorUser, disableOperatorUser, resetOperatorPassword } from '@backbone/use-cases';
-import { requireOption, type AdminCommand } from './command.js';
+import { checkAgainstContract, naming, requireOption, type AdminCommand } from './command.js';
 
 type Options = Record<string, string | boolean | string[] | undefined>;
 
@@ -37,6 +37,9 @@ function withPassword(user: OperatorUser, password: string, generated: boolean) 
 
 const passwordOptions = { 'password-stdin': { type: 'boolean' } } as const;
 
+/** The options a user's fields come from. */
+const USER_OPTIONS = { Email: 'email', Role: 'role', Password: 'password-stdin' };
+
 export const operatorCommands: Record<string, AdminCommand> = {
   'create-user': {
     summary: 'Create a console user; prints a one-time password unless one is piped with --password-stdin.',
@@ -44,13 +47,13 @@ export const operatorCommands: Record<string, AdminCommand> = {
     options: { account: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, ...passwordOptions },
     async run(options, { pool }) {
       const accountId = await accountIdOf(pool, options);
+      const email = requireOption(options, 'email');
       const role = requireOption(options, 'role');
-      if (!(OPERATOR_ROLES as readonly string[]).includes(role)) throw new Error(`--role must be one of ${OPERATOR_ROLES.join(', ')}`);
+      // The console's own check of a new user (createOperatorUser's route takes the same body).
+      checkAgainstContract(newUserSchema, 'body', { Email: email, Role: role }, USER_OPTIONS);
       const given = await passwordFrom(options);
-      const { user, password } = await createOperatorUser(
-        { pool },
-        { accountId, email: requireOption(options, 'email'), role: role as OperatorRole, password: given },
-      );
+      const request = { accountId, email, role: role as OperatorRole, password: given };
+      const { user, password } = await naming(USER_OPTIONS, () => createOperatorUser({ pool }, request));
       return withPassword(user, password, given === undefined);
     },
   },
@@ -62,7 +65,8 @@ export const operatorCommands: Record<string, AdminCommand> = {
     async run(options, { pool }) {
       const accountId = await accountIdOf(pool, options);
       const given = await passwordFrom(options);
-      const { user, password } = await resetOperatorPassword({ pool }, { accountId, email: requireOption(options, 'email'), password: given });
+      const request = { accountId, email: requireOption(options, 'email'), password: given };
+      const { user, password } = await naming(USER_OPTIONS, () => resetOperatorPassword({ pool }, request));
       return withPassword(user, password, given === undefined);
     },
   },

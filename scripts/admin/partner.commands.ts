@@ -1,30 +1,33 @@
 // Admin CLI commands for operators: accounts, partners, API keys, activities, timeslots, waiver questions and bookings.
-// Each command checks its input with the same domain rules the API uses and prints JSON with the API's PascalCase
-// members, so a script reads `.ID` whether it got an account from here or an activity from the API.
-import { SCOPES, BOOKING_CHANNELS, type BookingChannel, type Scope } from '@backbone/contracts';
+// Each write goes through the use case the console's and the partner API's routes call, so the CLI applies the same
+// rules; a command parses its options, calls, and prints JSON with the API's PascalCase members, so a script reads
+// `.ID` whether it got an account from here or an activity from the API.
 import {
-  addQuestion,
-  createAccount,
-  createActivity,
-  createApiKey,
-  createPartner,
-  findAccount,
-  findActivity,
-  findPartner,
-  insertTimeslots,
-  listAccounts,
-  listActivities,
-  listApiKeys,
-  listBookings,
-  listPartners,
-  type Account,
-  type Pool,
-} from '@backbone/db';
-import { checkNewActivity, checkNewQuestion, isCalendarDate, isValidTimeZone, planTimeslots, toProduct, toQuestion, type Activity } from '@backbone/domain';
-import { cancelBooking, createBooking } from '@backbone/use-cases';
-import { revokeKey, setKeyRateLimit } from '@backbone/http';
-import type { BookingActor } from '@backbone/domain';
-import { requireOption, type AdminCommand } from './command.js';
+  bookingReferenceParams,
+  cancelBookingRequestSchema,
+  saleRequestSchema,
+  SCOPES,
+  type NewQuestion,
+  type SaleRequest,
+  type Scope,
+  type TimeslotPattern,
+} from '@backbone/contracts';
+import { findAccount, findActivity, listAccounts, listActivities, listApiKeys, listBookings, listPartners, type Account, type Pool } from '@backbone/db';
+import { isCalendarDate, toOperatorActivity, toQuestion, type Activity, type BookingActor } from '@backbone/domain';
+import { keyRevocationsOver } from '@backbone/publisher';
+import {
+  addOperatorQuestion,
+  cancelBooking,
+  createOperatorAccount,
+  createOperatorActivity,
+  createOperatorKey,
+  createOperatorPartner,
+  createSale,
+  generateTimeslots,
+  revokeKey,
+  setKeyRateLimit,
+} from '@backbone/use-cases';
+import { checkAgainstContract, naming, requireOption, type AdminCommand } from './command.js';
 
 /** The operator at the admin CLI: recorded in a booking's history with neither a user nor a key. */
 const ADMIN_CLI: BookingActor = { kind: 'operator', userId: null, apiKeyId: null };
@@ -81,10 +84,6 @@ function dateOption(options: Options, name: string): string | undefined {
   return value;
 }
 
-function describeActivity(activity: Activity) {
-  return { ...toProduct(activity), Active: activity.active, InShopfront: activity.inShopfront };
-}
-
 function describeAccount(account: Account) {
   return { ID: account.id, Name: account.name, TimeZone: account.timeZone, CreatedAt: account.createdAt };
 }
@@ -100,15 +99,19 @@ function describeKey(key: { id: string; name: string; prefix: string; scopes: Sc
   };
 }
 
-const BOOKING_REFERENCE = /^[2-9A-HJ-NP-Za-hj-np-z]{4}-[2-9A-HJ-NP-Za-hj-np-z]{4}$/;
-
-/** The partner named by --partner (its id or its name, any case) in the account. */
-async function partnerOf(pool: Pool, accountId: string, options: Options) {
-  const idOrName = requireOption(options, 'partner');
-  const partner = await findPartner(pool, accountId, idOrName);
-  if (!partner) throw new Error(`account ${accountId} has no partner '${idOrName}' (list-partners shows them)`);
-  return partner;
-}
+/** The options a sale's members come from. */
+const SALE_OPTIONS = {
+  ActivityID: 'activity',
+  Date: 'date',
+  Time: 'time',
+  Participants: 'participants',
+  'Customer.FirstName': 'first-name',
+  'Customer.LastName': 'last-name',
+  'Customer.Email': 'email',
+  'Customer.Phone': 'phone',
+  PaymentReference: 'payment-reference',
+  channel: 'channel',
+};
 
 export const partnerCommands: Record<string, AdminCommand> = {
   'create-account': {
@@ -116,11 +119,8 @@ export const partnerCommands: Record<string, AdminCommand> = {
     usage: '--name <name> [--time-zone <IANA zone, default UTC>]',
     options: { name: { type: 'string' }, 'time-zone': { type: 'string' } },
     async run(options, { pool }) {
-      const timeZone = optional(options, 'time-zone') ?? 'UTC';
-      if (!isValidTimeZone(timeZone)) throw new Error(`--time-zone must be an IANA time zone such as Europe/Lisbon, got '${timeZone}'`);
-      const name = requireOption(options, 'name').trim();
-      if (name.length > 200) throw new Error('--name must be at most 200 characters');
-      return describeAccount(await createAccount(pool, { name, timeZone }));
+      const request = { name: requireOption(options, 'name'), timeZone: optional(options, 'time-zone') };
+      return describeAccount(await naming({ name: 'name', timeZone: 'time-zone' }, () => createOperatorAccount({ pool }, request)));
     },
   },
 
@@ -139,9 +139,8 @@ export const partnerCommands: Record<string, AdminCommand> = {
     options: { account: { type: 'string' }, name: { type: 'string' } },
     async run(options, { pool }) {
       const account = await accountOf(pool, options);
-      const name = requireOption(options, 'name').trim();
-      if (name.length === 0 || name.length > 200) throw new Error('--name must be 1 to 200 characters');
-      const partner = await createPartner(pool, account.id, name);
+      const request = { accountId: account.id, name: requireOption(options, 'name') };
+      const partner = await naming({ name: 'name' }, () => createOperatorPartner({ pool }, request));
       return { ID: partner.id, AccountID: account.id, Name: partner.name, CreatedAt: partner.createdAt };
     },
   },
@@ -162,13 +161,13 @@ export const partnerCommands: Record<string, AdminCommand> = {
     options: { account: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, partner: { type: 'string' } },
     async run(options, { pool }) {
       const account = await accountOf(pool, options);
-      const scopes = [...new Set(listOption(options, 'scopes'))];
-      const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-      if (scopes.length === 0 || unknown.length > 0)
-        throw new Error(`--scopes must be a comma list of ${SCOPES.join(', ')}; unknown: ${unknown.join(', ') || '(none given)'}`);
-      if (optional(options, 'partner') && !scopes.includes('ota')) throw new Error('--partner is only for keys with the ota scope');
-      const partner = optional(options, 'partner') ? await partnerOf(pool, account.id, options) : null;
-      const key = await createApiKey(pool, account.id, { name: requireOption(options, 'name'), scopes: scopes as Scope[], partnerId: partner?.id ?? null });
+      const request = {
+        accountId: account.id,
+        name: requireOption(options, 'name'),
+        scopes: listOption(options, 'scopes'),
+        partner: optional(options, 'partner'),
+      };
+      const key = await naming({ Scopes: 'scopes', Partner: 'partner' }, () => createOperatorKey({ pool }, request));
       return { ...describeKey(key), AccountID: key.accountId, Secret: key.secret, Note: 'Store the secret now: it is not shown again.' };
     },
   },
@@ -180,7 +179,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
     async run(options, { pool, redisUrl }) {
       const account = await accountOf(pool, options);
       const keyId = uuidOption(options, 'key');
-      const { revoked, heardBy } = await revokeKey(pool, redisUrl, account.id, keyId);
+      const { revoked, heardBy } = await revokeKey({ pool, keyRevocations: keyRevocationsOver(redisUrl) }, { accountId: account.id, keyId });
       if (!revoked) throw new Error(`account ${account.id} has no active key ${keyId}`);
       const note =
         heardBy === null
@@ -216,8 +215,9 @@ export const partnerCommands: Record<string, AdminCommand> = {
       if (clear && (optional(options, 'per-second') !== undefined || optional(options, 'burst') !== undefined))
         throw new Error('--clear takes neither --per-second nor --burst');
       const limit = clear ? null : { perSecond: integerOption(options, 'per-second'), burst: integerOption(options, 'burst') };
-      if (limit && (limit.perSecond < 1 || limit.burst < limit.perSecond)) throw new Error('--per-second must be at least 1 and --burst at least --per-second');
-      const { keyId, heardBy } = await setKeyRateLimit(pool, redisUrl, account.id, key, limit);
+      const { keyId, heardBy } = await naming({ perSecond: 'per-second', burst: 'burst' }, () =>
+        setKeyRateLimit({ pool, keyRevocations: keyRevocationsOver(redisUrl) }, { accountId: account.id, key, limit }),
+      );
       if (!keyId) throw new Error(`account ${account.id} has no single active key with id or prefix '${key}'`);
       const note =
         heardBy === null
@@ -245,18 +245,17 @@ export const partnerCommands: Record<string, AdminCommand> = {
     },
     async run(options, { pool }) {
       const account = await accountOf(pool, options);
-      const input = {
-        name: requireOption(options, 'name'),
-        description: optional(options, 'description') ?? '',
-        durationMinutes: integerOption(options, 'duration'),
-        timeZone: optional(options, 'time-zone') ?? account.timeZone,
-        priceMinor: integerOption(options, 'price'),
-        currency: requireOption(options, 'currency').toUpperCase(),
-        maxParticipants: integerOption(options, 'max-participants'),
-        inShopfront: options.hidden !== true,
+      const activity = {
+        Name: requireOption(options, 'name'),
+        Description: optional(options, 'description'),
+        DurationMinutes: integerOption(options, 'duration'),
+        TimeZone: optional(options, 'time-zone'),
+        // The option is case-insensitive, as --days is.
+        Price: { Amount: integerOption(options, 'price'), Currency: requireOption(options, 'currency').toUpperCase() },
+        MaxParticipants: integerOption(options, 'max-participants'),
+        InShopfront: options.hidden !== true,
       };
-      checkNewActivity(input);
-      return describeActivity(await createActivity(pool, account.id, input));
+      return toOperatorActivity(await createOperatorActivity({ pool }, { accountId: account.id, activity }));
     },
   },
 
@@ -266,7 +265,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
     options: { account: { type: 'string' } },
     async run(options, { pool }) {
       const account = await accountOf(pool, options);
-      return (await listActivities(pool, account.id)).map(describeActivity);
+      return (await listActivities(pool, account.id)).map(toOperatorActivity);
     },
   },
 
@@ -286,23 +285,22 @@ export const partnerCommands: Record<string, AdminCommand> = {
     },
     async run(options, { pool }) {
       const account = await accountOf(pool, options);
-      const activity = await activityOf(pool, account.id, options);
-      const plan = planTimeslots({
-        from: requireOption(options, 'from'),
-        to: requireOption(options, 'to'),
-        days: listOption(options, 'days').map((d) => d.toLowerCase()),
-        times: listOption(options, 'times'),
-        timeZone: activity.timeZone,
-        durationMinutes: activity.durationMinutes,
-        capacity: integerOption(options, 'capacity'),
-      });
-      const { created, existing } = await insertTimeslots(pool, account.id, activity.id, plan.timeslots);
+      const { activityId } = await activityOf(pool, account.id, options);
+      const pattern = {
+        From: requireOption(options, 'from'),
+        To: requireOption(options, 'to'),
+        // Checked by the use case (the domain's planTimeslots), as the API's are.
+        Days: listOption(options, 'days').map((d) => d.toLowerCase()) as TimeslotPattern['Days'],
+        Times: listOption(options, 'times'),
+        Capacity: integerOption(options, 'capacity'),
+      };
+      const { activity, created, existing, skipped } = await generateTimeslots({ pool }, { accountId: account.id, activityId, pattern });
       return {
         ActivityID: activity.activityId,
         TimeZone: activity.timeZone,
         Created: created,
         AlreadyExisting: existing,
-        Skipped: plan.skipped.map((skip) => ({ Date: skip.date, Time: skip.time, Reason: skip.reason })),
+        Skipped: skipped.map((skip) => ({ Date: skip.date, Time: skip.time, Reason: skip.reason })),
       };
     },
   },
@@ -323,16 +321,16 @@ export const partnerCommands: Record<string, AdminCommand> = {
     },
     async run(options, { pool }) {
       const account = await accountOf(pool, options);
-      const activity = await activityOf(pool, account.id, options);
-      const input = {
-        question: requireOption(options, 'question'),
-        type: requireOption(options, 'type'),
-        required: options.required === true,
-        options: optional(options, 'options') ? listOption(options, 'options') : [],
-        perParticipant: options['per-participant'] === true,
+      const { activityId } = await activityOf(pool, account.id, options);
+      const question = {
+        Question: requireOption(options, 'question'),
+        // Checked by the use case (the domain's checkNewQuestion), as the API's is.
+        Type: requireOption(options, 'type') as NewQuestion['Type'],
+        Required: options.required === true,
+        Options: optional(options, 'options') ? listOption(options, 'options') : [],
+        PerParticipant: options['per-participant'] === true,
       };
-      checkNewQuestion(input);
-      return toQuestion(await addQuestion(pool, account.id, activity.id, input));
+      return toQuestion(await addOperatorQuestion({ pool }, { accountId: account.id, activityId, question }));
     },
   },
 
@@ -356,38 +354,22 @@ export const partnerCommands: Record<string, AdminCommand> = {
     },
     async run(options, { pool }) {
       const account = await accountOf(pool, options);
-      const channel = optional(options, 'channel') ?? 'pos';
-      if (channel === 'ota' || !(BOOKING_CHANNELS as readonly string[]).includes(channel))
-        throw new Error('--channel must be online or pos (partners book through the API)');
-      const date = dateOption(options, 'date');
-      if (!date) throw new Error('--date is required');
-      const time = requireOption(options, 'time');
-      if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) throw new Error(`--time must be HH:MM, got '${time}'`);
-      const email = requireOption(options, 'email');
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new Error(`--email must be an email address, got '${email}'`);
-      const { value } = await createBooking(
-        { pool },
-        {
-          accountId: account.id,
-          apiKeyId: null,
-          partnerId: null,
-          hold: null,
-          channel: channel as BookingChannel,
-          activityId: uuidOption(options, 'activity'),
-          date,
-          time,
-          participants: integerOption(options, 'participants', 1),
-          customer: {
-            FirstName: requireOption(options, 'first-name'),
-            LastName: requireOption(options, 'last-name'),
-            Email: email,
-            Phone: optional(options, 'phone'),
-          },
-          paymentReference: optional(options, 'payment-reference') ?? null,
-          answers: undefined,
+      const sale = {
+        ActivityID: uuidOption(options, 'activity'),
+        Date: requireOption(options, 'date'),
+        Time: requireOption(options, 'time'),
+        Participants: integerOption(options, 'participants', 1),
+        Customer: {
+          FirstName: requireOption(options, 'first-name'),
+          LastName: requireOption(options, 'last-name'),
+          Email: requireOption(options, 'email'),
+          ...(optional(options, 'phone') !== undefined ? { Phone: optional(options, 'phone') } : {}),
         },
-      );
-      return value;
+        ...(optional(options, 'payment-reference') !== undefined ? { PaymentReference: optional(options, 'payment-reference') } : {}),
+      };
+      checkAgainstContract(saleRequestSchema, 'body', sale, SALE_OPTIONS);
+      const request = { accountId: account.id, apiKeyId: null, userId: null, channel: optional(options, 'channel'), sale: sale as SaleRequest };
+      return (await naming(SALE_OPTIONS, () => createSale({ pool }, request))).value;
     },
   },
 
@@ -397,16 +379,12 @@ export const partnerCommands: Record<string, AdminCommand> = {
     options: { account: { type: 'string' }, reference: { type: 'string' }, reason: { type: 'string' } },
     async run(options, { pool }) {
       const account = await accountOf(pool, options);
-      const reference = requireOption(options, 'reference').trim();
-      if (!BOOKING_REFERENCE.test(reference)) throw new Error(`--reference must be a booking reference such as 7KQ4-X9MB, got '${reference}'`);
-      const reason = optional(options, 'reason')?.trim();
-      if (reason !== undefined && (reason.length === 0 || reason.length > 500)) throw new Error('--reason must be 1 to 500 characters');
-      const { value } = await cancelBooking(
-        { pool },
-        { owner: { accountId: account.id, partnerId: null }, reference },
-        reason ? { Reason: reason } : {},
-        ADMIN_CLI,
-      );
+      const reference = requireOption(options, 'reference');
+      const reason = optional(options, 'reason');
+      const body = reason === undefined ? {} : { Reason: reason };
+      checkAgainstContract(bookingReferenceParams, 'params', { Reference: reference }, { Reference: 'reference' });
+      checkAgainstContract(cancelBookingRequestSchema, 'body', body, { Reason: 'reason' });
+      const { value } = await cancelBooking({ pool }, { owner: { accountId: account.id, partnerId: null }, reference }, body, ADMIN_CLI);
       return value;
     },
   },

@@ -6,14 +6,13 @@ import {
   claimQueuePrefix,
   closeQueues,
   createRedisConnection,
-  listFailedJobs,
   openQueues,
   QUEUE_NAMES,
-  replayFailedJobs,
   type EventQueues,
   type FailedJob,
   type ReplayedJob,
 } from '@backbone/publisher';
+import { listFailedSet, replayFailedSet } from '@backbone/use-cases';
 import type { AdminCommand, AdminContext } from './command.js';
 
 const common = {
@@ -75,7 +74,7 @@ export const queueCommands: Record<string, AdminCommand> = {
         limit = Number(options.limit);
         if (!Number.isInteger(limit) || limit < 1) throw new Error('--limit must be a positive integer');
       }
-      const jobs = await withQueues(options, ctx, (queues) => listFailedJobs(queues, { ...(queue ? { queue } : {}), ...(limit ? { limit } : {}) }));
+      const jobs = await withQueues(options, ctx, (queues) => listFailedSet({ queues }, { ...(queue ? { queue } : {}), ...(limit ? { limit } : {}) }));
       return { Count: jobs.length, Jobs: jobs.map(describeFailedJob) };
     },
   },
@@ -88,7 +87,7 @@ export const queueCommands: Record<string, AdminCommand> = {
       const jobId = typeof options.job === 'string' && options.job !== '' ? options.job : undefined;
       if ((jobId === undefined) === (options.all !== true)) throw new Error('give exactly one of --job <id> or --all');
       const scope = queue ? { queue } : {};
-      const replayed = await withQueues(options, ctx, (queues) => replayFailedJobs(queues, jobId ? { jobId, ...scope } : { all: true, ...scope }));
+      const replayed = await withQueues(options, ctx, (queues) => replayFailedSet({ queues }, jobId ? { jobId, ...scope } : { all: true, ...scope }));
       return { Count: replayed.length, Replayed: replayed.map(describeJob) };
     },
   },

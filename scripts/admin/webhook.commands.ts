@@ -1,11 +1,11 @@
 // Admin commands for partners' webhook endpoints: list them across accounts, read an endpoint's deliveries, and replay
 // them once a receiver is back (`npm run admin -- replay-webhook-deliveries --endpoint <id> --since <instant>`). They
 // call the partner API's own use cases, for the endpoint's owner, so both see and change the same rows.
-import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '@backbone/contracts';
+import { listWebhookDeliveriesQuerySchema, replayWebhookDeliveriesRequestSchema, type WebhookDeliveryStatus } from '@backbone/contracts';
 import { findWebhookEndpointOwner, listAllWebhookEndpoints, readDatabaseIdentity, type Pool, type WebhookOwner } from '@backbone/db';
 import { claimQueuePrefix, createRedisConnection, openWebhookDeliveryQueue, type WebhookDeliveryQueue } from '@backbone/publisher';
 import { listWebhookDeliveries, replayWebhookDeliveries, replayWebhookDelivery, toWebhookEndpoint } from '@backbone/use-cases';
-import { requireOption, type AdminCommand, type AdminContext } from './command.js';
+import { checkAgainstContract, requireOption, type AdminCommand, type AdminContext } from './command.js';
 
 type Options = Record<string, string | boolean | string[] | undefined>;
 
@@ -56,16 +56,12 @@ export const webhookCommands: Record<string, AdminCommand> = {
     options: { endpoint: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     async run(options, ctx) {
       const { owner, endpointId } = await endpointOwner(ctx.pool, options);
-      const status = options.status;
-      if (status !== undefined && !(WEBHOOK_DELIVERY_STATUSES as readonly unknown[]).includes(status))
-        throw new Error(`--status must be one of: ${WEBHOOK_DELIVERY_STATUSES.join(', ')}`);
-      let limit: number | undefined;
-      if (options.limit !== undefined) {
-        limit = Number(options.limit);
-        if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new Error('--limit must be a whole number from 1 to 200');
-      }
-      const cursor = typeof options.cursor === 'string' ? options.cursor : undefined;
-      return listWebhookDeliveries(ctx, owner, { endpointId, status: status as WebhookDeliveryStatus | undefined, limit, cursor });
+      // The query as the API gets it, as text: the contract's check converts Limit to a number, as the API's does.
+      const query: Record<string, unknown> = { Status: options.status, Limit: options.limit, Cursor: options.cursor };
+      for (const member of Object.keys(query)) if (query[member] === undefined) delete query[member];
+      checkAgainstContract(listWebhookDeliveriesQuerySchema, 'query', query, { Status: 'status', Limit: 'limit', Cursor: 'cursor' });
+      const { Status: status, Limit: limit, Cursor: cursor } = query as { Status?: WebhookDeliveryStatus; Limit?: number; Cursor?: string };
+      return listWebhookDeliveries(ctx, owner, { endpointId, status, limit, cursor });
     },
   },
   'replay-webhook-deliveries': {
@@ -77,9 +73,7 @@ export const webhookCommands: Record<string, AdminCommand> = {
       const deliveryId = optionalUuid(options, 'delivery');
       const since = options.since === undefined ? undefined : requireOption(options, 'since');
       if ((deliveryId === undefined) === (since === undefined)) throw new Error('give exactly one of --delivery <id> or --since <instant>');
-      if (since !== undefined && (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(since) || Number.isNaN(Date.parse(since)))) {
-        throw new Error(`--since must be an ISO 8601 instant with its offset, such as 2027-05-01T09:00:00Z, got '${since}'`);
-      }
+      if (since !== undefined) checkAgainstContract(replayWebhookDeliveriesRequestSchema, 'body', { Since: since }, { Since: 'since' });
       return withDeliveryQueue(options, ctx, async (webhookDeliveries) => {
         const uow = { pool: ctx.pool, webhookDeliveries };
         if (deliveryId !== undefined) return { Replayed: 1, Delivery: await replayWebhookDelivery(uow, owner, { endpointId, deliveryId }) };

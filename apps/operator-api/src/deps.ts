@@ -1,7 +1,7 @@
 // What the operator app takes from whoever composes it (server.ts, a test); app.ts and every route read it from here.
 import type { Logger, RouteDeps, SessionLifetimes, SessionVerifier } from '@backbone/http';
 import type { EventQueues } from '@backbone/publisher';
-import type { SignInThrottle } from '@backbone/use-cases';
+import type { KeyRevocations, SignInThrottle } from '@backbone/use-cases';
 
 export interface OperatorAppDeps extends RouteDeps {
   logger: Logger;
@@ -10,8 +10,8 @@ export interface OperatorAppDeps extends RouteDeps {
   /** Record the HTTP request metrics (METRICS_ENABLED; default true). */
   recordMetrics?: boolean;
   sessionVerifier: SessionVerifier;
-  /** Redis, where a key revocation is announced to every running API process. */
-  redisUrl: string;
+  /** Where a key revocation is announced to every running API process (Redis). */
+  keyRevocations: KeyRevocations;
   sessions: SessionLifetimes;
   throttle: SignInThrottle;
   /** The event queues, for the failed set (list and replay). */

@@ -13,7 +13,7 @@ import {
   writeLogsBeforeExit,
 } from '@backbone/http';
 import { registry, startMetricsServer } from '@backbone/metrics';
-import { closeQueues, createRedisConnection, guardQueuePrefix, openQueues } from '@backbone/publisher';
+import { closeQueues, createRedisConnection, guardQueuePrefix, keyRevocationsOver, openQueues } from '@backbone/publisher';
 import { createOperatorApp } from './app.js';
 import { loadOperatorApiConfig } from './config.js';
 import { createSignInThrottle } from './sign-in-throttle.js';
@@ -58,7 +58,7 @@ try {
     bodyLimit: config.BODY_LIMIT,
     keyVerifier,
     rateLimiter: rateLimits.rateLimiter,
-    redisUrl: config.REDIS_URL,
+    keyRevocations: keyRevocationsOver(config.REDIS_URL),
     sessionVerifier: createSessionVerifier(pool, sessions),
     sessions,
     throttle: createSignInThrottle(redis, {

@@ -11,3 +11,4 @@ export * from './waiver-questions.js';
 export * from './waiver-answers.js';
 export * from './usage-summary.js';
 export * from './operator-ranges.js';
+export * from './rate-limits.js';

@@ -1,68 +1,12 @@
-// Revoking an API key everywhere at once. The revocation is written to PostgreSQL, then announced on a Redis pub/sub
-// channel; every running API process listens there and drops the key from its verifier's cache, so the next request
-// with it looks it up and gets a 401. The cache (AUTH_CACHE_TTL_MS) keeps the lookups off the request path; it bounds
-// how long a revoked key still works only while a process cannot hear Redis. A change of a key's rate limit is announced
-// the same way: what a process drops is the cached key, whatever changed about it.
+// Hearing key revocations: every running API process listens on the Redis channel where a revoked key (or one given
+// another rate limit) is announced (packages/publisher key-revocations.ts; the use cases revokeKey and setKeyRateLimit
+// announce) and drops the key from its verifier's cache, so the next request with it looks it up and gets a 401. The
+// cache (AUTH_CACHE_TTL_MS) keeps the lookups off the request path; it bounds how long a revoked key still works only
+// while a process cannot hear Redis. What a process drops is the cached key, whatever changed about it.
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { revokeApiKey, setApiKeyRateLimit, type KeyRateLimitOverride, type Pool } from '@backbone/db';
+import { KEY_REVOCATIONS_CHANNEL } from '@backbone/publisher';
 import type { KeyVerifier } from './auth.js';
-import { assertBudget } from './rate-limits.js';
-
-/** One channel for every environment on this Redis: a key id is a UUID, so another environment's revocation drops nothing. */
-export const KEY_REVOCATIONS_CHANNEL = 'backbone:api-key-revocations';
-
-export interface KeyRevocation {
-  /** false when the account has no such active key. */
-  revoked: boolean;
-  /** How many running processes heard the announcement; null when Redis did not answer (they stop within the TTL). */
-  heardBy: number | null;
-}
-
-/** Revokes a key of this account and announces it to every running API process (the admin CLI's revoke-key). */
-export async function revokeKey(pool: Pool, redisUrl: string, accountId: string, keyId: string): Promise<KeyRevocation> {
-  if (!(await revokeApiKey(pool, accountId, keyId))) return { revoked: false, heardBy: null };
-  return { revoked: true, heardBy: await announce(redisUrl, keyId) };
-}
-
-export interface KeyRateLimitChange {
-  /** The key's id; null when the account has no single active key of that id or prefix. */
-  keyId: string | null;
-  /** How many running processes heard it; null when Redis did not answer (they apply it within AUTH_CACHE_TTL_MS). */
-  heardBy: number | null;
-}
-
-/**
- * Gives an active key of this account (by id or prefix) its own rate limit, or with null takes it back to the defaults
- * of its scopes, and announces it so that running APIs look the key up again on its next request (the admin CLI's
- * set-key-limit).
- */
-export async function setKeyRateLimit(
-  pool: Pool,
-  redisUrl: string,
-  accountId: string,
-  idOrPrefix: string,
-  limit: KeyRateLimitOverride | null,
-): Promise<KeyRateLimitChange> {
-  if (limit) assertBudget('of the key', limit);
-  const keyId = await setApiKeyRateLimit(pool, accountId, idOrPrefix, limit);
-  if (!keyId) return { keyId: null, heardBy: null };
-  return { keyId, heardBy: await announce(redisUrl, keyId) };
-}
-
-async function announce(redisUrl: string, keyId: string): Promise<number | null> {
-  // One attempt, a few seconds at most: the revocation itself is already committed.
-  const redis = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return await redis.publish(KEY_REVOCATIONS_CHANNEL, keyId);
-  } catch {
-    return null;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 export interface KeyRevocationListener {
   /** Resolves when the first subscription is in place (a server does not wait for it: it serves without Redis). */

@@ -10,6 +10,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Scope } from '@backbone/contracts';
+import { isEnforceableRateLimit } from '@backbone/domain';
 import type { KeyRateLimitOverride } from '@backbone/db';
 import type { AuthContext } from './auth.js';
 import { HttpProblem } from './problems.js';
@@ -65,8 +66,7 @@ export function budgetOf(auth: Pick<AuthContext, 'scopes' | 'rateLimit'>, defaul
 
 /** Refuses a budget that cannot be enforced as documented (at boot, from configuration). */
 export function assertBudget(name: string, budget: RateLimitBudget): void {
-  const whole = (n: number) => Number.isInteger(n) && n >= 1;
-  if (!whole(budget.perSecond) || !whole(budget.burst) || budget.burst < budget.perSecond) {
+  if (!isEnforceableRateLimit(budget)) {
     throw new Error(`rate limit ${name}: per second and burst must be whole numbers of at least 1, and the burst at least the rate per second`);
   }
 }

@@ -6,7 +6,7 @@ import { QUEUES } from '@backbone/contracts';
 import type { Pool } from '@backbone/db';
 import { createKeyVerifier, createLogger, createSessionVerifier, type KeyRateLimiter, type SessionLifetimes } from '@backbone/http';
 import { createOperatorApp, createSignInThrottle } from '@backbone/operator-api';
-import { createEventPublisher, eventJobId, type EventQueues } from '@backbone/publisher';
+import { createEventPublisher, eventJobId, keyRevocationsOver, type EventQueues } from '@backbone/publisher';
 import { orderCompleted } from './metering-worker.js';
 import { PROBLEM_BASE } from './problem-base.js';
 
@@ -37,7 +37,7 @@ export function createTestOperatorApp(options: TestOperatorAppOptions) {
     keyVerifier: createKeyVerifier(options.pool, options.authCacheTtlMs ?? 0),
     rateLimiter: options.rateLimiter,
     sessionVerifier: createSessionVerifier(options.pool, sessions),
-    redisUrl: options.redisUrl,
+    keyRevocations: keyRevocationsOver(options.redisUrl),
     sessions,
     throttle: createSignInThrottle(options.redis, {
       keyPrefix: `${options.prefix}:sign-in`,

@@ -1,7 +1,8 @@
-// An account's failed platform events: BullMQ keeps one failed set for every account, so the account is told by the
-// job id (`<accountId>.<eventId>`). Listing and replaying both go through accountOwns: no account sees or replays
-// another's jobs.
-import { listFailedJobs, replayFailedJobs, type EventQueues, type FailedJob } from '@backbone/publisher';
+// Failed jobs. An account's failed platform events (the console): BullMQ keeps one failed set for every account, so
+// the account is told by the job id (`<accountId>.<eventId>`); listing and replaying both go through accountOwns, so
+// no account sees or replays another's jobs. And the whole failed set of every queue (the admin CLI).
+import type { QueueName } from '@backbone/contracts';
+import { listFailedJobs, replayFailedJobs, type EventQueues, type FailedJob, type ReplayedJob } from '@backbone/publisher';
 import { notFound } from '@backbone/domain';
 
 const LIST_LIMIT = 500;
@@ -26,4 +27,17 @@ export async function replayFailedEvent(uow: { queues: EventQueues }, request: {
     if (error instanceof Error && error.message.startsWith('No failed job')) throw notFound('Failed event');
     throw error;
   }
+}
+
+/** Every account's failed jobs, of one queue or of all, newest first, at most `limit` per queue. */
+export function listFailedSet(uow: { queues: EventQueues }, filter: { queue?: QueueName; limit?: number } = {}): Promise<FailedJob[]> {
+  return listFailedJobs(uow.queues, filter);
+}
+
+/** Moves failed jobs of any account back to wait with a fresh set of attempts: one by id, or all (of one queue or of all). */
+export function replayFailedSet(
+  uow: { queues: EventQueues },
+  target: { jobId: string; queue?: QueueName } | { all: true; queue?: QueueName },
+): Promise<ReplayedJob[]> {
+  return replayFailedJobs(uow.queues, target);
 }

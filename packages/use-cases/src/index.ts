@@ -15,3 +15,6 @@ export * from './failed-events.js';
 export * from './operator-activities.js';
 export * from './webhook-endpoints.js';
 export * from './change-booking.js';
+export * from './operator-accounts.js';
+export * from './create-sale.js';
+export * from './seed-operator.js';

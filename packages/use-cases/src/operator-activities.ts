@@ -1,20 +1,27 @@
-// The operator's activity changes: create, edit (hiding from the shopfront included), add a waiver question and
-// generate timeslots from a weekly pattern; each checked by the same domain rules as the admin CLI.
+// The operator's activity changes, for the console and the admin CLI alike: create, edit (hiding from the shopfront
+// included), add a waiver question and generate timeslots from a weekly pattern; each checked by the domain's rules.
 import type { ActivityChanges, NewOperatorActivity, NewQuestion, TimeslotPattern } from '@backbone/contracts';
-import { addQuestion, createActivity, findActivity, insertTimeslots, updateActivity, withTransaction, type Pool } from '@backbone/db';
+import { addQuestion, createActivity, findAccount, findActivity, insertTimeslots, updateActivity, withTransaction, type Db, type Pool } from '@backbone/db';
 import { checkNewActivity, checkNewQuestion, notFound, planTimeslots, type Activity, type SkippedTimeslot, type WaiverQuestion } from '@backbone/domain';
 
 export interface ActivityUnitOfWork {
   pool: Pool;
 }
 
-export async function createOperatorActivity(uow: ActivityUnitOfWork, request: { accountId: string; activity: NewOperatorActivity }): Promise<Activity> {
+/**
+ * `uow.pool` may be a transaction's client, for a write that joins a larger one (seedOperator). Without a TimeZone the
+ * activity takes its account's; `activityId` fixes the new activity's id (the demo's, which the README's walk names).
+ */
+export async function createOperatorActivity(
+  uow: { pool: Db },
+  request: { accountId: string; activity: Omit<NewOperatorActivity, 'TimeZone'> & { TimeZone?: string }; activityId?: string },
+): Promise<Activity> {
   const a = request.activity;
   const input = {
     name: a.Name.trim(),
     description: a.Description ?? '',
     durationMinutes: a.DurationMinutes,
-    timeZone: a.TimeZone,
+    timeZone: a.TimeZone ?? (await findAccount(uow.pool, request.accountId))?.timeZone ?? 'UTC',
     priceMinor: a.Price.Amount,
     currency: a.Price.Currency,
     maxParticipants: a.MaxParticipants,
@@ -22,7 +29,7 @@ export async function createOperatorActivity(uow: ActivityUnitOfWork, request: {
     inShopfront: a.InShopfront ?? true,
   };
   checkNewActivity(input);
-  return createActivity(uow.pool, request.accountId, input);
+  return createActivity(uow.pool, request.accountId, { ...input, ...(request.activityId ? { activityId: request.activityId } : {}) });
 }
 
 /** Applies the changes sent; the result must still be a valid activity (422 otherwise). Two edits at once: the last wins. */
@@ -47,28 +54,30 @@ export function editOperatorActivity(uow: ActivityUnitOfWork, request: { account
   });
 }
 
-async function activityOf(uow: ActivityUnitOfWork, accountId: string, activityId: string): Promise<Activity> {
-  const activity = await findActivity(uow.pool, accountId, activityId);
+async function activityOf(db: Db, accountId: string, activityId: string): Promise<Activity> {
+  const activity = await findActivity(db, accountId, activityId);
   if (!activity) throw notFound('Activity');
   return activity;
 }
 
+/** `uow.pool` may be a transaction's client (seedOperator). */
 export async function addOperatorQuestion(
-  uow: ActivityUnitOfWork,
+  uow: { pool: Db },
   request: { accountId: string; activityId: string; question: NewQuestion },
 ): Promise<WaiverQuestion> {
-  const activity = await activityOf(uow, request.accountId, request.activityId);
+  const activity = await activityOf(uow.pool, request.accountId, request.activityId);
   const q = request.question;
   const input = { question: q.Question, type: q.Type, required: q.Required ?? false, options: q.Options ?? [], perParticipant: q.PerParticipant ?? false };
   checkNewQuestion(input);
   return addQuestion(uow.pool, request.accountId, activity.id, input);
 }
 
+/** `uow.pool` may be a transaction's client (seedOperator). */
 export async function generateTimeslots(
-  uow: ActivityUnitOfWork,
+  uow: { pool: Db },
   request: { accountId: string; activityId: string; pattern: TimeslotPattern },
-): Promise<{ created: number; existing: number; skipped: SkippedTimeslot[] }> {
-  const activity = await activityOf(uow, request.accountId, request.activityId);
+): Promise<{ activity: Activity; created: number; existing: number; skipped: SkippedTimeslot[] }> {
+  const activity = await activityOf(uow.pool, request.accountId, request.activityId);
   const p = request.pattern;
   const plan = planTimeslots({
     from: p.From,
@@ -80,5 +89,5 @@ export async function generateTimeslots(
     capacity: p.Capacity,
   });
   const { created, existing } = await insertTimeslots(uow.pool, request.accountId, activity.id, plan.timeslots);
-  return { created, existing, skipped: plan.skipped };
+  return { activity, created, existing, skipped: plan.skipped };
 }

@@ -1,10 +1,10 @@
-// The keys routes (owner only): list from the repository, create through its use case, revoke through the one
-// revocation that also tells every running API process to forget the key at once.
+// The keys routes (owner only): list from the repository, create and revoke through their use cases (a revocation also
+// tells every running API process to forget the key at once).
 import { createOperatorKeyOperation, listOperatorKeysOperation, revokeOperatorKeyOperation, type ApiKey } from '@backbone/contracts';
 import { listApiKeys } from '@backbone/db';
 import { notFound } from '@backbone/domain';
-import { mountOperation, revokeKey, type OperationRoutes } from '@backbone/http';
-import { createOperatorKey } from '@backbone/use-cases';
+import { mountOperation, type OperationRoutes } from '@backbone/http';
+import { createOperatorKey, revokeKey } from '@backbone/use-cases';
 import type { OperatorAppDeps } from '../deps.js';
 
 export function mountListKeys(routes: OperationRoutes, deps: OperatorAppDeps): void {
@@ -44,7 +44,7 @@ export function mountCreateKey(routes: OperationRoutes, deps: OperatorAppDeps): 
 
 export function mountRevokeKey(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(routes, deps, revokeOperatorKeyOperation, async ({ params, auth }) => {
-    const { revoked } = await revokeKey(deps.pool, deps.redisUrl, auth.accountId, params.KeyID.toLowerCase());
+    const { revoked } = await revokeKey(deps, { accountId: auth.accountId, keyId: params.KeyID.toLowerCase() });
     if (!revoked) throw notFound('API key');
     return { status: 204, body: undefined };
   });

@@ -1,0 +1,49 @@
+// A booking the operator makes (the console's point of sale, the admin CLI, the demo seed): the point of sale's by
+// default or the online shop's, never a partner's (partners book through the partner API with their own key). Booked
+// through createBooking, the same atomic reservation as every channel.
+import { BOOKING_CHANNELS, type Booking, type BookingChannel, type SaleRequest } from '@backbone/contracts';
+import { ValidationError } from '@backbone/domain';
+import { createBooking, type BookingUnitOfWork } from './create-booking.js';
+import type { IdempotencyRequest, Replayable } from './idempotency.js';
+
+const OPERATOR_CHANNELS: readonly BookingChannel[] = BOOKING_CHANNELS.filter((channel) => channel !== 'ota');
+
+export function createSale(
+  uow: BookingUnitOfWork,
+  request: {
+    accountId: string;
+    /** The admin key that made it; null for a console session, the admin CLI and the demo seed. */
+    apiKeyId: string | null;
+    /** The console user who sold it; null otherwise. */
+    userId: string | null;
+    /** pos unless given. */
+    channel?: string;
+    sale: SaleRequest;
+  },
+  idempotency: IdempotencyRequest | null = null,
+): Promise<Replayable<Booking>> {
+  const channel = request.channel ?? 'pos';
+  if (!(OPERATOR_CHANNELS as readonly string[]).includes(channel)) {
+    throw new ValidationError([{ field: 'channel', message: `channel must be ${OPERATOR_CHANNELS.join(' or ')} (partners book through the partner API).` }]);
+  }
+  const sale = request.sale;
+  return createBooking(
+    uow,
+    {
+      accountId: request.accountId,
+      apiKeyId: request.apiKeyId,
+      partnerId: null,
+      createdByUserId: request.userId,
+      hold: null,
+      channel: channel as BookingChannel,
+      activityId: sale.ActivityID,
+      date: sale.Date,
+      time: sale.Time,
+      participants: sale.Participants,
+      customer: sale.Customer,
+      paymentReference: sale.PaymentReference ?? null,
+      answers: sale.Answers,
+    },
+    idempotency,
+  );
+}

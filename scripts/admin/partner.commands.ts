@@ -12,7 +12,18 @@ import {
   type Scope,
   type TimeslotPattern,
 } from '@backbone/contracts';
-import { findAccount, findActivity, listAccounts, listActivities, listApiKeys, listBookings, listPartners, type Account, type Pool } from '@backbone/db';
+import {
+  findAccount,
+  findActivity,
+  listAccounts,
+  listActivities,
+  listApiKeys,
+  listBookings,
+  listPartners,
+  type Account,
+  type ListedBooking,
+  type Pool,
+} from '@backbone/db';
 import { isCalendarDate, toOperatorActivity, toQuestion, type Activity, type BookingActor } from '@backbone/domain';
 import { keyRevocationsOver } from '@backbone/publisher';
 import {
@@ -100,6 +111,29 @@ function describeKey(key: { id: string; name: string; prefix: string; scopes: Sc
 }
 
 /** The options a sale's members come from. */
+function describeBooking(b: ListedBooking) {
+  return {
+    Reference: b.reference,
+    Status: b.status,
+    Channel: b.channel,
+    PartnerID: b.partnerId,
+    PartnerName: b.partnerName,
+    ActivityID: b.activityId,
+    ActivityName: b.activityName,
+    Date: b.date,
+    Time: b.time,
+    StartsAt: b.startsAt,
+    Participants: b.participants,
+    Customer: b.customer,
+    PaymentReference: b.paymentReference,
+    Answers: b.answers,
+    CreatedAt: b.createdAt.toISOString(),
+    ExpiresAt: b.expiresAt?.toISOString() ?? null,
+    CancelledAt: b.cancelledAt?.toISOString() ?? null,
+    CancellationReason: b.cancellationReason,
+  };
+}
+
 const SALE_OPTIONS = {
   ActivityID: 'activity',
   Date: 'date',
@@ -395,7 +429,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
     options: { account: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } },
     async run(options, { pool }) {
       const account = await accountOf(pool, options);
-      return listBookings(pool, account.id, { from: dateOption(options, 'from') ?? null, to: dateOption(options, 'to') ?? null });
+      return (await listBookings(pool, account.id, { from: dateOption(options, 'from') ?? null, to: dateOption(options, 'to') ?? null })).map(describeBooking);
     },
   },
 };

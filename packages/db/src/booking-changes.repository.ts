@@ -3,7 +3,8 @@
 // the change itself: the places moved, the booking rewritten, its booking.updated event and its history row, in one
 // statement. The caller holds the booking's row lock (booking first, then timeslots, as every transition does).
 import type { BookingActor, ChangeTimeslot } from '@backbone/domain';
-import { actorColumns, type BookingRecord } from './booking-lifecycle.repository.js';
+import { actorColumns } from './booking-lifecycle.repository.js';
+import type { BookingRecord } from './booking-row.js';
 import { LAPSED_HOLDS } from './lapsed-holds.js';
 import { tenantIs } from './tenant-check.js';
 import type { Db } from './pool.js';

@@ -1,123 +1,12 @@
 // The booking lifecycle in SQL: a booking as a partner (or the operator) reads it, the transitions (confirm, cancel,
 // expiry) each with its outbox event in the same transaction, the release of lapsed holds, and the sync feed.
 // Lock order everywhere: the booking rows first, then their timeslot's row, so two transitions never deadlock.
-import { formatInZone, type BookingActor, type BookingStatus } from '@backbone/domain';
-import { isoInstantSql } from './iso-instant.js';
+import type { BookingActor } from '@backbone/domain';
+import { BOOKING_FROM, BOOKING_RECORD_MEMBERS, bookingColumns, toBookingRecord, type BookingRecord, type BookingRowOf } from './booking-row.js';
 import { tenantIs } from './tenant-check.js';
 import { COMMIT_WITHOUT_FLUSH, type Db } from './pool.js';
 
-/** One booking with everything its transitions and its answer need. */
-export interface BookingRecord {
-  id: number;
-  accountId: string;
-  partnerId: string | null;
-  reference: string;
-  status: BookingStatus;
-  channel: 'ota' | 'online' | 'pos';
-  activityId: string;
-  activityInternalId: number;
-  timeslotId: number;
-  date: string;
-  time: string;
-  /** ISO 8601 in the activity's zone. */
-  startsAt: string;
-  startsAtInstant: Date;
-  participants: number;
-  customer: Record<string, unknown>;
-  paymentReference: string | null;
-  answers: unknown[];
-  expiresAt: Date | null;
-  cancelledAt: Date | null;
-  cancellationReason: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  cancellationCutoffMinutes: number;
-  /** The activity's per-booking maximum of participants. */
-  maxParticipants: number;
-  /** The price as sold (minor units per participant), its currency, and whether it was recorded at the sale. */
-  unitPriceMinor: number;
-  currency: string;
-  priceAtSale: boolean;
-  note: string | null;
-  checkedInAt: Date | null;
-  /** The database's clock when the booking was read: transitions are judged against it, not the app's. */
-  now: Date;
-}
-
-interface BookingRow {
-  id: number;
-  account_id: string;
-  partner_id: string | null;
-  reference: string;
-  status: BookingStatus;
-  channel: 'ota' | 'online' | 'pos';
-  activity_uuid: string;
-  activity_id: number;
-  timeslot_id: number;
-  local_date: string;
-  local_time: string;
-  starts_at: Date;
-  time_zone: string;
-  participants: number;
-  customer: Record<string, unknown>;
-  payment_reference: string | null;
-  answers: unknown[];
-  expires_at: Date | null;
-  cancelled_at: Date | null;
-  cancellation_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
-  cancellation_cutoff_minutes: number;
-  max_participants: number;
-  unit_price_minor: string;
-  currency: string;
-  price_source: 'sale' | 'migration';
-  note: string | null;
-  checked_in_at: Date | null;
-  now: Date;
-}
-
-const BOOKING_COLUMNS = `b.id, b.account_id, b.partner_id, b.reference, b.status, b.channel, a.activity_id AS activity_uuid, b.activity_id,
-       b.timeslot_id, to_char(t.local_date, 'YYYY-MM-DD') AS local_date, to_char(t.local_time, 'HH24:MI') AS local_time,
-       t.starts_at, a.time_zone, b.participants, b.customer, b.payment_reference, b.answers, b.expires_at, b.cancelled_at,
-       b.cancellation_reason, b.created_at, b.updated_at, a.cancellation_cutoff_minutes, a.max_participants, b.unit_price_minor,
-       b.currency, b.price_source, b.note, b.checked_in_at, now() AS now`;
-const BOOKING_FROM = `bookings b JOIN timeslots t ON t.id = b.timeslot_id JOIN activities a ON a.account_id = b.account_id AND a.id = b.activity_id`;
-
-function toRecord(r: BookingRow): BookingRecord {
-  return {
-    id: r.id,
-    accountId: r.account_id,
-    partnerId: r.partner_id,
-    reference: r.reference,
-    status: r.status,
-    channel: r.channel,
-    activityId: r.activity_uuid,
-    activityInternalId: r.activity_id,
-    timeslotId: r.timeslot_id,
-    date: r.local_date,
-    time: r.local_time,
-    startsAt: formatInZone(r.starts_at, r.time_zone),
-    startsAtInstant: r.starts_at,
-    participants: r.participants,
-    customer: r.customer,
-    paymentReference: r.payment_reference,
-    answers: r.answers,
-    expiresAt: r.expires_at,
-    cancelledAt: r.cancelled_at,
-    cancellationReason: r.cancellation_reason,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    cancellationCutoffMinutes: r.cancellation_cutoff_minutes,
-    maxParticipants: r.max_participants,
-    unitPriceMinor: Number(r.unit_price_minor),
-    currency: r.currency,
-    priceAtSale: r.price_source === 'sale',
-    note: r.note,
-    checkedInAt: r.checked_in_at,
-    now: r.now,
-  };
-}
+const RECORD_COLUMNS = bookingColumns(BOOKING_RECORD_MEMBERS, { status: 'stored' });
 
 /** Who is asking: a partner sees only its own bookings; the operator (partnerId null) every booking of the account. */
 export interface BookingOwner {
@@ -130,14 +19,14 @@ export interface BookingOwner {
  * transition that follows reads it.
  */
 export async function findBooking(db: Db, owner: BookingOwner, reference: string, options: { lock?: boolean } = {}): Promise<BookingRecord | null> {
-  const { rows } = await db.query<BookingRow>({
+  const { rows } = await db.query<BookingRowOf<(typeof BOOKING_RECORD_MEMBERS)[number]>>({
     name: options.lock ? 'booking-find-locked' : 'booking-find',
-    text: `SELECT ${BOOKING_COLUMNS} FROM ${BOOKING_FROM}
+    text: `SELECT ${RECORD_COLUMNS} FROM ${BOOKING_FROM}
             WHERE b.reference = $2 AND ${tenantIs('b.account_id', '$1')} AND ($3::uuid IS NULL OR b.partner_id = $3)
             ${options.lock ? 'FOR UPDATE OF b' : ''}`,
     values: [owner.accountId, reference, owner.partnerId],
   });
-  return rows[0] ? toRecord(rows[0]) : null;
+  return rows[0] ? toBookingRecord(rows[0]) : null;
 }
 
 export interface LifecycleEvent {
@@ -298,29 +187,30 @@ export interface SyncPosition {
 
 /**
  * A booking as the sync feed serves it: what the partner's answer shows and nothing more. Instants are ISO 8601 text
- * written by PostgreSQL (isoInstantSql) and the status is the effective one: a page is 500 rows, and parsing five
- * timestamps and the answers of each, only to print them again, was the largest part of the partner API's CPU per page.
+ * written by PostgreSQL and the status is the shown one: a page is 500 rows, and parsing five timestamps and the
+ * answers of each, only to print them again, was the largest part of the partner API's CPU per page.
  */
-export interface BookingChange {
-  reference: string;
-  /** The domain's effectiveStatus at the statement's clock: a hold past its expiry is expired, marked or not. */
-  status: BookingStatus;
-  activityId: string;
-  date: string;
-  time: string;
-  participants: number;
-  customer: Record<string, unknown>;
-  paymentReference: string | null;
-  channel: 'ota' | 'online' | 'pos';
-  unitPriceMinor: number;
-  currency: string;
-  priceAtSale: boolean;
-  createdAt: string;
-  expiresAt: string | null;
-  cancelledAt: string | null;
-  cancellationReason: string | null;
-  updatedAt: string;
-}
+const CHANGE_MEMBERS = [
+  'reference',
+  'status',
+  'activityId',
+  'date',
+  'time',
+  'participants',
+  'customer',
+  'paymentReference',
+  'channel',
+  'unitPriceMinor',
+  'currency',
+  'priceAtSale',
+  'createdAt',
+  'expiresAt',
+  'cancelledAt',
+  'cancellationReason',
+  'updatedAt',
+] as const;
+export type BookingChange = BookingRowOf<(typeof CHANGE_MEMBERS)[number], 'text'>;
+const CHANGE_COLUMNS = bookingColumns(CHANGE_MEMBERS, { instants: 'text' });
 
 /**
  * A partner's bookings changed at or after `since`, in the order of their last change, after `cursor`. Only changes
@@ -334,13 +224,7 @@ export async function listBookingChanges(
 ): Promise<{ changes: BookingChange[]; last: SyncPosition | null }> {
   const { rows } = await db.query<BookingChange & { id: number; changeXid: string }>({
     name: 'bookings-sync',
-    text: `SELECT b.id AS "id", b.change_xid::text AS "changeXid", b.reference AS "reference",
-                  CASE WHEN b.status = 'on_hold' AND b.expires_at <= now() THEN 'expired' ELSE b.status END AS "status",
-                  a.activity_id AS "activityId", to_char(t.local_date, 'YYYY-MM-DD') AS "date", to_char(t.local_time, 'HH24:MI') AS "time",
-                  b.participants AS "participants", b.customer AS "customer", b.payment_reference AS "paymentReference", b.channel AS "channel",
-                  b.unit_price_minor::float8 AS "unitPriceMinor", b.currency AS "currency", b.price_source = 'sale' AS "priceAtSale",
-                  ${isoInstantSql('b.created_at')} AS "createdAt", ${isoInstantSql('b.expires_at')} AS "expiresAt", ${isoInstantSql('b.cancelled_at')} AS "cancelledAt",
-                  b.cancellation_reason AS "cancellationReason", ${isoInstantSql('b.updated_at')} AS "updatedAt"
+    text: `SELECT b.id AS "id", b.change_xid::text AS "changeXid", ${CHANGE_COLUMNS}
              FROM ${BOOKING_FROM}
             WHERE b.partner_id = $2 AND b.account_id = $1 AND b.updated_at >= $3
               AND b.change_xid < pg_snapshot_xmin(pg_current_snapshot())

@@ -4,17 +4,9 @@
 // booking and its booking.created outbox event in the same statement, so the row lock is held for one round trip.
 // It commits without waiting for the disk (COMMIT_WITHOUT_FLUSH), so the next booking of the timeslot does not wait
 // for this one's flush; the use case awaits durability before it answers.
-import type { BookingChannel } from '@backbone/contracts';
-import {
-  formatInZone,
-  type BookableActivity,
-  type BookingStore,
-  type Reservation,
-  type ReservationOutcome,
-  type TimeslotState,
-  type WaiverQuestion,
-} from '@backbone/domain';
+import type { BookableActivity, BookingStore, Reservation, ReservationOutcome, TimeslotState, WaiverQuestion } from '@backbone/domain';
 import { releaseLapsedHolds } from './booking-lifecycle.repository.js';
+import { BOOKING_FROM, bookingColumns, PARTNER_JOIN, toBookingRecord, type BookingRowOf } from './booking-row.js';
 import { LAPSED_HOLDS } from './lapsed-holds.js';
 import pg from 'pg';
 import { COMMIT_WITHOUT_FLUSH, withSavepoint, type Db } from './pool.js';
@@ -141,83 +133,38 @@ async function timeslotState(db: Db, r: Reservation): Promise<TimeslotState | nu
   return rows[0] ?? null;
 }
 
-export interface BookingListItem {
-  Reference: string;
-  /** As partners see it: a hold whose expiry has passed is expired, whether or not the sweeper has marked it. */
-  Status: string;
-  Channel: BookingChannel;
-  /** The partner that made it (ota bookings); null for the operator's channels. */
-  PartnerID: string | null;
-  PartnerName: string | null;
-  ActivityID: string;
-  ActivityName: string;
-  Date: string;
-  Time: string;
-  /** ISO 8601 with the offset of the activity's zone. */
-  StartsAt: string;
-  Participants: number;
-  Customer: Record<string, unknown>;
-  PaymentReference: string | null;
-  Answers: unknown[];
-  CreatedAt: string;
-  ExpiresAt: string | null;
-  CancelledAt: string | null;
-  CancellationReason: string | null;
-}
+/** What the admin CLI lists of a booking (its status as shown: a hold past its expiry is expired). */
+const LISTED = [
+  'reference',
+  'status',
+  'channel',
+  'partnerId',
+  'partnerName',
+  'activityId',
+  'activityName',
+  'date',
+  'time',
+  'startsAtInstant',
+  'timeZone',
+  'participants',
+  'customer',
+  'paymentReference',
+  'answers',
+  'createdAt',
+  'expiresAt',
+  'cancelledAt',
+  'cancellationReason',
+] as const;
+export type ListedBooking = BookingRowOf<(typeof LISTED)[number]> & { startsAt: string };
 
 /** The account's bookings of every channel, by timeslot; `from`/`to` bound the timeslots' local dates. */
-export async function listBookings(db: Db, accountId: string, range: { from?: string | null; to?: string | null } = {}): Promise<BookingListItem[]> {
-  const { rows } = await db.query<{
-    reference: string;
-    status: string;
-    channel: BookingChannel;
-    activity_id: string;
-    name: string;
-    local_date: string;
-    local_time: string;
-    starts_at: Date;
-    time_zone: string;
-    participants: number;
-    customer: Record<string, unknown>;
-    payment_reference: string | null;
-    answers: unknown[];
-    created_at: Date;
-    partner_id: string | null;
-    partner_name: string | null;
-    expires_at: Date | null;
-    cancelled_at: Date | null;
-    cancellation_reason: string | null;
-  }>(
-    `SELECT b.reference, CASE WHEN b.status = 'on_hold' AND b.expires_at <= now() THEN 'expired' ELSE b.status END AS status,
-            b.channel, a.activity_id, a.name, to_char(t.local_date, 'YYYY-MM-DD') AS local_date,
-            to_char(t.local_time, 'HH24:MI') AS local_time, t.starts_at, a.time_zone, b.participants, b.customer, b.payment_reference,
-            b.answers, b.created_at, b.partner_id, p.name AS partner_name, b.expires_at, b.cancelled_at, b.cancellation_reason
-       FROM bookings b
-       JOIN timeslots t ON t.id = b.timeslot_id
-       JOIN activities a ON a.account_id = b.account_id AND a.id = b.activity_id
-       LEFT JOIN partners p ON p.account_id = b.account_id AND p.id = b.partner_id
+export async function listBookings(db: Db, accountId: string, range: { from?: string | null; to?: string | null } = {}): Promise<ListedBooking[]> {
+  const { rows } = await db.query<BookingRowOf<(typeof LISTED)[number]>>(
+    `SELECT ${bookingColumns(LISTED)}
+       FROM ${BOOKING_FROM} ${PARTNER_JOIN}
       WHERE b.account_id = $1 AND ($2::date IS NULL OR t.local_date >= $2::date) AND ($3::date IS NULL OR t.local_date <= $3::date)
       ORDER BY t.starts_at, b.created_at, b.id`,
     [accountId, range.from ?? null, range.to ?? null],
   );
-  return rows.map((r) => ({
-    Reference: r.reference,
-    Status: r.status,
-    Channel: r.channel,
-    PartnerID: r.partner_id,
-    PartnerName: r.partner_name,
-    ActivityID: r.activity_id,
-    ActivityName: r.name,
-    Date: r.local_date,
-    Time: r.local_time,
-    StartsAt: formatInZone(r.starts_at, r.time_zone),
-    Participants: r.participants,
-    Customer: r.customer,
-    PaymentReference: r.payment_reference,
-    Answers: r.answers,
-    CreatedAt: r.created_at.toISOString(),
-    ExpiresAt: r.expires_at?.toISOString() ?? null,
-    CancelledAt: r.cancelled_at?.toISOString() ?? null,
-    CancellationReason: r.cancellation_reason,
-  }));
+  return rows.map(toBookingRecord);
 }

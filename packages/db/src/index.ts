@@ -15,6 +15,7 @@ export * from './questions.repository.js';
 export * from './bookings.repository.js';
 export * from './operator-users.repository.js';
 export * from './operator-bookings.repository.js';
+export * from './booking-row.js';
 export * from './booking-lifecycle.repository.js';
 export * from './partners.repository.js';
 export * from './operator-timeslots.repository.js';

@@ -1,42 +1,40 @@
 // The console's reads of bookings: every channel, filtered, keyset-paged newest first by id. Bookings made while
 // someone pages get higher ids, so they land before the first page and never shift or repeat rows of later pages.
 import { BOOKING_CSV_COLUMNS, type BookingDetail, type BookingListQuery, type OperatorBooking } from '@backbone/contracts';
-import { formatInZone } from '@backbone/domain';
+import { bookingColumns, PARTNER_JOIN, SHOWN_STATUS, toBookingRecord, type BookingRowOf } from './booking-row.js';
 import { isoInstantSql } from './iso-instant.js';
 import { tenantIs } from './tenant-check.js';
 import type { Db } from './pool.js';
 
 export type BookingFilters = Omit<BookingListQuery, 'Limit' | 'Cursor'>;
 
-interface Row {
-  id: string;
-  reference: string;
-  status: OperatorBooking['Status'];
-  channel: OperatorBooking['Channel'];
-  activity_id: string;
-  name: string;
-  local_date: string;
-  local_time: string;
-  starts_at: Date;
-  time_zone: string;
-  participants: number;
-  customer: { FirstName: string; LastName: string; Email: string; Phone?: string | null };
-  payment_reference: string | null;
-  partner_name: string | null;
-  created_at: Date;
-  answers?: BookingDetail['Answers'];
-}
+/** What the console's list shows of a booking (its status as shown: a hold past its expiry is expired). */
+const LISTED = [
+  'id',
+  'reference',
+  'status',
+  'channel',
+  'activityId',
+  'activityName',
+  'date',
+  'time',
+  'startsAtInstant',
+  'timeZone',
+  'participants',
+  'customer',
+  'paymentReference',
+  'partnerName',
+  'createdAt',
+] as const;
+type Row = BookingRowOf<(typeof LISTED)[number]>;
 
-// A hold whose expiry has passed is expired in every answer, whether or not the sweeper has marked it yet.
-const STATUS = `CASE WHEN b.status = 'on_hold' AND b.expires_at <= now() THEN 'expired' ELSE b.status END`;
+const STATUS = SHOWN_STATUS;
 
-const SELECT = `SELECT b.id, b.reference, ${STATUS} AS status, b.channel, a.activity_id, a.name,
-            to_char(t.local_date, 'YYYY-MM-DD') AS local_date, to_char(t.local_time, 'HH24:MI') AS local_time,
-            t.starts_at, a.time_zone, b.participants, b.customer, b.payment_reference, p.name AS partner_name, b.created_at`;
+const SELECT = `SELECT ${bookingColumns(LISTED)}`;
 
 const JOINED = `JOIN timeslots t ON t.id = b.timeslot_id
        JOIN activities a ON a.account_id = b.account_id AND a.id = b.activity_id
-       LEFT JOIN partners p ON p.account_id = b.account_id AND p.id = b.partner_id`;
+       ${PARTNER_JOIN}`;
 const FROM = `FROM bookings b ${JOINED}`;
 
 // The free-text search's haystack: exactly the expression of the trigram index bookings_search_idx.
@@ -135,21 +133,23 @@ const SEARCH_INDEX = `WITH found AS MATERIALIZED (
        ${SELECT} FROM (SELECT id FROM found ORDER BY id DESC LIMIT $10) AS page JOIN bookings b ON b.id = page.id ${JOINED}
        ORDER BY b.id DESC`;
 
-function toBooking(r: Row): OperatorBooking {
+function toBooking(row: Row): OperatorBooking {
+  const b = toBookingRecord(row);
+  const customer = b.customer as { FirstName: string; LastName: string; Email: string; Phone?: string | null };
   return {
-    Reference: r.reference,
-    Status: r.status,
-    Channel: r.channel,
-    ActivityID: r.activity_id,
-    ActivityName: r.name,
-    Date: r.local_date,
-    Time: r.local_time,
-    StartsAt: formatInZone(r.starts_at, r.time_zone),
-    Participants: r.participants,
-    Customer: { FirstName: r.customer.FirstName, LastName: r.customer.LastName, Email: r.customer.Email, Phone: r.customer.Phone ?? null },
-    PaymentReference: r.payment_reference,
-    PartnerName: r.partner_name,
-    CreatedAt: r.created_at.toISOString(),
+    Reference: b.reference,
+    Status: b.status,
+    Channel: b.channel,
+    ActivityID: b.activityId,
+    ActivityName: b.activityName,
+    Date: b.date,
+    Time: b.time,
+    StartsAt: b.startsAt,
+    Participants: b.participants,
+    Customer: { FirstName: customer.FirstName, LastName: customer.LastName, Email: customer.Email, Phone: customer.Phone ?? null },
+    PaymentReference: b.paymentReference,
+    PartnerName: b.partnerName,
+    CreatedAt: b.createdAt.toISOString(),
   };
 }
 
@@ -197,7 +197,7 @@ export async function listOperatorBookings(
 function toPage(rows: Row[], limit: number): { bookings: OperatorBooking[]; next: string | null } {
   const more = rows.length > limit;
   const shown = more ? rows.slice(0, limit) : rows;
-  return { bookings: shown.map(toBooking), next: more ? shown[shown.length - 1]!.id : null };
+  return { bookings: shown.map(toBooking), next: more ? String(shown[shown.length - 1]!.id) : null };
 }
 
 /** Up to `limit + 1` matches of the free text below `below`, newest first: the walk, then the index (see SEARCH_WALK). */
@@ -366,7 +366,10 @@ function prefetch<T>(query: Promise<T>): Promise<T> {
 }
 
 export async function findOperatorBooking(db: Db, accountId: string, reference: string): Promise<BookingDetail | null> {
-  const { rows } = await db.query<Row>(`${SELECT}, b.answers ${FROM} WHERE b.reference = $2 AND ${tenantIs('b.account_id', '$1')}`, [accountId, reference]);
+  const { rows } = await db.query<Row & Pick<BookingRowOf<'answers'>, 'answers'>>(
+    `${SELECT}, ${bookingColumns(['answers'])} ${FROM} WHERE b.reference = $2 AND ${tenantIs('b.account_id', '$1')}`,
+    [accountId, reference],
+  );
   const row = rows[0];
-  return row ? { ...toBooking(row), Answers: row.answers ?? [] } : null;
+  return row ? { ...toBooking(row), Answers: (row.answers as BookingDetail['Answers'] | null) ?? [] } : null;
 }

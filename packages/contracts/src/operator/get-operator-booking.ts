@@ -1,7 +1,7 @@
 // GET /api/v2/operator/bookings/:Reference: one booking with its waiver answers.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Operation } from '../operation.js';
-import { bookingAnswerSchema, operatorBookingSchema } from './list-bookings.js';
+import { bookingAnswerSchema, operatorBookingSchema } from './list-operator-bookings.js';
 import { operatorTags } from './shared.schemas.js';
 
 export const bookingDetailSchema = {

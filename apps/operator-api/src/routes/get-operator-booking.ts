@@ -5,7 +5,7 @@ import { notFound } from '@backbone/domain';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import type { OperatorAppDeps } from '../deps.js';
 
-export function mountGetBooking(routes: OperationRoutes, deps: OperatorAppDeps): void {
+export function mountGetOperatorBooking(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(routes, deps, getOperatorBookingOperation, async ({ params, auth }) => {
     const booking = await findOperatorBooking(deps.pool, auth.accountId, params.Reference);
     if (!booking) throw notFound('Booking');

@@ -1,5 +1,5 @@
-// Failed platform events of the caller's account: list them and replay one (the others' are invisible: 404). Owners
-// only: replaying runs the account's jobs again, which is the operating of the service, not the day's bookings.
+// GET /api/v2/operator/failed-events: the failed platform events of the caller's account (the others' are invisible).
+// Owners only, as replaying them is.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Operation } from '../operation.js';
 import { operatorTags } from './shared.schemas.js';
@@ -31,18 +31,4 @@ export const listFailedEventsOperation = {
   auth: 'session-or-key',
   roles: ['owner'],
   responses: { 200: { description: 'Newest first, at most 500.', schema: { type: 'array', items: failedEventSchema } } },
-} as const satisfies Operation;
-
-export const replayFailedEventOperation = {
-  operationId: 'replayFailedEvent',
-  method: 'post',
-  path: '/api/v2/operator/failed-events/:JobID/replay',
-  summary: 'Replay a failed platform event',
-  description: 'Moves the job back to its queue with a fresh set of attempts.',
-  tags: operatorTags,
-  scope: 'admin',
-  auth: 'session-or-key',
-  roles: ['owner'],
-  params: { type: 'object', required: ['JobID'], properties: { JobID: { type: 'string', minLength: 1, maxLength: 600 } } },
-  responses: { 204: { description: 'Queued again.' }, 404: { description: 'No failed job with this id in this account.' } },
 } as const satisfies Operation;

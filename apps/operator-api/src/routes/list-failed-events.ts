@@ -1,7 +1,7 @@
-// The account's failed platform events: list and replay, through the use cases that keep other accounts' jobs out.
-import { listFailedEventsOperation, replayFailedEventOperation, type FailedEvent } from '@backbone/contracts';
+// GET /api/v2/operator/failed-events (owners): through the use case that keeps other accounts' jobs out.
+import { listFailedEventsOperation, type FailedEvent } from '@backbone/contracts';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
-import { listFailedEvents, replayFailedEvent } from '@backbone/use-cases';
+import { listFailedEvents } from '@backbone/use-cases';
 import type { OperatorAppDeps } from '../deps.js';
 
 export function mountListFailedEvents(routes: OperationRoutes, deps: OperatorAppDeps): void {
@@ -18,12 +18,5 @@ export function mountListFailedEvents(routes: OperationRoutes, deps: OperatorApp
       Payload: j.payload,
     }));
     return { status: 200, body: events, headers: { 'Cache-Control': 'no-store' } };
-  });
-}
-
-export function mountReplayFailedEvent(routes: OperationRoutes, deps: OperatorAppDeps): void {
-  mountOperation(routes, deps, replayFailedEventOperation, async ({ params, auth }) => {
-    await replayFailedEvent(deps, { accountId: auth.accountId, jobId: params.JobID });
-    return { status: 204, body: undefined };
   });
 }

@@ -5,7 +5,7 @@ import { checkOperatorDateRange, notFound } from '@backbone/domain';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import type { OperatorAppDeps } from '../deps.js';
 
-export function mountListTimeslots(routes: OperationRoutes, deps: OperatorAppDeps): void {
+export function mountListOperatorTimeslots(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(routes, deps, listOperatorTimeslotsOperation, async ({ params, query, auth }) => {
     checkOperatorDateRange(query.From, query.To, MAX_TIMESLOT_RANGE_DAYS);
     const timeslots = await listActivityTimeslots(deps.pool, auth.accountId, params.ActivityID, query.From, query.To);

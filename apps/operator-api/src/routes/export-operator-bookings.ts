@@ -6,7 +6,7 @@ import { streamOperatorBookingsCsv } from '@backbone/db';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import type { OperatorAppDeps } from '../deps.js';
 
-export function mountExportBookings(routes: OperationRoutes, deps: OperatorAppDeps): void {
+export function mountExportOperatorBookings(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(routes, deps, exportOperatorBookingsOperation, async ({ query, auth, res }) => {
     const batches = streamOperatorBookingsCsv(deps.pool, auth.accountId, query);
     // The first batch is read before the headers go out, so that a failing query still answers with a problem.

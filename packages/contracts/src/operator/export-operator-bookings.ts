@@ -1,6 +1,6 @@
 // GET /api/v2/operator/bookings.csv: the filtered list as CSV (RFC 4180, UTF-8, header row), streamed row by row.
 import type { Operation } from '../operation.js';
-import { bookingFilterProperties } from './list-bookings.js';
+import { bookingFilterProperties } from './list-operator-bookings.js';
 import { operatorTags } from './shared.schemas.js';
 
 /** The CSV's columns, in order. */

@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor } from '../cursor.js';
 
 const CACHING = { 'Cache-Control': 'private, no-cache', Vary: 'Cookie, Authorization' };
 
-export function mountListBookings(routes: OperationRoutes, deps: OperatorAppDeps): void {
+export function mountListOperatorBookings(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(
     routes,
     deps,

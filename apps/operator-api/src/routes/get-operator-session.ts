@@ -1,12 +1,12 @@
 // GET /api/v2/operator/session: the signed-in user (or the admin key, acting as an owner) and its account.
-import { getSessionOperation } from '@backbone/contracts';
+import { getOperatorSessionOperation } from '@backbone/contracts';
 import { findAccount } from '@backbone/db';
 import { notFound } from '@backbone/domain';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import type { OperatorAppDeps } from '../deps.js';
 
-export function mountGetSession(routes: OperationRoutes, deps: OperatorAppDeps): void {
-  mountOperation(routes, deps, getSessionOperation, async ({ auth }) => {
+export function mountGetOperatorSession(routes: OperationRoutes, deps: OperatorAppDeps): void {
+  mountOperation(routes, deps, getOperatorSessionOperation, async ({ auth }) => {
     const account = await findAccount(deps.pool, auth.accountId);
     if (!account) throw notFound('Account');
     return {

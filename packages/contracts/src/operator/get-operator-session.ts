@@ -18,7 +18,7 @@ export const sessionSchema = {
 } as const;
 export type OperatorSession = FromSchema<typeof sessionSchema>;
 
-export const getSessionOperation = {
+export const getOperatorSessionOperation = {
   operationId: 'getOperatorSession',
   method: 'get',
   path: '/api/v2/operator/session',

@@ -4,7 +4,7 @@ import { mountOperation, type OperationRoutes } from '@backbone/http';
 import { summariseUsage } from '@backbone/use-cases';
 import type { OperatorAppDeps } from '../deps.js';
 
-export function mountGetUsage(routes: OperationRoutes, deps: OperatorAppDeps): void {
+export function mountGetOperatorUsage(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(routes, deps, getOperatorUsageOperation, async ({ query, auth }) => {
     const summary = await summariseUsage(deps, {
       accountId: auth.accountId,

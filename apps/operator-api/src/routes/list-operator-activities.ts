@@ -5,7 +5,7 @@ import { toOperatorActivity } from '@backbone/domain';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import type { OperatorAppDeps } from '../deps.js';
 
-export function mountListActivities(routes: OperationRoutes, deps: OperatorAppDeps): void {
+export function mountListOperatorActivities(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(routes, deps, listOperatorActivitiesOperation, async ({ auth }) => {
     const activities = await listActivities(deps.pool, auth.accountId);
     const byName = activities.map(toOperatorActivity).sort((a, b) => a.Name.toLowerCase().localeCompare(b.Name.toLowerCase()) || a.ID - b.ID);

@@ -14,6 +14,8 @@ COPY packages/contracts/package.json packages/contracts/
 COPY packages/db/package.json packages/db/
 COPY packages/domain/package.json packages/domain/
 COPY packages/http/package.json packages/http/
+COPY packages/logging/package.json packages/logging/
+COPY packages/metrics/package.json packages/metrics/
 COPY packages/publisher/package.json packages/publisher/
 COPY packages/use-cases/package.json packages/use-cases/
 COPY packages/webhooks/package.json packages/webhooks/

@@ -2,7 +2,7 @@
 // sweeper) -> graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the active ones finish (up to
 // SHUTDOWN_TIMEOUT_MS; unfinished ones are redelivered to another worker), then closes its connections.
 import { createEventEntryWriter, createPool, migrate, readDatabaseIdentity } from '@backbone/db';
-import { createLogger, writeLogsBeforeExit } from '@backbone/http/logger';
+import { createLogger, redactUrl, writeLogsBeforeExit } from '@backbone/logging';
 import { registry, startMetricsServer } from '@backbone/metrics';
 import { closeQueues, createRedisConnection, guardQueuePrefix, openQueues } from '@backbone/publisher';
 import { loadWorkerConfig } from './config.js';
@@ -103,8 +103,4 @@ try {
 } catch (error) {
   logger.fatal({ err: error }, 'metering worker failed to start');
   process.exit(1);
-}
-
-function redactUrl(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }

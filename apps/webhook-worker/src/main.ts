@@ -2,7 +2,7 @@
 // graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the attempts in flight finish (up to
 // SHUTDOWN_TIMEOUT_MS; unfinished jobs are redelivered to another worker), then closes its connections.
 import { createPool, migrate, readDatabaseIdentity } from '@backbone/db';
-import { createLogger, writeLogsBeforeExit } from '@backbone/http/logger';
+import { createLogger, redactUrl, writeLogsBeforeExit } from '@backbone/logging';
 import { registry, startMetricsServer } from '@backbone/metrics';
 import { createRedisConnection, guardQueuePrefix } from '@backbone/publisher';
 import { destinationPolicyFrom } from '@backbone/webhooks';
@@ -95,8 +95,4 @@ try {
 } catch (error) {
   logger.fatal({ err: error }, 'webhook worker failed to start');
   process.exit(1);
-}
-
-function redactUrl(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }

@@ -17,6 +17,7 @@ COPY packages/http/package.json packages/http/
 COPY packages/logging/package.json packages/logging/
 COPY packages/metrics/package.json packages/metrics/
 COPY packages/publisher/package.json packages/publisher/
+COPY packages/shutdown/package.json packages/shutdown/
 COPY packages/use-cases/package.json packages/use-cases/
 COPY packages/webhooks/package.json packages/webhooks/
 COPY packages/test-apps/package.json packages/test-apps/

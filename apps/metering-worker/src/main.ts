@@ -5,6 +5,7 @@ import { createEventEntryWriter, createPool, migrate, readDatabaseIdentity } fro
 import { createLogger, redactUrl, writeLogsBeforeExit } from '@backbone/logging';
 import { registry, startMetricsServer } from '@backbone/metrics';
 import { closeQueues, createRedisConnection, guardQueuePrefix, openQueues } from '@backbone/publisher';
+import { stopOnSignals } from '@backbone/shutdown';
 import { loadWorkerConfig } from './config.js';
 import { platformEventHandlers } from './handlers/index.js';
 import { startMeteringWorker } from './metering-worker.js';
@@ -76,30 +77,20 @@ try {
     'metering worker running',
   );
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: no new jobs, finishing active ones');
-    // Out now rather than with the next batch: if the process is killed before it stops, this line says why.
-    logger.flush();
-    const timer = setTimeout(() => {
-      logger.warn('grace period over: exiting with jobs still active (they will be redelivered)');
-      process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS);
-    timer.unref();
-    await Promise.all([relay?.stop(), sweeper?.stop()]);
-    await metering.close();
-    await Promise.all([metrics?.close(), gauges?.close()]);
-    await closeQueues(queues);
-    await Promise.all([consumer.quit(), producer.quit()]).catch(() => undefined);
-    await pool.end();
-    clearTimeout(timer);
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  stopOnSignals({
+    logger,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    stopping: 'shutting down: no new jobs, finishing active ones',
+    graceOver: 'grace period over: exiting with jobs still active (they will be redelivered)',
+    stop: async () => {
+      await Promise.all([relay?.stop(), sweeper?.stop()]);
+      await metering.close();
+      await Promise.all([metrics?.close(), gauges?.close()]);
+      await closeQueues(queues);
+      await Promise.all([consumer.quit(), producer.quit()]).catch(() => undefined);
+      await pool.end();
+    },
+  });
 } catch (error) {
   logger.fatal({ err: error }, 'metering worker failed to start');
   process.exit(1);

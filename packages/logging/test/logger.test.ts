@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { useServiceProcesses } from '@backbone/testkit';
 
 const services = useServiceProcesses();
-const run = (end: string) => services.spawn('packages/http/test/fixtures/logging-process.ts', { LOGGING_PROCESS_END: end });
+const run = (end: string) => services.spawn('packages/logging/test/fixtures/logging-process.ts', { LOGGING_PROCESS_END: end });
 
 describe('process logger', () => {
   it('writes a line within about a second while the process idles', async () => {

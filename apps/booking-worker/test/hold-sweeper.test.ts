@@ -2,10 +2,10 @@
 // booking.expired event leaves through the outbox; live holds and confirmed bookings are left alone.
 import { describe, expect, it } from 'vitest';
 import { validateEvent } from '@backbone/publisher';
-import { silentLogger } from '@backbone/test-apps/metering-worker';
 import { createTestAccount, createTestActivity, createTestTimeslot, futureDate, useTestDatabase, waitFor } from '@backbone/testkit';
 import { createBooking } from '@backbone/use-cases';
 import { startHoldSweeper } from '../src/hold-sweeper.js';
+import { silentLogger } from './support.js';
 
 const db = useTestDatabase();
 

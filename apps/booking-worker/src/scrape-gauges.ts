@@ -1,7 +1,8 @@
 // The gauges this worker reads at scrape time: the depth and oldest-job age of every queue of the catalog (the
 // webhook deliveries' included, whichever process consumes them), the outbox backlog and the disabled webhook
-// endpoints. The metering worker reports them because it runs wherever the queues and the outbox are served; each
-// replica reports the same values, so dashboards and alerts take max() over them.
+// endpoints. One kind of process reports them, so their series do not multiply with the workers scaled for load: the
+// booking worker, which runs wherever the outbox is relayed and needs few replicas (the metering worker grows with
+// the event volume). Each replica reports the same values, so dashboards and alerts take max() over them.
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';

@@ -1,0 +1,15 @@
+// DELETE /api/v2/operator/keys/:KeyID (owners): the revoke-key use case, which also tells every running API process
+// to forget the key at once.
+import { revokeOperatorKeyOperation } from '@backbone/contracts';
+import { notFound } from '@backbone/domain';
+import { mountOperation, type OperationRoutes } from '@backbone/http';
+import { revokeKey } from '@backbone/use-cases';
+import type { OperatorAppDeps } from '../deps.js';
+
+export function mountRevokeOperatorKey(routes: OperationRoutes, deps: OperatorAppDeps): void {
+  mountOperation(routes, deps, revokeOperatorKeyOperation, async ({ params, auth }) => {
+    const { revoked } = await revokeKey(deps, { accountId: auth.accountId, keyId: params.KeyID.toLowerCase() });
+    if (!revoked) throw notFound('API key');
+    return { status: 204, body: undefined };
+  });
+}

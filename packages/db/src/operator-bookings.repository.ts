@@ -3,6 +3,7 @@
 import { BOOKING_CSV_COLUMNS, type BookingDetail, type BookingListQuery, type OperatorBooking } from '@backbone/contracts';
 import { bookingColumns, PARTNER_JOIN, SHOWN_STATUS, toBookingRecord, type BookingRowOf } from './booking-row.js';
 import { isoInstantSql } from './iso-instant.js';
+import { sqlParameters } from './sql-parameters.js';
 import { tenantIs } from './tenant-check.js';
 import type { Db } from './pool.js';
 
@@ -41,15 +42,31 @@ const FROM = `FROM bookings b ${JOINED}`;
 const SEARCH_TEXT = `(b.reference || ' ' || coalesce(b.payment_reference, '') || ' ' || coalesce(b.customer->>'Email', '') || ' ' ||
   coalesce(b.customer->>'FirstName', '') || ' ' || coalesce(b.customer->>'LastName', ''))`;
 
-// $1 account, $2 from, $3 to, $4 channel, $5 status, $6 activity, $7 LIKE pattern, $8 id below (keyset). The bound
-// on the id is a plain range (no "IS NULL OR"), so that even a generic plan of the prepared statement seeks to it.
-const BELOW = `b.id < coalesce($8::bigint, 9223372036854775807)`;
-// The account's first and last booking ($1), from bookings_account_id_idx. Asked as min(id) and max(id), the planner
+// The statements' parameters, numbered in this order: the account; the date range (From, To); the filters (Channel,
+// Status, ActivityID, the free text's LIKE pattern) and the keyset's id below, null for the first page. Each statement
+// takes those it needs, in turn (the spans only the first, or the first three), then its own.
+const ACCOUNT = sqlParameters('account');
+const SPAN = ACCOUNT.and('from', 'to');
+const FILTERED = SPAN.and('channel', 'status', 'activity', 'pattern', 'below');
+/** A page: at most `limit` ids below `below`. */
+const PAGE = FILTERED.and('limit');
+/** The search's walk: at most `limit` ids below `below` and at least `lowest`. */
+const WALK = FILTERED.and('lowest', 'limit');
+/** The search's turn to the trigram index: the walk's parameters and the index's pattern (see indexPattern). */
+const INDEX = WALK.and('indexPattern');
+/** An export's window: every id below `below` and at least `lowest`. */
+const WINDOW = FILTERED.and('lowest');
+const { $ } = FILTERED;
+
+// The bound on the id is a plain range (no "IS NULL OR"), so that even a generic plan of the prepared statement seeks
+// to it.
+const BELOW = `b.id < coalesce(${$.below}::bigint, 9223372036854775807)`;
+// The account's first and last booking, from bookings_account_id_idx. Asked as min(id) and max(id), the planner
 // may walk the primary key from either end instead (its choice when the account holds most bookings), through every
 // newer or older booking of other accounts (155,000 of them: 87 ms). The range on account_id (not an equality) keeps
 // the account's index order, which only that index gives; LIMIT 1 reads its first entry.
-const ACCOUNT_FIRST_ID = `(SELECT id FROM bookings WHERE account_id >= $1 AND account_id <= $1 ORDER BY account_id DESC, id LIMIT 1)`;
-const ACCOUNT_LAST_ID = `(SELECT id FROM bookings WHERE account_id >= $1 AND account_id <= $1 ORDER BY account_id, id DESC LIMIT 1)`;
+const ACCOUNT_FIRST_ID = `(SELECT id FROM bookings WHERE account_id >= ${$.account} AND account_id <= ${$.account} ORDER BY account_id DESC, id LIMIT 1)`;
+const ACCOUNT_LAST_ID = `(SELECT id FROM bookings WHERE account_id >= ${$.account} AND account_id <= ${$.account} ORDER BY account_id, id DESC LIMIT 1)`;
 // The range also lies within the account's first and last bookings: a walk down the primary key (the planner's choice
 // for an account that holds most bookings) would otherwise read every newer booking of other accounts before the
 // first page and every older one after the last.
@@ -58,17 +75,17 @@ const WITHIN_ACCOUNT = `b.id >= ${ACCOUNT_FIRST_ID} AND b.id <= ${ACCOUNT_LAST_I
 // must stay a walk that its LIMIT bounds; the planner would otherwise swap it for the index's bitmap of every match,
 // which for a frequent term holds tens of thousands of bookings to read and sort (150 ms and more over a million).
 const WALKED_SEARCH_TEXT = `(${SEARCH_TEXT} || '')`;
-const FILTERS = `($4::text IS NULL OR b.channel = $4) AND ($5::text IS NULL OR ${STATUS} = $5)
-        AND ($7::text IS NULL OR ${WALKED_SEARCH_TEXT} ILIKE $7)`;
+const FILTERS = `(${$.channel}::text IS NULL OR b.channel = ${$.channel}) AND (${$.status}::text IS NULL OR ${STATUS} = ${$.status})
+        AND (${$.pattern}::text IS NULL OR ${WALKED_SEARCH_TEXT} ILIKE ${$.pattern})`;
 // Every filter on the booking's own columns (the activity by its internal id), for the search's queries, which join
 // the timeslot, activity and partner only for the rows of the page.
 const ROW_FILTERS = `${FILTERS}
-        AND ($2::date IS NULL OR b.local_date >= $2::date) AND ($3::date IS NULL OR b.local_date <= $3::date)
-        AND ($6::uuid IS NULL OR b.activity_id = (SELECT id FROM activities WHERE account_id = $1 AND activity_id = $6::uuid))`;
+        AND (${$.from}::date IS NULL OR b.local_date >= ${$.from}::date) AND (${$.to}::date IS NULL OR b.local_date <= ${$.to}::date)
+        AND (${$.activity}::uuid IS NULL OR b.activity_id = (SELECT id FROM activities WHERE account_id = ${$.account} AND activity_id = ${$.activity}::uuid))`;
 
-const WHERE = `WHERE b.account_id = $1 AND ${BELOW} AND ${FILTERS}
-        AND ($2::date IS NULL OR b.local_date >= $2::date) AND ($3::date IS NULL OR b.local_date <= $3::date)
-        AND ($6::uuid IS NULL OR a.activity_id = $6::uuid)`;
+const WHERE = `WHERE b.account_id = ${$.account} AND ${BELOW} AND ${FILTERS}
+        AND (${$.from}::date IS NULL OR b.local_date >= ${$.from}::date) AND (${$.to}::date IS NULL OR b.local_date <= ${$.to}::date)
+        AND (${$.activity}::uuid IS NULL OR a.activity_id = ${$.activity}::uuid)`;
 const WHERE_WITHIN_ACCOUNT = `${WHERE} AND ${WITHIN_ACCOUNT}`;
 
 // With a date range, newest first cannot come from one index: bookings are made weeks before their date, so the
@@ -78,18 +95,18 @@ const WHERE_WITHIN_ACCOUNT = `${WHERE} AND ${WITHIN_ACCOUNT}`;
 // first or last date. Free text is searched otherwise (SEARCH_WALK).
 const DATED_IDS = `WITH days AS (
          SELECT day::date FROM generate_series(
-           coalesce($2::date, (SELECT min(local_date) FROM bookings WHERE account_id = $1)),
-           coalesce($3::date, (SELECT max(local_date) FROM bookings WHERE account_id = $1)), interval '1 day') AS day
+           coalesce(${$.from}::date, (SELECT min(local_date) FROM bookings WHERE account_id = ${$.account})),
+           coalesce(${$.to}::date, (SELECT max(local_date) FROM bookings WHERE account_id = ${$.account})), interval '1 day') AS day
        ), activity AS (
-         SELECT id FROM activities WHERE account_id = $1 AND activity_id = $6::uuid
+         SELECT id FROM activities WHERE account_id = ${$.account} AND activity_id = ${$.activity}::uuid
        )
        SELECT picked.id FROM days CROSS JOIN LATERAL (
          SELECT b.id FROM bookings b
-          WHERE b.account_id = $1 AND b.local_date = days.day AND ${BELOW} AND ${FILTERS}
-            AND ($6::uuid IS NULL OR b.activity_id = (SELECT id FROM activity))
-          ORDER BY b.id DESC LIMIT $9
+          WHERE b.account_id = ${$.account} AND b.local_date = days.day AND ${BELOW} AND ${FILTERS}
+            AND (${$.activity}::uuid IS NULL OR b.activity_id = (SELECT id FROM activity))
+          ORDER BY b.id DESC LIMIT ${PAGE.$.limit}
        ) AS picked
-       ORDER BY picked.id DESC LIMIT $9`;
+       ORDER BY picked.id DESC LIMIT ${PAGE.$.limit}`;
 
 // Free text: a frequent term (a last name, an e-mail domain, a partner's prefix) matches tens of thousands of
 // bookings, which the trigram index hands over unordered, to be read and sorted for the newest 50; a rare one (a
@@ -111,26 +128,26 @@ const DATED_SEARCH_WALK = 40000n;
 const ACCOUNT_SPAN = `SELECT ${ACCOUNT_FIRST_ID}::text AS low, ${ACCOUNT_LAST_ID}::text AS high`;
 const DATED_SPAN = `WITH days AS (
          SELECT day::date FROM generate_series(
-           coalesce($2::date, (SELECT min(local_date) FROM bookings WHERE account_id = $1)),
-           coalesce($3::date, (SELECT max(local_date) FROM bookings WHERE account_id = $1)), interval '1 day') AS day
+           coalesce(${$.from}::date, (SELECT min(local_date) FROM bookings WHERE account_id = ${$.account})),
+           coalesce(${$.to}::date, (SELECT max(local_date) FROM bookings WHERE account_id = ${$.account})), interval '1 day') AS day
        )
        SELECT min(first.id)::text AS low, max(last.id)::text AS high FROM days
-        CROSS JOIN LATERAL (SELECT id FROM bookings WHERE account_id = $1 AND local_date = days.day ORDER BY id LIMIT 1) AS first
-        CROSS JOIN LATERAL (SELECT id FROM bookings WHERE account_id = $1 AND local_date = days.day ORDER BY id DESC LIMIT 1) AS last`;
+        CROSS JOIN LATERAL (SELECT id FROM bookings WHERE account_id = ${$.account} AND local_date = days.day ORDER BY id LIMIT 1) AS first
+        CROSS JOIN LATERAL (SELECT id FROM bookings WHERE account_id = ${$.account} AND local_date = days.day ORDER BY id DESC LIMIT 1) AS last`;
 
-// The walk: the page's matches among the ids below $8 and at least $9, newest first; $10 the page's limit.
+// The walk: the page's matches among the ids below `below` and at least `lowest`, newest first.
 const SEARCH_WALKED = `${SELECT} FROM (
-         SELECT b.* FROM bookings b WHERE b.account_id = $1 AND b.id < $8::bigint AND b.id >= $9::bigint AND ${ROW_FILTERS}
-          ORDER BY b.id DESC LIMIT $10
+         SELECT b.* FROM bookings b WHERE b.account_id = ${$.account} AND b.id < ${$.below}::bigint AND b.id >= ${WALK.$.lowest}::bigint AND ${ROW_FILTERS}
+          ORDER BY b.id DESC LIMIT ${WALK.$.limit}
        ) AS b ${JOINED} ORDER BY b.id DESC`;
-// Below the walk: every match the trigram index finds ($11, see indexPattern), collected whole (MATERIALIZED: no walk
+// Below the walk: every match the trigram index finds (see indexPattern), collected whole (MATERIALIZED: no walk
 // down an index in id order can stand in for it) and only then ordered. Sent unnamed, so planned with its values each
 // time: the planner weighs the term's rarity against the account's size, which a generic plan cannot.
 const SEARCH_INDEX = `WITH found AS MATERIALIZED (
          SELECT b.id FROM bookings b
-          WHERE b.account_id = $1 AND b.id < $8::bigint AND b.id >= $9::bigint AND ${SEARCH_TEXT} ILIKE $11 AND ${ROW_FILTERS}
+          WHERE b.account_id = ${$.account} AND b.id < ${$.below}::bigint AND b.id >= ${INDEX.$.lowest}::bigint AND ${SEARCH_TEXT} ILIKE ${INDEX.$.indexPattern} AND ${ROW_FILTERS}
        )
-       ${SELECT} FROM (SELECT id FROM found ORDER BY id DESC LIMIT $10) AS page JOIN bookings b ON b.id = page.id ${JOINED}
+       ${SELECT} FROM (SELECT id FROM found ORDER BY id DESC LIMIT ${INDEX.$.limit}) AS page JOIN bookings b ON b.id = page.id ${JOINED}
        ORDER BY b.id DESC`;
 
 function toBooking(row: Row): OperatorBooking {
@@ -168,8 +185,18 @@ function indexPattern(text: string): string {
   return likePattern(longest.length >= 4 ? longest : text)!;
 }
 
+/** The values of FILTERED's parameters. */
 function filterValues(accountId: string, f: BookingFilters, below: string | null) {
-  return [accountId, f.From ?? null, f.To ?? null, f.Channel ?? null, f.Status ?? null, f.ActivityID ?? null, likePattern(f.Q), below];
+  return {
+    account: accountId,
+    from: f.From ?? null,
+    to: f.To ?? null,
+    channel: f.Channel ?? null,
+    status: f.Status ?? null,
+    activity: f.ActivityID ?? null,
+    pattern: likePattern(f.Q),
+    below,
+  };
 }
 
 /** A page of at most `limit` bookings with ids below `below` (null: from the newest); `next` is the last id when more follow. */
@@ -181,7 +208,7 @@ export async function listOperatorBookings(
 ): Promise<{ bookings: OperatorBooking[]; next: string | null }> {
   if (filters.Q !== undefined) return toPage(await searchOperatorBookings(db, accountId, filters, filters.Q, page), page.limit);
   const dated = filters.From !== undefined || filters.To !== undefined;
-  const values = [...filterValues(accountId, filters, page.below), page.limit + 1];
+  const values = PAGE.values({ ...filterValues(accountId, filters, page.below), limit: page.limit + 1 });
   const { rows } = await db.query<Row>(
     dated
       ? {
@@ -189,7 +216,7 @@ export async function listOperatorBookings(
           text: `${SELECT} FROM (${DATED_IDS}) AS page JOIN bookings b ON b.id = page.id ${JOINED} ORDER BY b.id DESC`,
           values,
         }
-      : { name: 'operator-bookings-page', text: `${SELECT} ${FROM} ${WHERE_WITHIN_ACCOUNT} ORDER BY b.id DESC LIMIT $9`, values },
+      : { name: 'operator-bookings-page', text: `${SELECT} ${FROM} ${WHERE_WITHIN_ACCOUNT} ORDER BY b.id DESC LIMIT ${PAGE.$.limit}`, values },
   );
   return toPage(rows, page.limit);
 }
@@ -212,22 +239,28 @@ async function searchOperatorBookings(
   const { rows: spans } = await db.query<{ low: string | null; high: string | null }>({
     name: dated ? 'operator-bookings-search-dated-span' : 'operator-bookings-search-account-span',
     text: dated ? DATED_SPAN : ACCOUNT_SPAN,
-    values: dated ? [accountId, filters.From ?? null, filters.To ?? null] : [accountId],
+    values: dated ? SPAN.values({ account: accountId, from: filters.From ?? null, to: filters.To ?? null }) : ACCOUNT.values({ account: accountId }),
   });
   const { low, high } = spans[0]!;
   if (low === null || high === null) return [];
   // Ids in [low, top); a cursor beyond every id (a forged one) is the same as none.
   const top = page.below !== null && BigInt(page.below) <= BigInt(high) ? BigInt(page.below) : BigInt(high) + 1n;
   const walkEnd = top - (dated ? DATED_SEARCH_WALK : SEARCH_WALK);
-  const values = filterValues(accountId, filters, String(top));
   const { rows } = await db.query<Row>({
     name: 'operator-bookings-search-walk',
     text: SEARCH_WALKED,
-    values: [...values, walkEnd > BigInt(low) ? String(walkEnd) : low, page.limit + 1],
+    values: WALK.values({ ...filterValues(accountId, filters, String(top)), lowest: walkEnd > BigInt(low) ? String(walkEnd) : low, limit: page.limit + 1 }),
   });
   if (rows.length > page.limit || walkEnd <= BigInt(low)) return rows;
-  const below = filterValues(accountId, filters, String(walkEnd));
-  const { rows: found } = await db.query<Row>({ text: SEARCH_INDEX, values: [...below, low, page.limit + 1 - rows.length, indexPattern(text)] });
+  const { rows: found } = await db.query<Row>({
+    text: SEARCH_INDEX,
+    values: INDEX.values({
+      ...filterValues(accountId, filters, String(walkEnd)),
+      lowest: low,
+      limit: page.limit + 1 - rows.length,
+      indexPattern: indexPattern(text),
+    }),
+  });
   return [...rows, ...found];
 }
 
@@ -302,10 +335,10 @@ export async function* streamOperatorBookingsCsv(db: Db, accountId: string, filt
           // The page's bookings first, then their joins: with the joins inside, a generic plan hashes them and sorts
           // every booking of the account for each page.
           text: csvBatch(`SELECT {columns} FROM (
-                   SELECT b.* FROM bookings b WHERE b.account_id = $1 AND ${BELOW} AND ${WITHIN_ACCOUNT} AND ${ROW_FILTERS}
-                    ORDER BY b.id DESC LIMIT $9
+                   SELECT b.* FROM bookings b WHERE b.account_id = ${$.account} AND ${BELOW} AND ${WITHIN_ACCOUNT} AND ${ROW_FILTERS}
+                    ORDER BY b.id DESC LIMIT ${PAGE.$.limit}
                  ) AS b ${JOINED}`),
-          values: [...filterValues(accountId, filters, below), batchSize],
+          values: PAGE.values({ ...filterValues(accountId, filters, below), limit: batchSize }),
         }),
       );
     let pending = page(null);
@@ -323,9 +356,9 @@ export async function* streamOperatorBookingsCsv(db: Db, accountId: string, filt
     // every booking made before or after the range (1.5 s over a million); the range's own index entries take 50 ms.
     text: `SELECT min(id) AS low, max(id) AS high FROM (
              SELECT id FROM bookings
-              WHERE account_id = $1 AND local_date >= coalesce($2::date, '-infinity') AND local_date <= coalesce($3::date, 'infinity')
+              WHERE account_id = ${$.account} AND local_date >= coalesce(${$.from}::date, '-infinity') AND local_date <= coalesce(${$.to}::date, 'infinity')
              OFFSET 0) AS dated`,
-    values: [accountId, filters.From ?? null, filters.To ?? null],
+    values: SPAN.values({ account: accountId, from: filters.From ?? null, to: filters.To ?? null }),
   });
   const { low, high } = span[0]!;
   if (low === null || high === null) return;
@@ -336,9 +369,9 @@ export async function* streamOperatorBookingsCsv(db: Db, accountId: string, filt
         name: 'operator-bookings-csv-window',
         // The range once more on the timeslot, whose date is the booking's (it never changes): the join then hashes
         // the range's timeslots for each window rather than every one of the account's (a tenth of the export's time).
-        text: csvBatch(`SELECT {columns} ${FROM} ${WHERE} AND b.id >= $9::bigint
-                          AND ($2::date IS NULL OR t.local_date >= $2::date) AND ($3::date IS NULL OR t.local_date <= $3::date)`),
-        values: [...filterValues(accountId, filters, String(below)), Math.max(low, below - window)],
+        text: csvBatch(`SELECT {columns} ${FROM} ${WHERE} AND b.id >= ${WINDOW.$.lowest}::bigint
+                          AND (${$.from}::date IS NULL OR t.local_date >= ${$.from}::date) AND (${$.to}::date IS NULL OR t.local_date <= ${$.to}::date)`),
+        values: WINDOW.values({ ...filterValues(accountId, filters, String(below)), lowest: Math.max(low, below - window) }),
       }),
     );
   // The windows are known beforehand, so two are asked for ahead, each on its own connection: PostgreSQL writes them

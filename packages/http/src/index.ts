@@ -11,4 +11,5 @@ export * from './problems.js';
 export * from './rate-limits.js';
 export * from './route.js';
 export * from './server.js';
+export * from './start-api-server.js';
 export * from './http-metrics.js';

@@ -2,24 +2,14 @@
 // day, marked as such, without moving them in the partners' sync feed; a booking made after it takes the price of its
 // activity at that instant, and keeps it.
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it, inject } from 'vitest';
-import '@backbone/testkit';
-import { createPool, migrate, quoteIdent } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { useMigrationSchema } from './migration-schema.js';
 
-const databaseUrl = inject('databaseUrl');
-const schema = `t_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-const pool = createPool({ connectionString: databaseUrl, schema, max: 2 });
-
-afterAll(async () => {
-  await pool.end();
-  const admin = createPool({ connectionString: databaseUrl, max: 1 });
-  await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
-  await admin.end();
-});
+const { pool, migrateUntil } = useMigrationSchema();
 
 describe('1763720000000_booking-changes', () => {
   it("prices the bookings made before it at the activity's price, marked migration, and leaves their change position alone", async () => {
-    await migrate({ databaseUrl, schema, until: 1763709000000 });
+    await migrateUntil(1763709000000);
     const account = randomUUID();
     await pool.query(`INSERT INTO accounts (id, name) VALUES ($1, 'Legacy')`, [account]);
     const activity = (
@@ -45,7 +35,7 @@ describe('1763720000000_booking-changes', () => {
     await insert('OLDBOOK1');
     const before = (await pool.query(`SELECT updated_at, change_xid::text FROM bookings WHERE reference = 'OLDBOOK1'`)).rows[0];
 
-    await migrate({ databaseUrl, schema });
+    await migrateUntil();
     const old = (
       await pool.query(
         `SELECT unit_price_minor::int, currency, price_source, total_minor::int, updated_at, change_xid::text FROM bookings WHERE reference = 'OLDBOOK1'`,

@@ -1,25 +1,14 @@
 // The migration that made Idempotency-Keys the caller's own keeps the partners' stored booking answers replayable
 // for the partner that got them (at the concrete path), and drops what it cannot give a caller.
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import '@backbone/testkit';
-import { createPool, migrate, quoteIdent } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { useMigrationSchema } from './migration-schema.js';
 
-const databaseUrl = inject('databaseUrl');
-const schema = `t_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-const pool = createPool({ connectionString: databaseUrl, schema, max: 2 });
-
-afterAll(async () => {
-  await pool.end();
-  const admin = createPool({ connectionString: databaseUrl, max: 1 });
-  await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
-  await admin.end();
-});
+const { pool, migrateUntil } = useMigrationSchema();
 
 describe('1763709000000_idempotency-caller-scope', () => {
   it('gives stored partner answers their partner and concrete path, and drops the rest', async () => {
-    await migrate({ databaseUrl, schema, until: 1763708000000 });
+    await migrateUntil(1763708000000);
     const account = randomUUID();
     const partner = randomUUID();
     const activity = randomUUID();
@@ -59,7 +48,7 @@ describe('1763709000000_idempotency-caller-scope', () => {
     await legacy('POST /api/v2/operator/sales', 'sale', 'done', { Reference: 'AAAABBBB' });
     await legacy('POST /api/v2/usage/meters/batch', 'batch', 'done', { data: {} });
 
-    await migrate({ databaseUrl, schema });
+    await migrateUntil();
     const kept = await pool.query(`SELECT key, caller, operation FROM idempotency_keys ORDER BY key`);
     expect(kept.rows).toEqual([
       { key: 'cancel', caller: `partner:${partner}`, operation: 'POST /api/v2/ota/partner/booking/CCCCDDDD/cancel' },

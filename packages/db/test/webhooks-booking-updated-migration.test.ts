@@ -1,24 +1,14 @@
 // Endpoints that subscribed to every event type there was get booking.updated when it arrives; endpoints that chose
 // some types keep their choice.
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it, inject } from 'vitest';
-import '@backbone/testkit';
-import { createPool, migrate, quoteIdent } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { useMigrationSchema } from './migration-schema.js';
 
-const databaseUrl = inject('databaseUrl');
-const schema = `t_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-const pool = createPool({ connectionString: databaseUrl, schema, max: 2 });
-
-afterAll(async () => {
-  await pool.end();
-  const admin = createPool({ connectionString: databaseUrl, max: 1 });
-  await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
-  await admin.end();
-});
+const { pool, migrateUntil } = useMigrationSchema();
 
 describe('1763720500000_webhooks-booking-updated', () => {
   it('adds booking.updated to endpoints subscribed to every earlier type, and only to them', async () => {
-    await migrate({ databaseUrl, schema, until: 1763720000000 });
+    await migrateUntil(1763720000000);
     const account = randomUUID();
     const partner = randomUUID();
     await pool.query(`INSERT INTO accounts (id, name) VALUES ($1, 'Webhooks')`, [account]);
@@ -32,7 +22,7 @@ describe('1763720500000_webhooks-booking-updated', () => {
       ]);
     await endpoint('https://all.example.com/', ['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.expired']);
     await endpoint('https://some.example.com/', ['booking.created', 'booking.cancelled']);
-    await migrate({ databaseUrl, schema });
+    await migrateUntil();
     const { rows } = await pool.query(`SELECT url, event_types FROM webhook_endpoints ORDER BY url`);
     expect(rows).toEqual([
       { url: 'https://all.example.com/', event_types: ['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.expired', 'booking.updated'] },

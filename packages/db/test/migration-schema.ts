@@ -8,7 +8,7 @@ import { createPool, migrate, quoteIdent, type Pool } from '../src/index.js';
 export interface MigrationSchema {
   pool: Pool;
   /** Applies the migrations up to this one's timestamp, or all of them. */
-  migrateUntil(until?: number): Promise<void>;
+  migrateUntil: (until?: number) => Promise<void>;
 }
 
 export function useMigrationSchema(): MigrationSchema {

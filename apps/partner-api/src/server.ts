@@ -4,6 +4,7 @@ import { createPool, migrate, readDatabaseIdentity } from '@backbone/db';
 import { rateLimitSettings } from '@backbone/config';
 import { createRedisConnection, guardQueuePrefix, openWebhookDeliveryQueue } from '@backbone/publisher';
 import { destinationPolicyFrom } from '@backbone/webhooks';
+import { openFileStore } from '@backbone/file-store';
 import { createKeyVerifier, createLogger, listen, listenForKeyRevocations, openKeyRateLimiter, shutdownOnSignals, writeLogsBeforeExit } from '@backbone/http';
 import { registry, startMetricsServer } from '@backbone/metrics';
 import { createPartnerApp } from './app.js';
@@ -42,6 +43,8 @@ try {
     prefix: config.QUEUE_PREFIX,
     onError: (error) => logger.warn({ err: error }, 'webhook queue connection error'),
   });
+  const fileStore = openFileStore(config);
+  logger.info({ fileStore: fileStore.description }, 'file store');
   const rateLimits = openKeyRateLimiter({ settings: rateLimitSettings(config), redisUrl: config.REDIS_URL, logger, clientName: 'partner-api:rate-limits' });
   const app = createPartnerApp({
     pool,
@@ -53,6 +56,8 @@ try {
     destinationPolicy: destinationPolicyFrom(config.WEBHOOK_ALLOWED_HOSTS),
     webhookDeliveries,
     rateLimiter: rateLimits.rateLimiter,
+    fileStore,
+    fileQuotaBytes: config.FILE_QUOTA_BYTES,
   });
   const running = await listen(app, {
     port: config.PORT,

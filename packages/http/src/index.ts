@@ -12,3 +12,4 @@ export * from './rate-limits.js';
 export * from './route.js';
 export * from './server.js';
 export * from './http-metrics.js';
+export * from './attachments.js';

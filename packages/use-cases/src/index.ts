@@ -15,3 +15,4 @@ export * from './failed-events.js';
 export * from './operator-activities.js';
 export * from './webhook-endpoints.js';
 export * from './change-booking.js';
+export * from './files.js';

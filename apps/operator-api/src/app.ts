@@ -12,6 +12,7 @@ import { mountCreateSale } from './routes/create-sale.js';
 import { mountListFailedEvents, mountReplayFailedEvent } from './routes/failed-events.js';
 import { mountGetUsage } from './routes/get-usage.js';
 import { mountCreateKey, mountListKeys, mountRevokeKey } from './routes/keys.js';
+import { mountDownloadOperatorFile } from './routes/download-operator-file.js';
 import { mountExportBookings } from './routes/export-bookings.js';
 import { mountGetBooking } from './routes/get-booking.js';
 import { mountGetSession } from './routes/get-session.js';
@@ -40,6 +41,7 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           listOperatorBookings: mountListBookings,
           exportOperatorBookings: mountExportBookings,
           getOperatorBooking: mountGetBooking,
+          downloadOperatorFile: mountDownloadOperatorFile,
           listOperatorActivities: mountListActivities,
           createSale: mountCreateSale,
           listOperatorTimeslots: mountListTimeslots,

@@ -14,6 +14,7 @@ import {
 } from '@backbone/http';
 import { registry, startMetricsServer } from '@backbone/metrics';
 import { closeQueues, createRedisConnection, guardQueuePrefix, openQueues } from '@backbone/publisher';
+import { openFileStore } from '@backbone/file-store';
 import { createOperatorApp } from './app.js';
 import { loadOperatorApiConfig } from './config.js';
 import { createSignInThrottle } from './sign-in-throttle.js';
@@ -69,6 +70,7 @@ try {
     }),
     queues,
     consoleDir: config.CONSOLE_DIR,
+    fileStore: openFileStore(config),
     redisReady: async () => (await redis.ping()) === 'PONG',
   });
   const running = await listen(app, {

@@ -4,6 +4,7 @@ export * from './sign-out.js';
 export * from './get-session.js';
 export * from './list-bookings.js';
 export * from './get-booking.js';
+export * from './download-operator-file.js';
 export * from './export-bookings.js';
 export * from './list-activities.js';
 export * from './timeslots.schemas.js';

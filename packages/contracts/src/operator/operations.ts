@@ -12,6 +12,7 @@ import { changeTimeslotCapacityOperation, closeTimeslotOperation, reopenTimeslot
 import { createOperatorKeyOperation, listOperatorKeysOperation, revokeOperatorKeyOperation } from './keys.js';
 import { createOperatorUserOperation, disableOperatorUserOperation, listOperatorUsersOperation } from './users.js';
 import { createSaleOperation } from './create-sale.js';
+import { downloadOperatorFileOperation } from './download-operator-file.js';
 import { exportOperatorBookingsOperation } from './export-bookings.js';
 import { getOperatorBookingOperation } from './get-booking.js';
 import { getOperatorUsageOperation } from './get-usage.js';
@@ -31,6 +32,7 @@ export const OPERATOR_OPERATIONS = [
   listOperatorBookingsOperation,
   exportOperatorBookingsOperation,
   getOperatorBookingOperation,
+  downloadOperatorFileOperation,
   listOperatorActivitiesOperation,
   createSaleOperation,
   listOperatorTimeslotsOperation,

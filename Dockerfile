@@ -7,6 +7,7 @@ COPY apps/partner-api/package.json apps/partner-api/
 COPY apps/usage-api/package.json apps/usage-api/
 COPY apps/metering-worker/package.json apps/metering-worker/
 COPY apps/webhook-worker/package.json apps/webhook-worker/
+COPY apps/booking-worker/package.json apps/booking-worker/
 COPY apps/operator-api/package.json apps/operator-api/
 COPY apps/console/package.json apps/console/
 COPY packages/config/package.json packages/config/
@@ -14,7 +15,10 @@ COPY packages/contracts/package.json packages/contracts/
 COPY packages/db/package.json packages/db/
 COPY packages/domain/package.json packages/domain/
 COPY packages/http/package.json packages/http/
+COPY packages/logging/package.json packages/logging/
+COPY packages/metrics/package.json packages/metrics/
 COPY packages/publisher/package.json packages/publisher/
+COPY packages/shutdown/package.json packages/shutdown/
 COPY packages/use-cases/package.json packages/use-cases/
 COPY packages/webhooks/package.json packages/webhooks/
 COPY packages/test-apps/package.json packages/test-apps/

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPool } from '@backbone/db';
-import { workerEnv } from '@backbone/metering-worker/config';
+import { meteringWorkerEnv } from '@backbone/metering-worker/config';
 import { API_NODE_OPTIONS } from '../scripts/dev-env.js';
 import { buildEverything } from './lib/build.js';
 import { lockBenchDatabase, releaseBenchQueuePrefixes, setUpInfrastructure } from './lib/infra.js';
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
     durationSec: num('BENCH_DURATION', 10),
     warmupSec: Number(env.BENCH_WARMUP ?? 2),
     workerJobs: num('BENCH_WORKER_JOBS', 100_000),
-    workerConcurrency: num('BENCH_WORKER_CONCURRENCY', workerEnv.properties.WORKER_CONCURRENCY.default),
+    workerConcurrency: num('BENCH_WORKER_CONCURRENCY', meteringWorkerEnv.properties.WORKER_CONCURRENCY.default),
     usageEntries: num('BENCH_USAGE_ENTRIES', 10_000_000),
     log,
   };

@@ -17,6 +17,7 @@ const apps = [
   { entry: 'apps/operator-api/src/server.ts', out: 'apps/operator-api/dist/server.js' },
   { entry: 'apps/metering-worker/src/main.ts', out: 'apps/metering-worker/dist/main.js' },
   { entry: 'apps/webhook-worker/src/main.ts', out: 'apps/webhook-worker/dist/main.js' },
+  { entry: 'apps/booking-worker/src/main.ts', out: 'apps/booking-worker/dist/main.js' },
 ];
 
 const external = ['pg-native', 'msgpackr-extract', 'swagger-ui-dist', 'cpu-features', 'ssh2'];

@@ -1,7 +1,7 @@
 // The local stack behind `npm start`: PostgreSQL (DATABASE_URL, else the embedded server with data in .data/),
 // Redis (REDIS_URL; else, with the embedded PostgreSQL, a redis-server of its own with data in .data/; else the local
 // one, else a redis-server of its own), migrations, the demo operator (seeded once), the APIs, the metering worker, the
-// webhook worker and a gateway giving them one base URL. Prints the URL and demo keys.
+// webhook worker, the booking worker and a gateway giving them one base URL. Prints the URL and demo keys.
 // Its queues are bound to its database: the prefix is derived from the database's identity unless QUEUE_PREFIX is
 // set, and every process refuses to run on a prefix another database holds (packages/publisher queue-owner.ts), so
 // two stacks sharing a Redis never take each other's jobs.
@@ -33,7 +33,7 @@ const gatewayPort: PortClaim = { port, host, variable: 'PORT' };
 const postgresPort: PortClaim = { port: Number(env.EMBEDDED_PG_PORT ?? 54329), host: '127.0.0.1', variable: 'EMBEDDED_PG_PORT' };
 const redisPort: PortClaim = { port: Number(env.EMBEDDED_REDIS_PORT ?? 63790), host: '127.0.0.1', variable: 'EMBEDDED_REDIS_PORT' };
 
-// Each app's port and its metrics server's follow from PORT: the APIs at + 1 to + 3, the metrics at + 101 to + 105.
+// Each app's port and its metrics server's follow from PORT: the APIs at + 1 to + 3, the metrics at + 101 to + 106.
 interface App {
   entry: string;
   title: string;
@@ -47,6 +47,7 @@ const APPS = {
   'operator-api': { entry: 'apps/operator-api/dist/server.js', title: 'the operator API', portOffset: 3, metricsOffset: 103 },
   'metering-worker': { entry: 'apps/metering-worker/dist/main.js', title: 'the metering worker', metricsOffset: 104 },
   'webhook-worker': { entry: 'apps/webhook-worker/dist/main.js', title: 'the webhook worker', metricsOffset: 105 },
+  'booking-worker': { entry: 'apps/booking-worker/dist/main.js', title: 'the booking worker', metricsOffset: 106 },
 } as const satisfies Record<string, App>;
 type AppName = keyof typeof APPS;
 const APP_NAMES = Object.keys(APPS) as AppName[];
@@ -270,6 +271,7 @@ async function main(): Promise<void> {
     runApp('operator-api', { ...api, ...metricsEnv('operator-api'), PORT: String(apiPort('operator-api')) }),
     runApp('metering-worker', { ...shared, ...metricsEnv('metering-worker') }),
     runApp('webhook-worker', { ...shared, ...webhookHosts, ...metricsEnv('webhook-worker') }),
+    runApp('booking-worker', { ...shared, ...metricsEnv('booking-worker') }),
   ]);
   await Promise.all([waitUntilReady(partnerUrl, 'partner-api'), waitUntilReady(usageUrl, 'usage-api'), waitUntilReady(operatorUrl, 'operator-api')]);
 
@@ -291,7 +293,7 @@ async function main(): Promise<void> {
 
   Base URL     ${baseUrl}
   API docs     ${baseUrl}/docs   (OpenAPI: ${baseUrl}/openapi.json)
-  Metrics      ${metricsEnabled ? `http://127.0.0.1:${port + 101}/metrics to :${port + 105}/metrics (partner, usage, operator API, metering and webhook workers; not through the gateway)` : 'off (METRICS_ENABLED=false)'}
+  Metrics      ${metricsEnabled ? `http://127.0.0.1:${port + 101}/metrics to :${port + 106}/metrics (partner, usage, operator API, metering, webhook and booking workers; not through the gateway)` : 'off (METRICS_ENABLED=false)'}
   Console      ${baseUrl}/console   ${owner ? `sign in as ${owner.Email} / ${owner.Password}` : `(${path.join(dataDir, 'demo-console.json')} is missing: npm run admin -- reset-password ...)`}
   Demo account ${DEMO_ACCOUNT_ID}   (the admin CLI's --account; npm run admin -- list-accounts)
   Queues       ${redisUrl} under the prefix ${prefix}

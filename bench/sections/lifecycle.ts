@@ -365,12 +365,12 @@ async function measureHotHolds(
 ): Promise<TransitionFigures> {
   const problems: string[] = [];
   const rows: Row[] = [];
-  // The worker as production runs it, for its hold sweeper at the default interval; its outbox relay is off (the
-  // lifecycle's events would otherwise be relayed to Redis during the run, which no other figure here pays for). Its
-  // own queue prefix: nothing is queued there, and the few keys its idle consumers write are the same every run.
+  // The booking worker as production runs it, for its hold sweeper at the default interval; its outbox relay is off
+  // (the lifecycle's events would otherwise be relayed to Redis during the run, which no other figure here pays for).
+  // Its own queue prefix: nothing is queued there.
   const worker = startProcess({
-    name: 'metering-worker-lifecycle',
-    entry: 'apps/metering-worker/dist/main.js',
+    name: 'booking-worker-lifecycle',
+    entry: 'apps/booking-worker/dist/main.js',
     cwd: ctx.root,
     logDir: ctx.tmpDir,
     env: { DATABASE_URL: ctx.databaseUrl, REDIS_URL: ctx.redisUrl, QUEUE_PREFIX: 'bench-lifecycle', LOG_LEVEL: ctx.logLevel, OUTBOX_RELAY_ENABLED: 'false' },
@@ -481,7 +481,7 @@ export async function lifecycleSection(ctx: BenchContext): Promise<Section> {
       `Confirm and cancel: each request takes a booking of its own (a hold to confirm, a confirmed booking to cancel), written with SQL before each run and spread round-robin over 1,440 timeslots (90 days of 16, capacity 1,000,000), so neither side queues on one timeslot row; a run never sends more requests than its stock, so no booking is confirmed or cancelled twice (that answer, "unchanged", is cheaper). Confirms send a complete customer and a payment reference; cancels a reason.`,
       'Ceiling: bench/ceilings/partner-ceiling.ts, whose confirm and cancel handlers call the same use cases (confirmBooking, cancelBooking: lock the booking, decide, write the change with its outbox event in one transaction) for the same partner, without an Idempotency-Key, in a bare Express 5 app (no key lookup, validation, logging or problem mapping).',
       `Throughput: autocannon, ${ctx.connections} connections, ${THROUGHPUT_ROUNDS} rounds alternating ours and the ceiling (which goes first changes every round), each ${roundSec} s measured after its own warm-up (${ctx.warmupSec} s in the first round, 1 s after), the round with the median ratio reported. Latency: open-loop at half the ceiling's median maximum rate over at most ${ctx.connections} connections (bench/lib/paced.ts), ${PACED_ROUNDS} rounds of ${PACED_WARMUP_SEC} s unmeasured then ${PACED_SEC} s measured, alternating, the round with the median p99 reported.`,
-      `Hot timeslot: one timeslot per side, ${ctx.connections} connections for ${ctx.durationSec} s, every other request a hold (Hold.Minutes 1, the API's shortest) and the others bookings made at once. The API's holds last at least a minute, so the driver ages them: ten times a second, alongside the load, an UPDATE sets expires_at of every new hold of the hot timeslots to now() + ${HOLD_LIFE_SEC.min}-${HOLD_LIFE_SEC.max} s. The places of expired holds come back through the reservation itself (a refused reservation releases the timeslot's lapsed holds and tries again) and through apps/metering-worker's hold sweeper running at its default interval (outbox relay off).`,
+      `Hot timeslot: one timeslot per side, ${ctx.connections} connections for ${ctx.durationSec} s, every other request a hold (Hold.Minutes 1, the API's shortest) and the others bookings made at once. The API's holds last at least a minute, so the driver ages them: ten times a second, alongside the load, an UPDATE sets expires_at of every new hold of the hot timeslots to now() + ${HOLD_LIFE_SEC.min}-${HOLD_LIFE_SEC.max} s. The places of expired holds come back through the reservation itself (a refused reservation releases the timeslot's lapsed holds and tries again) and through apps/booking-worker's hold sweeper running at its default interval (outbox relay off).`,
       `The hot timeslot's capacity, ${fmt.int(hotCapacity)}, is what ${HOT_TARGET} bookings/s for ${ctx.durationSec} s needs when places of expired holds are taken again: half of them are confirmed bookings that stay, plus the holds alive at once; without reuse at most that many requests could get a 201, which is why 409s appear once the slot is full and why the bookings/s figure counts only 201s. Once the run has ended and every hold expired, SQL compares the stored counter with the participants of confirmed bookings and unexpired holds (none left), and checks booked <= capacity and at least one booking row per 201 (requests still in flight when the load stopped may add rows without a measured answer).`,
       ...(problems.length > 0
         ? [`Unexpected: ${problems.join('; ')}`]

@@ -1,6 +1,6 @@
 // Webhooks: time from a booking event committed to the outbox to its delivery at the partner's endpoint, at a steady
 // 200 events/s spread over 10 endpoints of which one never answers. The whole path runs as in production: the outbox
-// relay (in the metering worker process), the booking-events queue, the webhook worker's fan-out and delivery, a
+// relay (in the booking worker process), the booking-events queue, the webhook worker's fan-out and delivery, a
 // signed POST to a receiver in the driver process.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -87,8 +87,8 @@ export async function webhooksSection(ctx: BenchContext): Promise<Section> {
 
   const shared = { DATABASE_URL: ctx.databaseUrl, REDIS_URL: ctx.redisUrl, QUEUE_PREFIX: PREFIX, LOG_LEVEL: ctx.logLevel };
   const relay = startProcess({
-    name: 'metering-worker-relay',
-    entry: 'apps/metering-worker/dist/main.js',
+    name: 'booking-worker-relay',
+    entry: 'apps/booking-worker/dist/main.js',
     cwd: ctx.root,
     logDir: ctx.tmpDir,
     env: { ...shared, HOLD_SWEEPER_ENABLED: 'false' },
@@ -102,13 +102,20 @@ export async function webhooksSection(ctx: BenchContext): Promise<Section> {
   });
   const procs = [relay, worker];
   const committed = new Map<string, { at: number; dead: boolean; measured: boolean }>();
-  // The metering worker (whose process runs the relay) on platform-events; the webhook worker on the other two.
-  const queues = [QUEUES.platformEvents, QUEUES.bookingEvents, WEBHOOK_DELIVERIES_QUEUE].map((name) => new Queue(name, { connection: redis, prefix: PREFIX }));
+  // The webhook worker consumes both queues. The booking worker consumes none: it is up once its pool holds a
+  // connection, which it opens just before its relay starts (whatever the log level, unlike its 'running' line).
+  const queues = [QUEUES.bookingEvents, WEBHOOK_DELIVERIES_QUEUE].map((name) => new Queue(name, { connection: redis, prefix: PREFIX }));
+  const relayConnected = async () =>
+    (
+      await ctx.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'booking-worker' AND datname = current_database()`,
+      )
+    ).rows[0]!.n > 0;
   try {
     await waitUntil(
       'both workers to connect',
       procs,
-      async () => (await Promise.all(queues.map((queue) => queue.getWorkersCount()))).every((n) => n > 0),
+      async () => (await relayConnected()) && (await Promise.all(queues.map((queue) => queue.getWorkersCount()))).every((n) => n > 0),
       60_000,
     );
 
@@ -167,7 +174,7 @@ export async function webhooksSection(ctx: BenchContext): Promise<Section> {
       rows,
       method: [
         `${fmt.int(total)} booking.confirmed events written to the outbox (one INSERT each, as a booking's transaction writes it) at a steady ${RATE}/s for ${ctx.warmupSec + ctx.durationSec} s, round-robin over ${ENDPOINTS} partners with one endpoint each; the tenth endpoint never answers (its attempts hang until the 10 s timeout). The first ${ctx.warmupSec} s warm the workers up and are not measured.`,
-        'Path: apps/metering-worker (its outbox relay, default OUTBOX_RELAY_INTERVAL_MS, hold sweeper off) -> booking-events -> apps/webhook-worker (defaults: 200 attempts in flight, 10 per endpoint) -> a signed POST to a receiver in the driver process on 127.0.0.1.',
+        'Path: apps/booking-worker (its outbox relay, default OUTBOX_RELAY_INTERVAL_MS, hold sweeper off) -> booking-events -> apps/webhook-worker (defaults: 200 attempts in flight, 10 per endpoint) -> a signed POST to a receiver in the driver process on 127.0.0.1.',
         "Latency: from the INSERT's commit returning in the driver to the first arrival of the event's webhook-id at its endpoint, over every measured event of the nine healthy endpoints.",
       ],
     };

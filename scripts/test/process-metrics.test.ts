@@ -1,6 +1,6 @@
 // Each API as the process production runs (server.ts, configured by its environment) serves Prometheus text on its
 // own METRICS_PORT: the exposition parses, carries the process metrics, and counts the requests the API answered;
-// with METRICS_ENABLED=false there is no metrics server. (The worker's process: apps/metering-worker/test/metrics.test.ts.)
+// with METRICS_ENABLED=false there is no metrics server. (The workers' processes: apps/metering-worker/test/metrics.test.ts, apps/booking-worker/test/metrics.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { scrapeMetrics } from '@backbone/metrics/scrape';
 import { createTestAccount, request, useServiceProcesses, useTestDatabase, useTestRedis, type ServiceProcess } from '@backbone/testkit';

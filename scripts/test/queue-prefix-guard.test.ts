@@ -16,6 +16,7 @@ const PROCESSES = [
   { entry: 'apps/operator-api/src/server.ts', started: 'operator API listening' },
   { entry: 'apps/metering-worker/src/main.ts', started: 'metering worker running' },
   { entry: 'apps/webhook-worker/src/main.ts', started: 'webhook worker running' },
+  { entry: 'apps/booking-worker/src/main.ts', started: 'booking worker running' },
 ] as const;
 
 describe("a process on another database's queue prefix", () => {

@@ -12,11 +12,11 @@ import { repoRoot, type DevState } from '../dev-env.js';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A port for the gateway whose followers are free too: the APIs at + 1 to + 3, their metrics servers at + 101 to + 105. */
+/** A port for the gateway whose followers are free too: the APIs at + 1 to + 3, the processes' metrics servers at + 101 to + 106. */
 export async function stackPort(): Promise<number> {
   for (;;) {
     const port = await freePort();
-    const used = [1, 2, 3, 101, 102, 103, 104, 105].map((offset) => port + offset);
+    const used = [1, 2, 3, 101, 102, 103, 104, 105, 106].map((offset) => port + offset);
     if (port < 65000 && (await Promise.all(used.map((p) => canListen(p, '127.0.0.1')))).every(Boolean)) return port;
   }
 }

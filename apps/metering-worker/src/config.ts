@@ -1,7 +1,7 @@
 // The metering worker's configuration, parsed once at boot from the environment.
 import { commonEnv, loadConfig, metricsEnv, queueWorkerEnv, redisEnv, type ConfigOf } from '@backbone/config';
 
-export const workerEnv = {
+export const meteringWorkerEnv = {
   type: 'object',
   required: ['DATABASE_URL'],
   properties: {
@@ -26,46 +26,11 @@ export const workerEnv = {
       maximum: 64,
       description: 'Group commits in flight at once (each holds one pooled connection).',
     },
-    OUTBOX_RELAY_ENABLED: { type: 'boolean', default: true, description: 'Run the outbox relay in this process (any number of relays may run side by side).' },
-    OUTBOX_RELAY_INTERVAL_MS: {
-      type: 'integer',
-      default: 50,
-      minimum: 10,
-      description:
-        'Pause of the outbox relay when it found nothing (or less than a batch) to send. An event waits half of it on average before it is relayed (webhooks are measured from the commit); a pass after one that found nothing is one indexed query until there is something to send.',
-    },
-    OUTBOX_RELAY_BATCH_SIZE: { type: 'integer', default: 500, minimum: 1, maximum: 10000, description: 'Outbox rows moved to the queue per transaction.' },
-    OUTBOX_QUEUE_MAX_BACKLOG: {
-      type: 'integer',
-      default: 50000,
-      minimum: 1,
-      description:
-        'Jobs waiting on the booking-events queue beyond which the relay leaves events in the outbox (PostgreSQL) until consumers catch up; keeps a queue without consumers from filling Redis.',
-    },
-    HOLD_SWEEPER_ENABLED: {
-      type: 'boolean',
-      default: true,
-      description:
-        'Run the hold sweeper in this process (several may run side by side): it marks lapsed holds expired, releases their places and writes booking.expired. Their places are free from the expiry whether or not it runs.',
-    },
-    HOLD_SWEEPER_INTERVAL_MS: {
-      type: 'integer',
-      default: 1000,
-      minimum: 10,
-      description: 'Pause of the hold sweeper between passes that found less than a batch.',
-    },
-    HOLD_SWEEPER_BATCH_SIZE: {
-      type: 'integer',
-      default: 100,
-      minimum: 1,
-      maximum: 10000,
-      description: 'Timeslots with lapsed holds released per pass (one statement each).',
-    },
   },
 } as const;
 
-export type WorkerConfig = ConfigOf<typeof workerEnv>;
+export type MeteringWorkerConfig = ConfigOf<typeof meteringWorkerEnv>;
 
-export function loadWorkerConfig(env: Record<string, string | undefined> = process.env): WorkerConfig {
-  return loadConfig(workerEnv, env);
+export function loadMeteringWorkerConfig(env: Record<string, string | undefined> = process.env): MeteringWorkerConfig {
+  return loadConfig(meteringWorkerEnv, env);
 }

@@ -2,4 +2,3 @@
 // is the separate entry './config', so reading the environment's schema does not load BullMQ.
 export { platformEventHandlers, type AnyJobHandler } from './handlers/index.js';
 export { startMeteringWorker, type MeteringWorker, type MeteringWorkerOptions } from './metering-worker.js';
-export { collectScrapeGauges, MONITORED_QUEUES, type ScrapeGauges, type ScrapeGaugesOptions } from './scrape-gauges.js';

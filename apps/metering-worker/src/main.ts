@@ -1,18 +1,17 @@
-// Composition root of the metering worker: config -> migrations -> pool -> worker (and the outbox relay, the hold
-// sweeper) -> graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the active ones finish (up to
-// SHUTDOWN_TIMEOUT_MS; unfinished ones are redelivered to another worker), then closes its connections.
+// Composition root of the metering worker: config -> migrations -> pool -> the platform-events worker -> graceful
+// shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the active ones finish (up to SHUTDOWN_TIMEOUT_MS; unfinished
+// ones are redelivered to another worker), then closes its connections. The booking side's background work (outbox
+// relay, hold sweeper, the queues' gauges) runs in the booking worker, scaled apart from this one.
 import { createEventEntryWriter, createPool, migrate, readDatabaseIdentity } from '@backbone/db';
-import { createLogger, writeLogsBeforeExit } from '@backbone/http/logger';
+import { createLogger, redactUrl, writeLogsBeforeExit } from '@backbone/logging';
 import { registry, startMetricsServer } from '@backbone/metrics';
-import { closeQueues, createRedisConnection, guardQueuePrefix, openQueues } from '@backbone/publisher';
-import { loadWorkerConfig } from './config.js';
+import { createRedisConnection, guardQueuePrefix } from '@backbone/publisher';
+import { stopOnSignals } from '@backbone/shutdown';
+import { loadMeteringWorkerConfig } from './config.js';
 import { platformEventHandlers } from './handlers/index.js';
 import { startMeteringWorker } from './metering-worker.js';
-import { startHoldSweeper, type HoldSweeper } from './hold-sweeper.js';
-import { startOutboxRelay, type OutboxRelay } from './outbox-relay.js';
-import { collectScrapeGauges } from './scrape-gauges.js';
 
-const config = loadWorkerConfig();
+const config = loadMeteringWorkerConfig();
 const logger = createLogger({ level: config.LOG_LEVEL, name: 'metering-worker' });
 writeLogsBeforeExit(logger);
 const schema = config.DATABASE_SCHEMA === 'public' ? undefined : config.DATABASE_SCHEMA;
@@ -27,8 +26,8 @@ try {
   });
   const consumer = createRedisConnection(config.REDIS_URL, 'consumer');
   const producer = createRedisConnection(config.REDIS_URL, 'producer');
-  // No job is taken, relayed or swept before the queues are known to be this database's (packages/publisher
-  // queue-owner.ts): a worker waits for Redis as long as it takes.
+  // No job is taken before the queues are known to be this database's (packages/publisher queue-owner.ts): a worker
+  // waits for Redis as long as it takes.
   await guardQueuePrefix({
     connection: producer,
     prefix: config.QUEUE_PREFIX,
@@ -50,61 +49,27 @@ try {
     maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
     logger,
   });
-  const queues = openQueues(producer, config.QUEUE_PREFIX, (err) => logger.warn({ err }, 'outbox queue connection error'));
-  const relay: OutboxRelay | null = config.OUTBOX_RELAY_ENABLED
-    ? startOutboxRelay({
-        pool,
-        queues,
-        batchSize: config.OUTBOX_RELAY_BATCH_SIZE,
-        intervalMs: config.OUTBOX_RELAY_INTERVAL_MS,
-        maxBacklog: config.OUTBOX_QUEUE_MAX_BACKLOG,
-        logger,
-      })
-    : null;
-  const gauges = config.METRICS_ENABLED ? collectScrapeGauges({ pool, connection: producer, prefix: config.QUEUE_PREFIX, logger }) : null;
   const metrics = config.METRICS_ENABLED ? await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, registry }) : null;
   if (metrics) logger.info({ url: metrics.url }, 'metrics listening');
-  const sweeper: HoldSweeper | null = config.HOLD_SWEEPER_ENABLED
-    ? startHoldSweeper({ pool, intervalMs: config.HOLD_SWEEPER_INTERVAL_MS, batchSize: config.HOLD_SWEEPER_BATCH_SIZE, logger })
-    : null;
   // A worker waits for Redis as long as it takes, but says so.
   const waiting = setTimeout(() => logger.warn({ redis: redactUrl(config.REDIS_URL) }, 'still waiting for Redis'), 5000);
   await metering.worker.waitUntilReady();
   clearTimeout(waiting);
-  logger.info(
-    { concurrency: config.WORKER_CONCURRENCY, relay: relay !== null, sweeper: sweeper !== null, prefix: config.QUEUE_PREFIX },
-    'metering worker running',
-  );
+  logger.info({ concurrency: config.WORKER_CONCURRENCY, prefix: config.QUEUE_PREFIX }, 'metering worker running');
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: no new jobs, finishing active ones');
-    // Out now rather than with the next batch: if the process is killed before it stops, this line says why.
-    logger.flush();
-    const timer = setTimeout(() => {
-      logger.warn('grace period over: exiting with jobs still active (they will be redelivered)');
-      process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS);
-    timer.unref();
-    await Promise.all([relay?.stop(), sweeper?.stop()]);
-    await metering.close();
-    await Promise.all([metrics?.close(), gauges?.close()]);
-    await closeQueues(queues);
-    await Promise.all([consumer.quit(), producer.quit()]).catch(() => undefined);
-    await pool.end();
-    clearTimeout(timer);
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  stopOnSignals({
+    logger,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    stopping: 'shutting down: no new jobs, finishing active ones',
+    graceOver: 'grace period over: exiting with jobs still active (they will be redelivered)',
+    stop: async () => {
+      await metering.close();
+      await metrics?.close();
+      await Promise.all([consumer.quit(), producer.quit()]).catch(() => undefined);
+      await pool.end();
+    },
+  });
 } catch (error) {
   logger.fatal({ err: error }, 'metering worker failed to start');
   process.exit(1);
-}
-
-function redactUrl(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }

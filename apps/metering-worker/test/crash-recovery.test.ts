@@ -19,7 +19,6 @@ const workerEnv = () => ({
   WORKER_CONCURRENCY: '50',
   WORKER_LOCK_DURATION_MS: '2000',
   WORKER_STALLED_INTERVAL_MS: '1000',
-  OUTBOX_RELAY_ENABLED: 'false',
 });
 
 async function publishBacklog(accountId: string): Promise<PublishableEvent[]> {

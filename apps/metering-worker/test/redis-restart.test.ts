@@ -42,7 +42,6 @@ describe('Redis restarted while the worker runs', () => {
       WORKER_CONCURRENCY: '8',
       WORKER_LOCK_DURATION_MS: '2000',
       WORKER_STALLED_INTERVAL_MS: '1000',
-      OUTBOX_RELAY_ENABLED: 'false',
     });
     await untilRunning(worker);
     await waitFor('some entries', async () => (await countEntries(db.pool, account.id)) >= 100, 60_000, 10);

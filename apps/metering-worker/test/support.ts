@@ -12,7 +12,6 @@ export {
   entriesOf,
   mixedEvents,
   orderCompleted,
-  silentLogger,
   useQueues,
   useWorkers,
   waitlistNotified,

@@ -6,22 +6,33 @@ import { isDatabaseReachable } from '@backbone/db';
 import { buildApiDocument, createHttpApp, mountOperations } from '@backbone/http';
 import { serveConsole } from './console-static.js';
 import type { OperatorAppDeps } from './deps.js';
-import { mountAddQuestion, mountCreateActivity, mountEditActivity, mountGenerateTimeslots, mountListQuestions } from './routes/activities.js';
-import { mountChangeTimeslotCapacity, mountCloseTimeslot, mountReopenTimeslot } from './routes/change-timeslot.js';
+import { mountAddOperatorQuestion } from './routes/add-operator-question.js';
+import { mountChangeTimeslotCapacity } from './routes/change-timeslot-capacity.js';
+import { mountCloseTimeslot } from './routes/close-timeslot.js';
+import { mountCreateOperatorActivity } from './routes/create-operator-activity.js';
+import { mountCreateOperatorKey } from './routes/create-operator-key.js';
+import { mountCreateOperatorUser } from './routes/create-operator-user.js';
 import { mountCreateSale } from './routes/create-sale.js';
-import { mountListFailedEvents, mountReplayFailedEvent } from './routes/failed-events.js';
-import { mountGetUsage } from './routes/get-usage.js';
-import { mountCreateKey, mountListKeys, mountRevokeKey } from './routes/keys.js';
+import { mountDisableOperatorUser } from './routes/disable-operator-user.js';
+import { mountEditOperatorActivity } from './routes/edit-operator-activity.js';
 import { mountDownloadOperatorFile } from './routes/download-operator-file.js';
-import { mountExportBookings } from './routes/export-bookings.js';
-import { mountGetBooking } from './routes/get-booking.js';
-import { mountGetSession } from './routes/get-session.js';
-import { mountListActivities } from './routes/list-activities.js';
-import { mountListBookings } from './routes/list-bookings.js';
-import { mountListTimeslots } from './routes/list-timeslots.js';
+import { mountExportOperatorBookings } from './routes/export-operator-bookings.js';
+import { mountGenerateTimeslots } from './routes/generate-timeslots.js';
+import { mountGetOperatorBooking } from './routes/get-operator-booking.js';
+import { mountGetOperatorSession } from './routes/get-operator-session.js';
+import { mountGetOperatorUsage } from './routes/get-operator-usage.js';
+import { mountListFailedEvents } from './routes/list-failed-events.js';
+import { mountListOperatorActivities } from './routes/list-operator-activities.js';
+import { mountListOperatorBookings } from './routes/list-operator-bookings.js';
+import { mountListOperatorKeys } from './routes/list-operator-keys.js';
+import { mountListOperatorQuestions } from './routes/list-operator-questions.js';
+import { mountListOperatorTimeslots } from './routes/list-operator-timeslots.js';
+import { mountListOperatorUsers } from './routes/list-operator-users.js';
+import { mountReopenTimeslot } from './routes/reopen-timeslot.js';
+import { mountReplayFailedEvent } from './routes/replay-failed-event.js';
+import { mountRevokeOperatorKey } from './routes/revoke-operator-key.js';
 import { mountSignIn } from './routes/sign-in.js';
 import { mountSignOut } from './routes/sign-out.js';
-import { mountCreateUser, mountDisableUser, mountListUsers } from './routes/users.js';
 
 export function createOperatorApp(deps: OperatorAppDeps): Express {
   const app = createHttpApp({
@@ -36,32 +47,32 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
         OPERATOR_OPERATIONS,
         {
           signIn: mountSignIn,
-          getOperatorSession: mountGetSession,
+          getOperatorSession: mountGetOperatorSession,
           signOut: mountSignOut,
-          listOperatorBookings: mountListBookings,
-          exportOperatorBookings: mountExportBookings,
-          getOperatorBooking: mountGetBooking,
+          listOperatorBookings: mountListOperatorBookings,
+          exportOperatorBookings: mountExportOperatorBookings,
+          getOperatorBooking: mountGetOperatorBooking,
           downloadOperatorFile: mountDownloadOperatorFile,
-          listOperatorActivities: mountListActivities,
+          listOperatorActivities: mountListOperatorActivities,
           createSale: mountCreateSale,
-          listOperatorTimeslots: mountListTimeslots,
+          listOperatorTimeslots: mountListOperatorTimeslots,
           closeTimeslot: mountCloseTimeslot,
           reopenTimeslot: mountReopenTimeslot,
           changeTimeslotCapacity: mountChangeTimeslotCapacity,
-          listOperatorKeys: mountListKeys,
-          createOperatorKey: mountCreateKey,
-          revokeOperatorKey: mountRevokeKey,
-          getOperatorUsage: mountGetUsage,
+          listOperatorKeys: mountListOperatorKeys,
+          createOperatorKey: mountCreateOperatorKey,
+          revokeOperatorKey: mountRevokeOperatorKey,
+          getOperatorUsage: mountGetOperatorUsage,
           listFailedEvents: mountListFailedEvents,
           replayFailedEvent: mountReplayFailedEvent,
-          createOperatorActivity: mountCreateActivity,
-          editOperatorActivity: mountEditActivity,
-          listOperatorQuestions: mountListQuestions,
-          addOperatorQuestion: mountAddQuestion,
+          createOperatorActivity: mountCreateOperatorActivity,
+          editOperatorActivity: mountEditOperatorActivity,
+          listOperatorQuestions: mountListOperatorQuestions,
+          addOperatorQuestion: mountAddOperatorQuestion,
           generateTimeslots: mountGenerateTimeslots,
-          listOperatorUsers: mountListUsers,
-          createOperatorUser: mountCreateUser,
-          disableOperatorUser: mountDisableUser,
+          listOperatorUsers: mountListOperatorUsers,
+          createOperatorUser: mountCreateOperatorUser,
+          disableOperatorUser: mountDisableOperatorUser,
         },
         deps,
       );

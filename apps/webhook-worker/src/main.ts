@@ -2,9 +2,10 @@
 // graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the attempts in flight finish (up to
 // SHUTDOWN_TIMEOUT_MS; unfinished jobs are redelivered to another worker), then closes its connections.
 import { createPool, migrate, readDatabaseIdentity } from '@backbone/db';
-import { createLogger, writeLogsBeforeExit } from '@backbone/http/logger';
+import { createLogger, redactUrl, writeLogsBeforeExit } from '@backbone/logging';
 import { registry, startMetricsServer } from '@backbone/metrics';
 import { createRedisConnection, guardQueuePrefix } from '@backbone/publisher';
+import { stopOnSignals } from '@backbone/shutdown';
 import { destinationPolicyFrom } from '@backbone/webhooks';
 import { loadWebhookWorkerConfig, retryDelaysOf } from './config.js';
 import { createWebhookSender } from './send-webhook.js';
@@ -70,33 +71,20 @@ try {
     'webhook worker running',
   );
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: no new jobs, finishing attempts in flight');
-    logger.flush();
-    const timer = setTimeout(() => {
-      logger.warn('grace period over: exiting with jobs still active (they will be redelivered)');
-      process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS);
-    timer.unref();
-    await webhooks.close();
-    await metrics?.close();
-    sender.close();
-    await Promise.all([consumer.quit(), producer.quit()]).catch(() => undefined);
-    await pool.end();
-    clearTimeout(timer);
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  stopOnSignals({
+    logger,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    stopping: 'shutting down: no new jobs, finishing attempts in flight',
+    graceOver: 'grace period over: exiting with jobs still active (they will be redelivered)',
+    stop: async () => {
+      await webhooks.close();
+      await metrics?.close();
+      sender.close();
+      await Promise.all([consumer.quit(), producer.quit()]).catch(() => undefined);
+      await pool.end();
+    },
+  });
 } catch (error) {
   logger.fatal({ err: error }, 'webhook worker failed to start');
   process.exit(1);
-}
-
-function redactUrl(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }

@@ -186,7 +186,7 @@ export function rateLimitSettings(config: ConfigOf<{ type: 'object'; properties:
 /**
  * The metrics server of each process (GET /metrics on a port of its own, never behind the public gateway). Each app
  * overrides METRICS_PORT's default with its own (partner API 9101, usage API 9102, operator API 9103, metering worker
- * 9104, webhook worker 9105), so processes on one host do not collide.
+ * 9104, webhook worker 9105, booking worker 9106), so processes on one host do not collide.
  */
 export const metricsEnv = {
   METRICS_ENABLED: {

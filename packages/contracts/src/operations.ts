@@ -22,9 +22,9 @@ import { replayWebhookDeliveryOperation } from './partner/replay-webhook-deliver
 import { OPERATOR_OPERATIONS } from './operator/operations.js';
 import { updateWebhookEndpointOperation } from './partner/update-webhook-endpoint.js';
 import { publishPlatformEventOperation } from './platform/publish-platform-event.js';
-import { getUsageSummary } from './usage/get-usage-summary.js';
-import { recordUsageEntries } from './usage/record-usage-entries.js';
-import { recordUsageEntry } from './usage/record-usage-entry.js';
+import { getUsageSummaryOperation } from './usage/get-usage-summary.js';
+import { recordUsageEntriesOperation } from './usage/record-usage-entries.js';
+import { recordUsageEntryOperation } from './usage/record-usage-entry.js';
 
 export const PARTNER_OPERATIONS = [
   listProductsOperation,
@@ -49,7 +49,7 @@ export const PARTNER_OPERATIONS = [
   replayWebhookDeliveriesOperation,
 ] as const;
 
-export const USAGE_OPERATIONS = [recordUsageEntry, recordUsageEntries, getUsageSummary] as const;
+export const USAGE_OPERATIONS = [recordUsageEntryOperation, recordUsageEntriesOperation, getUsageSummaryOperation] as const;
 
 export const PLATFORM_OPERATIONS = [publishPlatformEventOperation] as const;
 

@@ -1,5 +1,5 @@
 // Gauges read at scrape time rather than kept up to date: queue depths from Redis, the outbox backlog and disabled
-// webhook endpoints from PostgreSQL. A process (the metering worker) registers the sources it can read; a gauge joins
+// webhook endpoints from PostgreSQL. A process (the booking worker) registers the sources it can read; a gauge joins
 // the registry with its first source, so processes that read nothing do not expose empty gauges. A source that does
 // not answer leaves its labelled series out of that scrape, sets its unlabelled gauges to NaN (unknown, where 0 would
 // read as "all clear") and counts in backbone_metrics_collector_errors_total, rather than failing the whole scrape

@@ -120,7 +120,14 @@ describe('deploy/prometheus.yml and docker-compose.yml', () => {
 
   it('scrapes every node service of compose on its METRICS_PORT', () => {
     const nodeServices = Object.entries(compose.services).filter(([, service]) => service.command?.[0] === 'node');
-    expect(nodeServices.map(([name]) => name).sort()).toEqual(['metering-worker', 'operator-api', 'partner-api', 'usage-api', 'webhook-worker']);
+    expect(nodeServices.map(([name]) => name).sort()).toEqual([
+      'booking-worker',
+      'metering-worker',
+      'operator-api',
+      'partner-api',
+      'usage-api',
+      'webhook-worker',
+    ]);
     for (const [name, service] of nodeServices) {
       const job = prometheus.scrape_configs.find((config) => config.job_name === name);
       expect(job, name).toBeDefined();

@@ -1,5 +1,6 @@
 // The metering worker as the tests run it, in-process on the test file's schema and Redis prefix, with the events it
-// consumes and the usage entries it writes. For the worker's own tests and for the admin CLI's failed-set test.
+// consumes and the usage entries it writes. For the worker's own tests, the booking worker's gauge tests (a consumer
+// whose jobs they count) and the admin CLI's failed-set test.
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';

@@ -3,7 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   getOperatorBookingOperation,
-  getSessionOperation,
+  getOperatorSessionOperation,
   listOperatorActivitiesOperation,
   listOperatorBookingsOperation,
   signInOperation,
@@ -19,10 +19,10 @@ import {
   getOperatorUsageOperation,
   listFailedEventsOperation,
   replayFailedEventOperation,
-  createActivityOperation,
-  editActivityOperation,
-  listActivityQuestionsOperation,
-  addActivityQuestionOperation,
+  createOperatorActivityOperation,
+  editOperatorActivityOperation,
+  listOperatorQuestionsOperation,
+  addOperatorQuestionOperation,
   generateTimeslotsOperation,
   listOperatorUsersOperation,
   createOperatorUserOperation,
@@ -48,7 +48,7 @@ export const BOOKINGS_POLL_MS = 1000;
 export function useSession() {
   return useQuery({
     queryKey: ['session'],
-    queryFn: ({ signal }) => call(getSessionOperation, {}, signal),
+    queryFn: ({ signal }) => call(getOperatorSessionOperation, {}, signal),
     retry: (count, error) => !(error instanceof ApiProblem && error.status < 500) && count < 2,
     staleTime: 60_000,
   });
@@ -183,7 +183,7 @@ export function useReplayFailedEvent() {
 export function useCreateActivity() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (activity: NewOperatorActivity) => call(createActivityOperation, { body: activity }),
+    mutationFn: (activity: NewOperatorActivity) => call(createOperatorActivityOperation, { body: activity }),
     onSettled: () => client.invalidateQueries({ queryKey: ['activities'] }),
   });
 }
@@ -192,7 +192,7 @@ export function useEditActivity() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ activityId, changes }: { activityId: string; changes: ActivityChanges }) =>
-      call(editActivityOperation, { params: { ActivityID: activityId }, body: changes }),
+      call(editOperatorActivityOperation, { params: { ActivityID: activityId }, body: changes }),
     onSettled: () => client.invalidateQueries({ queryKey: ['activities'] }),
   });
 }
@@ -200,7 +200,7 @@ export function useEditActivity() {
 export function useQuestions(activityId: string | undefined) {
   return useQuery({
     queryKey: ['questions', activityId],
-    queryFn: ({ signal }) => call(listActivityQuestionsOperation, { params: { ActivityID: activityId! } }, signal),
+    queryFn: ({ signal }) => call(listOperatorQuestionsOperation, { params: { ActivityID: activityId! } }, signal),
     enabled: activityId !== undefined,
   });
 }
@@ -209,7 +209,7 @@ export function useAddQuestion() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ activityId, question }: { activityId: string; question: NewQuestion }) =>
-      call(addActivityQuestionOperation, { params: { ActivityID: activityId }, body: question }),
+      call(addOperatorQuestionOperation, { params: { ActivityID: activityId }, body: question }),
     onSettled: (_data, _error, { activityId }) => client.invalidateQueries({ queryKey: ['questions', activityId] }),
   });
 }

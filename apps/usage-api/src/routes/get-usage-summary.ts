@@ -1,12 +1,12 @@
 // GET /api/v2/usage/meters: the summary of a period in the account's (or the given) time zone, optionally with a
 // per-day series, from the summarise-usage use case.
-import { getUsageSummary, type GetUsageSummaryResponse } from '@backbone/contracts';
+import { getUsageSummaryOperation, type GetUsageSummaryResponse } from '@backbone/contracts';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import { summariseUsage } from '@backbone/use-cases';
 import type { UsageAppDeps } from '../deps.js';
 
 export function mountGetUsageSummary(routes: OperationRoutes, deps: UsageAppDeps): void {
-  mountOperation(routes, deps, getUsageSummary, async ({ query, auth }) => {
+  mountOperation(routes, deps, getUsageSummaryOperation, async ({ query, auth }) => {
     const summary = await summariseUsage(deps, {
       accountId: auth.accountId,
       accountTimeZone: auth.accountTimeZone,

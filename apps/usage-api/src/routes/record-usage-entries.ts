@@ -1,6 +1,6 @@
 // POST /api/v2/usage/meters/batch: entries validated one by one and stored together by the record-usage-entries use
 // case; 201 when every entry was stored or replayed, 207 when any was rejected.
-import { recordUsageEntries as recordUsageEntriesOperation } from '@backbone/contracts';
+import { recordUsageEntriesOperation } from '@backbone/contracts';
 import { idempotencyCallerOf, mountOperation, replayHeaders, type OperationRoutes } from '@backbone/http';
 import { recordUsageEntries } from '@backbone/use-cases';
 import type { UsageAppDeps } from '../deps.js';

@@ -1,6 +1,6 @@
 // POST /api/v2/usage/meters: one entry through the record-usage-entry use case. As for bookings, a retry racing the
 // first request gets 409, and a retry after the first committed gets its answer again.
-import { recordUsageEntry as recordUsageEntryOperation, type RecordUsageEntryResponse } from '@backbone/contracts';
+import { recordUsageEntryOperation, type RecordUsageEntryResponse } from '@backbone/contracts';
 import { mountOperation, replayHeaders, type OperationRoutes } from '@backbone/http';
 import { recordUsageEntry } from '@backbone/use-cases';
 import type { UsageAppDeps } from '../deps.js';

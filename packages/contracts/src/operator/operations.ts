@@ -1,33 +1,38 @@
 // The operator console's operations in one list (session cookie or admin key, and signing in): the operator API mounts
 // them, ALL_OPERATIONS (operations.ts) includes them, and the permission table is read from them. Apart from the other
 // APIs' lists so that the console's bundle, which imports the permission table, carries no partner operation.
-import {
-  addActivityQuestionOperation,
-  createActivityOperation,
-  editActivityOperation,
-  generateTimeslotsOperation,
-  listActivityQuestionsOperation,
-} from './activities.js';
-import { changeTimeslotCapacityOperation, closeTimeslotOperation, reopenTimeslotOperation } from './change-timeslot.js';
-import { createOperatorKeyOperation, listOperatorKeysOperation, revokeOperatorKeyOperation } from './keys.js';
-import { createOperatorUserOperation, disableOperatorUserOperation, listOperatorUsersOperation } from './users.js';
+import { addOperatorQuestionOperation } from './add-operator-question.js';
+import { changeTimeslotCapacityOperation } from './change-timeslot-capacity.js';
+import { closeTimeslotOperation } from './close-timeslot.js';
+import { createOperatorActivityOperation } from './create-operator-activity.js';
+import { createOperatorKeyOperation } from './create-operator-key.js';
+import { createOperatorUserOperation } from './create-operator-user.js';
 import { createSaleOperation } from './create-sale.js';
+import { disableOperatorUserOperation } from './disable-operator-user.js';
 import { downloadOperatorFileOperation } from './download-operator-file.js';
-import { exportOperatorBookingsOperation } from './export-bookings.js';
-import { getOperatorBookingOperation } from './get-booking.js';
-import { getOperatorUsageOperation } from './get-usage.js';
-import { getSessionOperation } from './get-session.js';
-import { listFailedEventsOperation, replayFailedEventOperation } from './failed-events.js';
-import { listOperatorActivitiesOperation } from './list-activities.js';
-import { listOperatorBookingsOperation } from './list-bookings.js';
-import { listOperatorTimeslotsOperation } from './list-timeslots.js';
+import { editOperatorActivityOperation } from './edit-operator-activity.js';
+import { exportOperatorBookingsOperation } from './export-operator-bookings.js';
+import { generateTimeslotsOperation } from './generate-timeslots.js';
+import { getOperatorBookingOperation } from './get-operator-booking.js';
+import { getOperatorSessionOperation } from './get-operator-session.js';
+import { getOperatorUsageOperation } from './get-operator-usage.js';
+import { listFailedEventsOperation } from './list-failed-events.js';
+import { listOperatorActivitiesOperation } from './list-operator-activities.js';
+import { listOperatorBookingsOperation } from './list-operator-bookings.js';
+import { listOperatorKeysOperation } from './list-operator-keys.js';
+import { listOperatorQuestionsOperation } from './list-operator-questions.js';
+import { listOperatorTimeslotsOperation } from './list-operator-timeslots.js';
+import { listOperatorUsersOperation } from './list-operator-users.js';
+import { reopenTimeslotOperation } from './reopen-timeslot.js';
+import { replayFailedEventOperation } from './replay-failed-event.js';
+import { revokeOperatorKeyOperation } from './revoke-operator-key.js';
 import { signInOperation } from './sign-in.js';
 import { signOutOperation } from './sign-out.js';
 
 /** The operator console's API (session cookie or admin key). */
 export const OPERATOR_OPERATIONS = [
   signInOperation,
-  getSessionOperation,
+  getOperatorSessionOperation,
   signOutOperation,
   listOperatorBookingsOperation,
   exportOperatorBookingsOperation,
@@ -45,10 +50,10 @@ export const OPERATOR_OPERATIONS = [
   getOperatorUsageOperation,
   listFailedEventsOperation,
   replayFailedEventOperation,
-  createActivityOperation,
-  editActivityOperation,
-  listActivityQuestionsOperation,
-  addActivityQuestionOperation,
+  createOperatorActivityOperation,
+  editOperatorActivityOperation,
+  listOperatorQuestionsOperation,
+  addOperatorQuestionOperation,
   generateTimeslotsOperation,
   listOperatorUsersOperation,
   createOperatorUserOperation,

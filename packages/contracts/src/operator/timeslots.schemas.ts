@@ -1,4 +1,4 @@
-// The operator's view of a timeslot, shared by the availability list and the timeslot changes.
+// The operator's view of a timeslot, shared by the availability list and the timeslot changes (close, reopen, capacity).
 import type { FromSchema } from 'json-schema-to-ts';
 import { calendarDateSchema, clockTimeSchema } from '../common.schemas.js';
 
@@ -26,3 +26,9 @@ export const operatorTimeslotSchema = {
 export type OperatorTimeslot = FromSchema<typeof operatorTimeslotSchema>;
 
 export const timeslotParamsSchema = { type: 'object', required: ['TimeslotID'], properties: { TimeslotID: timeslotIdSchema } } as const;
+
+/** The answers every change to one timeslot shares. */
+export const timeslotChangeAnswers = {
+  200: { description: 'The timeslot as it is now.', schema: operatorTimeslotSchema },
+  404: { description: 'No such timeslot in this account.' },
+} as const;

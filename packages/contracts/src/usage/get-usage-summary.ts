@@ -88,7 +88,7 @@ export const getUsageSummaryResponseSchema = {
 } as const;
 export type GetUsageSummaryResponse = FromSchema<typeof getUsageSummaryResponseSchema>;
 
-export const getUsageSummary = {
+export const getUsageSummaryOperation = {
   operationId: 'getUsageSummary',
   method: 'get',
   path: '/api/v2/usage/meters',

@@ -84,7 +84,7 @@ export const recordUsageEntriesResponseSchema = {
 } as const;
 export type RecordUsageEntriesResponse = FromSchema<typeof recordUsageEntriesResponseSchema>;
 
-export const recordUsageEntries = {
+export const recordUsageEntriesOperation = {
   operationId: 'recordUsageEntries',
   method: 'post',
   path: '/api/v2/usage/meters/batch',

@@ -17,7 +17,7 @@ export const recordUsageEntryResponseSchema = {
 } as const;
 export type RecordUsageEntryResponse = FromSchema<typeof recordUsageEntryResponseSchema>;
 
-export const recordUsageEntry = {
+export const recordUsageEntryOperation = {
   operationId: 'recordUsageEntry',
   method: 'post',
   path: '/api/v2/usage/meters',

@@ -1,0 +1,23 @@
+// GET /api/v2/operator/bookings: one keyset page of the account's bookings of every channel. The console polls the
+// first page; with an ETag and `no-cache` the browser revalidates each poll, and an unchanged page costs a bodiless 304.
+import { listOperatorBookingsOperation } from '@backbone/contracts';
+import { listOperatorBookings } from '@backbone/db';
+import { mountOperation, type OperationRoutes } from '@backbone/http';
+import type { OperatorAppDeps } from '../deps.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
+
+const CACHING = { 'Cache-Control': 'private, no-cache', Vary: 'Cookie, Authorization' };
+
+export function mountListOperatorBookings(routes: OperationRoutes, deps: OperatorAppDeps): void {
+  mountOperation(
+    routes,
+    deps,
+    listOperatorBookingsOperation,
+    async ({ query, auth }) => {
+      const { Limit, Cursor, ...filters } = query;
+      const page = await listOperatorBookings(deps.pool, auth.accountId, filters, { limit: Limit ?? 50, below: decodeCursor(Cursor) });
+      return { status: 200, body: { Bookings: page.bookings, Next: page.next === null ? null : encodeCursor(page.next) }, headers: CACHING };
+    },
+    { etag: true },
+  );
+}

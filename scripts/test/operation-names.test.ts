@@ -1,0 +1,77 @@
+// One operation, one name (the house rule): the contract file is `<area>/<kebab-name>.ts` and exports
+// `<operationId>Operation`, the app's route file is `routes/<kebab-name>.ts` and exports `mount<OperationId>`, and the
+// app's mount map pairs the two by operationId. A reader who knows one of the names finds the others with one search;
+// this fails when an operation is added or renamed without the others following. The files are read as text, as a
+// reader would search them, so no workspace's internals are imported.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import * as contracts from '@backbone/contracts';
+import { ALL_OPERATIONS, OPERATOR_OPERATIONS, PARTNER_OPERATIONS, PLATFORM_OPERATIONS, USAGE_OPERATIONS, type Operation } from '@backbone/contracts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const contractsDir = path.join(root, 'packages/contracts/src');
+
+/** Each list's folder in the contracts and the app that mounts it. */
+const LISTS: readonly { area: string; app: string; operations: readonly Operation[] }[] = [
+  { area: 'partner', app: 'partner-api', operations: PARTNER_OPERATIONS },
+  { area: 'usage', app: 'usage-api', operations: USAGE_OPERATIONS },
+  { area: 'platform', app: 'usage-api', operations: PLATFORM_OPERATIONS },
+  { area: 'operator', app: 'operator-api', operations: OPERATOR_OPERATIONS },
+];
+const OPERATIONS = LISTS.flatMap(({ area, app, operations }) => operations.map((op) => ({ area, app, op })));
+const APPS = [...new Set(LISTS.map((l) => l.app))];
+
+const kebab = (operationId: string) => operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+const pascal = (operationId: string) => operationId[0]!.toUpperCase() + operationId.slice(1);
+const read = (file: string) => readFileSync(file, 'utf8');
+const tsFilesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tsFilesUnder(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+  );
+/** `[exported name, operationId]` of every operation object a contract file declares. */
+const declaredOperations = (source: string) => [...source.matchAll(/export const (\w+) = \{\s*operationId: '(\w+)'/g)].map((m) => [m[1], m[2]]);
+const mountFunctions = (source: string) => [...source.matchAll(/export (?:async )?function (mount\w+)/g)].map((m) => m[1]);
+const routesDir = (app: string) => path.join(root, 'apps', app, 'src/routes');
+
+describe('one name per operation', () => {
+  it('the lists cover every operation once', () => {
+    expect(OPERATIONS.map(({ op }) => op.operationId)).toEqual(ALL_OPERATIONS.map((op) => op.operationId));
+    expect(new Set(ALL_OPERATIONS.map((op) => op.operationId)).size).toBe(ALL_OPERATIONS.length);
+  });
+
+  it.each(OPERATIONS.map(({ area, app, op }) => [op.operationId, area, app, op] as const))('%s: contracts %s/, route in %s', (operationId, area, app, op) => {
+    const contract = read(path.join(contractsDir, area, `${kebab(operationId)}.ts`));
+    expect(declaredOperations(contract), 'the contract file declares this operation and no other').toEqual([[`${operationId}Operation`, operationId]]);
+    expect((contracts as Record<string, unknown>)[`${operationId}Operation`], 'the package exports it under that name').toBe(op);
+
+    const route = read(path.join(routesDir(app), `${kebab(operationId)}.ts`));
+    expect(mountFunctions(route), 'the route file exports its one mount function').toEqual([`mount${pascal(operationId)}`]);
+    expect(route, 'the route file mounts this operation').toContain(`${operationId}Operation`);
+
+    const appSource = read(path.join(root, 'apps', app, 'src/app.ts'));
+    expect(appSource).toContain(`import { mount${pascal(operationId)} } from './routes/${kebab(operationId)}.js';`);
+    expect(appSource).toMatch(new RegExp(`\\b${operationId}: mount${pascal(operationId)}\\b`));
+  });
+
+  it('no contract file declares a second operation, or one not named after it', () => {
+    const expected = new Map(OPERATIONS.map(({ area, op }) => [op.operationId, path.join(contractsDir, area, `${kebab(op.operationId)}.ts`)]));
+    for (const file of tsFilesUnder(contractsDir)) {
+      const ids = [...read(file).matchAll(/operationId: '(\w+)'/g)].map((m) => m[1]!);
+      expect(ids.length, `${path.relative(root, file)} declares at most one operation`).toBeLessThanOrEqual(1);
+      for (const operationId of ids) expect(file, operationId).toBe(expected.get(operationId));
+    }
+  });
+
+  it.each(APPS)('every route file of %s is named after the one operation it mounts', (app) => {
+    const names = new Set(OPERATIONS.filter((o) => o.app === app).map(({ op }) => kebab(op.operationId)));
+    for (const file of readdirSync(routesDir(app)).filter((f) => f.endsWith('.ts'))) {
+      const mounts = mountFunctions(read(path.join(routesDir(app), file)));
+      if (mounts.length === 0) continue; // a helper the route files share (partner-of.ts)
+      const name = file.slice(0, -'.ts'.length);
+      expect(names.has(name), `${app}/src/routes/${file} is not named after an operation of ${app}`).toBe(true);
+      expect(mounts, file).toEqual([`mount${pascal(name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()))}`]);
+    }
+  });
+});

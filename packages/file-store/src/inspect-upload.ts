@@ -16,13 +16,15 @@ export interface InspectedUpload {
 }
 
 export interface UploadInspector extends Transform {
-  /**
-   * Called once with the type the first bytes show, before any byte goes on; throwing there (the wrong type) fails
-   * the stream and so the store's write.
-   */
+  /** What was read, once the stream has ended (call once). */
   readonly result: () => InspectedUpload;
 }
 
+/**
+ * A pass-through that holds back the first SAMPLE_BYTES until it has read their type, then calls `checkType` with it
+ * (undefined: no known format) before any byte goes on; `checkType` throwing (the wrong type) fails the stream, and
+ * with it the store's write.
+ */
 export function inspectUpload(checkType: (detected: string | undefined) => void): UploadInspector {
   const hash = createHash('sha256');
   let size = 0;

@@ -5,7 +5,7 @@
 //
 // Knobs (environment): BENCH_DURATION (s per run, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32),
 // BENCH_WORKER_JOBS (100000), BENCH_WORKER_CONCURRENCY (the worker's default WORKER_CONCURRENCY), BENCH_USAGE_ENTRIES (10000000), BENCH_LOG_LEVEL
-// (info), BENCH_ONLY (comma list of partner, lifecycle, usage, worker, console, million, webhooks, overhead: a partial run, written to
+// (info), BENCH_ONLY (comma list of partner, lifecycle, usage, worker, console, million, webhooks, overhead, files: a partial run, written to
 // bench/.tmp/RESULTS.partial.md instead), CHROMIUM_PATH (the console's browser, /usr/bin/chromium),
 // DATABASE_URL / REDIS_URL / BENCH_DATABASE_URL, PGOPTIONS (passed to every process, e.g. '-c jit=off') and
 // BENCH_NODE_OPTIONS (NODE_OPTIONS of every process under test, e.g. '--max-old-space-size=128'), both recorded
@@ -27,6 +27,7 @@ import { describeMachine, fmt, renderMarkdown, renderText, type Row, type Sectio
 import type { BenchContext } from './lib/context.js';
 import { ensureBookingsLoaded } from './load-bookings.js';
 import { consoleSection } from './sections/console.js';
+import { filesSection } from './sections/files.js';
 import { lifecycleSection } from './sections/lifecycle.js';
 import { millionSection } from './sections/million.js';
 import { partnerSection } from './sections/partner.js';
@@ -62,7 +63,14 @@ function revision(): string {
 
 function memorySection(): Section {
   const peaks = peakMemory();
-  const limits: Record<string, number> = { 'partner-api': 200, 'partner-api-lifecycle': 200, 'usage-api': 200, 'operator-api': 200, 'metering-worker': 300 };
+  const limits: Record<string, number> = {
+    'partner-api': 200,
+    'partner-api-lifecycle': 200,
+    'partner-api-uploads': 200,
+    'usage-api': 200,
+    'operator-api': 200,
+    'metering-worker': 300,
+  };
   const rows: Row[] = [...peaks.entries()]
     .sort(([a], [b]) => Number(b in limits) - Number(a in limits) || a.localeCompare(b))
     .map(([name, mib]) => {
@@ -133,6 +141,7 @@ async function main(): Promise<void> {
     ['million', (c) => millionSection(c, millionLoad)],
     ['webhooks', webhooksSection],
     ['overhead', overheadSection],
+    ['files', filesSection],
   ];
   for (const [name, run] of plan) {
     if (only && !only.has(name)) continue;

@@ -248,7 +248,16 @@ async function main(): Promise<void> {
   const operatorUrl = `http://127.0.0.1:${apiPort('operator-api')}`;
   // Each process's metrics server: never through the gateway.
   const metricsEnv = (name: AppName) => ({ METRICS_PORT: String(metricsPort(name)), METRICS_HOST: '127.0.0.1' });
-  const shared = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, LOG_LEVEL: env.LOG_LEVEL ?? 'info', HOST: '127.0.0.1' };
+  // Uploaded files beside the stack's other data, unless FILE_STORE names another store: the partner API writes them,
+  // the operator API reads them, the worker sweeps them.
+  const shared = {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: prefix,
+    LOG_LEVEL: env.LOG_LEVEL ?? 'info',
+    HOST: '127.0.0.1',
+    FILE_STORE: env.FILE_STORE ?? path.join(dataDir, 'files'),
+  };
   log('bundling the apps');
   const built = spawnSync(process.execPath, ['scripts/build-apps.mjs'], { cwd: repoRoot, stdio: 'inherit' });
   if (built.status !== 0) throw new Error('building the apps failed');

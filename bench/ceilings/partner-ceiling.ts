@@ -2,8 +2,8 @@
 // ours (the same repository functions and domain rules, so the same SQL and the same JSON), for one fixed account,
 // without our middleware: no key lookup, no scope check, no request id or pino-http, no schema validation, no
 // idempotency, no problem mapping, no ETag. The gap between it and the real API is what the plumbing costs.
-// Confirm and cancel call the lifecycle use cases themselves (no Idempotency-Key, so no claim): they own their
-// transaction, and copying their lock-decide-write steps here would only let the two drift apart.
+// Confirm, cancel and a move (PATCH) call the lifecycle use cases themselves (no Idempotency-Key, so no claim): they
+// own their transaction, and copying their lock-decide-write steps here would only let the two drift apart.
 import express, { type Request } from 'express';
 import {
   awaitDurable,
@@ -16,7 +16,7 @@ import {
   listOfferedActivityQuestions,
 } from '@backbone/db';
 import { createBooking, toAvailableDate, toAvailableTimeslot, toProduct, toQuestion, type BookingActor, type NewBooking } from '@backbone/domain';
-import { cancelBooking, confirmBooking } from '@backbone/use-cases';
+import { cancelBooking, changeBooking, confirmBooking } from '@backbone/use-cases';
 import type { ConfirmBookingRequest } from '@backbone/contracts';
 
 const accountId = process.env.ACCOUNT_ID!;
@@ -116,6 +116,16 @@ app.post('/api/v2/ota/partner/booking/:Reference/cancel', async (req, res) => {
   try {
     const { Reason } = req.body as { Reason?: string };
     res.json((await cancelBooking({ pool }, { owner, reference: param(req, 'Reference') }, Reason ? { Reason } : {}, actor)).value);
+  } catch (error) {
+    res.status(409).json({ error: (error as Error).message });
+  }
+});
+
+// A move (PATCH with Date and Time) through the change-booking use case, as ours runs it without an Idempotency-Key.
+app.patch('/api/v2/ota/partner/booking/:Reference', async (req, res) => {
+  try {
+    const { Date: date, Time: time } = req.body as { Date: string; Time: string };
+    res.json((await changeBooking({ pool }, { owner, reference: param(req, 'Reference') }, { move: { date, time } }, actor)).value);
   } catch (error) {
     res.status(409).json({ error: (error as Error).message });
   }

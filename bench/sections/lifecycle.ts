@@ -38,7 +38,7 @@ const FIRST_RATE_GUESS = 2_000;
 
 const CUSTOMER = { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+49 30 1234567' };
 
-interface LifecycleFixture {
+export interface LifecycleFixture {
   accountId: string;
   key: string;
   partnerId: string;
@@ -48,10 +48,12 @@ interface LifecycleFixture {
   apiKeyId: string;
   /** The activity's timeslot ids, days interleaved, for spreading the stock. */
   timeslots: number[];
+  /** The local date and time of each of `timeslots`, in the same order (where a move goes). */
+  slots: Array<{ date: string; time: string }>;
   hot: { activityId: string; date: string; time: { ours: string; ceiling: string } };
 }
 
-async function createLifecycleFixture(ctx: BenchContext, hotCapacity: number): Promise<LifecycleFixture> {
+export async function createLifecycleFixture(ctx: BenchContext, hotCapacity: number): Promise<LifecycleFixture> {
   const accountId = await createBenchAccount(ctx.pool, 'bench lifecycle operator', TIME_ZONE);
   const key = await createApiKey(ctx.pool, accountId, { name: 'bench lifecycle ota', scopes: ['ota'] });
   const lifecycle = await insertActivity(ctx.pool, accountId, 'Kayak tour (lifecycle)');
@@ -60,8 +62,9 @@ async function createLifecycleFixture(ctx: BenchContext, hotCapacity: number): P
   const first = addDays(today, 2);
   // 1,440 timeslots: consecutive bookings of the stock sit on different timeslot rows.
   await insertTimeslots(ctx.pool, accountId, lifecycle.id, first, 90, hours(6, 16), 1_000_000);
-  const { rows: timeslots } = await ctx.pool.query<{ id: string }>(
-    'SELECT id FROM timeslots WHERE account_id = $1 AND activity_id = $2 ORDER BY local_time, local_date',
+  const { rows: timeslots } = await ctx.pool.query<{ id: string; date: string; time: string }>(
+    `SELECT id, to_char(local_date, 'YYYY-MM-DD') AS date, to_char(local_time, 'HH24:MI') AS time
+       FROM timeslots WHERE account_id = $1 AND activity_id = $2 ORDER BY local_time, local_date`,
     [accountId, lifecycle.id],
   );
   const hot = await insertActivity(ctx.pool, accountId, 'Sunset cruise (hot, lifecycle)');
@@ -74,6 +77,7 @@ async function createLifecycleFixture(ctx: BenchContext, hotCapacity: number): P
     activityId: lifecycle.activityId,
     activity: lifecycle.id,
     timeslots: timeslots.map((t) => Number(t.id)),
+    slots: timeslots.map((t) => ({ date: t.date, time: t.time })),
     hot: { activityId: hot.activityId, date: first, time: { ours: '10:00', ceiling: '11:00' } },
   };
 }
@@ -98,8 +102,8 @@ function drawReference(): string {
  * SQL outside every measured window: each confirm or cancel of the load needs a booking of its own, and making them
  * through the API would take longer than the runs themselves.
  */
-async function stockBookings(ctx: BenchContext, fixture: LifecycleFixture, status: 'on_hold' | 'confirmed', count: number): Promise<string[]> {
-  const references: string[] = [];
+async function stockBookings(ctx: BenchContext, fixture: LifecycleFixture, status: 'on_hold' | 'confirmed', count: number): Promise<Stocked[]> {
+  const references: Stocked[] = [];
   const CHUNK = 20_000;
   for (let done = 0; done < count; done += CHUNK) {
     const batch = Array.from({ length: Math.min(CHUNK, count - done) }, drawReference);
@@ -120,28 +124,48 @@ async function stockBookings(ctx: BenchContext, fixture: LifecycleFixture, statu
       [fixture.accountId, fixture.activity, JSON.stringify(CUSTOMER), fixture.apiKeyId, fixture.partnerId, status, batch, slots],
     );
     const made = new Set(rows.map((r) => r.reference));
-    for (const reference of batch) if (made.has(reference)) references.push(reference);
+    batch.forEach((reference, i) => {
+      if (made.has(reference)) references.push({ reference, slot: (done + i) % fixture.timeslots.length });
+    });
   }
   return references;
 }
 
-type Transition = 'confirm' | 'cancel';
+/** A stocked booking and the position of its timeslot in the fixture's `timeslots`. */
+interface Stocked {
+  reference: string;
+  slot: number;
+}
+
+/** confirm and cancel (issue 11), and move: PATCH booking/{Reference} to the timeslot half the list away (issue 25). */
+export type Transition = 'confirm' | 'cancel' | 'move';
 
 const partnerHeaders = (fixture: LifecycleFixture) => ({ authorization: `Bearer ${fixture.key}`, 'content-type': 'application/json' });
 
-function transitionBody(transition: Transition, n: number): string {
+function transitionBody(transition: 'confirm' | 'cancel', n: number): string {
   return transition === 'confirm'
     ? JSON.stringify({ Customer: { ...CUSTOMER, LastName: `Lovelace ${n}` }, PaymentReference: `PAY-CONFIRM-${n}` })
     : JSON.stringify({ Reason: 'The traveller asked for a refund.' });
 }
 
 /** Requests that each take the next booking of `references`; `used()` says how many were sent. */
-function transitionRequests(fixture: LifecycleFixture, transition: Transition, references: string[]) {
+function transitionRequests(fixture: LifecycleFixture, transition: Transition, references: Stocked[]) {
   let n = 0;
   return {
     next() {
-      const reference = references[n] ?? references.at(-1)!;
+      const { reference, slot } = references[n] ?? references.at(-1)!;
       n += 1;
+      if (transition === 'move') {
+        // Half the list away: the booking leaves one timeslot row and takes another that no neighbouring request of
+        // the run touches, so the figure is the move's own cost, not a queue on one row.
+        const target = fixture.slots[(slot + Math.floor(fixture.slots.length / 2)) % fixture.slots.length]!;
+        return {
+          method: 'PATCH',
+          path: `/api/v2/ota/partner/booking/${reference}`,
+          headers: partnerHeaders(fixture),
+          body: JSON.stringify({ Date: target.date, Time: target.time }),
+        };
+      }
       return {
         method: 'POST',
         path: `/api/v2/ota/partner/booking/${reference}/${transition}`,
@@ -172,12 +196,12 @@ function unexpected(result: LoadResult, expected: number): string | null {
   return null;
 }
 
-interface TransitionFigures {
+export interface TransitionFigures {
   rows: Row[];
   problems: string[];
 }
 
-async function measureTransition(
+export async function measureTransition(
   ctx: BenchContext,
   fixture: LifecycleFixture,
   transition: Transition,
@@ -218,7 +242,7 @@ async function measureTransition(
     }
   }
   const median = medianRound(rounds, (r) => r.rps);
-  const name = `POST booking/{Reference}/${transition}`;
+  const name = transition === 'move' ? 'PATCH booking/{Reference} (move to another timeslot)' : `POST booking/{Reference}/${transition}`;
   const rows: Row[] = [
     {
       metric: `${name}: req/s`,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyVerifier, createLogger } from '@backbone/http';
 import { createPartnerApp } from '@backbone/partner-api';
-import { WITHOUT_WEBHOOKS } from '@backbone/test-apps/partner-api';
+import { testFileDeps, WITHOUT_WEBHOOKS } from '@backbone/test-apps/partner-api';
 import { registry } from '@backbone/metrics';
 import { readScrape } from '@backbone/metrics/scrape';
 import { createTestAccount, freePort, request, sendRaw, useTestDatabase, useTestServer } from '@backbone/testkit';
@@ -23,6 +23,7 @@ const partner = useTestServer(() =>
     bodyLimit: '64kb',
     keyVerifier: createKeyVerifier(db.pool, 0),
     ...WITHOUT_WEBHOOKS,
+    ...testFileDeps(),
   }),
 );
 let gateway: ReturnType<typeof createGateway>;

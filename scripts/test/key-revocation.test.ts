@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { createApiKey, createUsageWriter, revokeApiKey, type Pool } from '@backbone/db';
 import { createKeyVerifier, createLogger, listenForKeyRevocations, type KeyRevocationListener, type Logger } from '@backbone/http';
 import { createPartnerApp } from '@backbone/partner-api';
-import { WITHOUT_WEBHOOKS } from '@backbone/test-apps/partner-api';
+import { testFileDeps, WITHOUT_WEBHOOKS } from '@backbone/test-apps/partner-api';
 import { createEventPublisher } from '@backbone/publisher';
 import { createTestAccount, request, useTestDatabase, useTestRedis, useTestServer, type TestAccount } from '@backbone/testkit';
 import { createUsageApp } from '@backbone/usage-api';
@@ -42,6 +42,7 @@ const partner = useTestServer(() =>
     bodyLimit: '64kb',
     keyVerifier: listeningVerifier(db.pool, `test-${run}-partner`),
     ...WITHOUT_WEBHOOKS,
+    ...testFileDeps(),
   }),
 );
 const usage = useTestServer(() =>
@@ -69,7 +70,7 @@ const capture = new Writable({
 const withoutRedis = useTestServer(() => {
   const logger = pino({ level: 'info' }, capture);
   const keyVerifier = listeningVerifier(db.pool, `test-${run}-no-redis`, { redisUrl: 'redis://127.0.0.1:1', logger });
-  return createPartnerApp({ pool: db.pool, logger, problemBase: PROBLEM_BASE, bodyLimit: '64kb', keyVerifier, ...WITHOUT_WEBHOOKS });
+  return createPartnerApp({ pool: db.pool, logger, problemBase: PROBLEM_BASE, bodyLimit: '64kb', keyVerifier, ...WITHOUT_WEBHOOKS, ...testFileDeps() });
 });
 
 let operator: TestAccount;

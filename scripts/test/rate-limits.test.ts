@@ -24,7 +24,7 @@ import { createOperatorUser } from '@backbone/use-cases';
 import { createTestAccount, request, useTestDatabase, useTestRedis, useTestServer, type TestAccount } from '@backbone/testkit';
 import { createUsageApp } from '@backbone/usage-api';
 import { partnerCommands } from '../admin/partner.commands.js';
-import { WITHOUT_WEBHOOKS } from '@backbone/test-apps/partner-api';
+import { testFileDeps, WITHOUT_WEBHOOKS } from '@backbone/test-apps/partner-api';
 import { rateLimitedRequestsTotal, rateLimiterFailedOpenTotal } from '@backbone/metrics';
 
 /** A counter's value summed over its labels, as a scrape would read it. */
@@ -64,6 +64,7 @@ function partnerApp(rateLimiter: KeyRateLimiter, logger = silent) {
     keyVerifier: listeningVerifier(db.pool),
     rateLimiter,
     ...WITHOUT_WEBHOOKS,
+    ...testFileDeps(),
   });
 }
 

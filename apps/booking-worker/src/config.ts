@@ -1,5 +1,5 @@
 // The booking worker's configuration, parsed once at boot from the environment.
-import { commonEnv, loadConfig, metricsEnv, redisEnv, type ConfigOf } from '@backbone/config';
+import { commonEnv, fileStoreEnv, loadConfig, metricsEnv, redisEnv, type ConfigOf } from '@backbone/config';
 
 export const bookingWorkerEnv = {
   type: 'object',
@@ -51,6 +51,20 @@ export const bookingWorkerEnv = {
       maximum: 10000,
       description: 'Timeslots with lapsed holds released per pass (one statement each).',
     },
+    ...fileStoreEnv,
+    FILE_SWEEPER_ENABLED: {
+      type: 'boolean',
+      default: true,
+      description:
+        'Run the file sweeper in this process (several may run side by side): it deletes uploaded files no booking referenced within 24 hours, and uploads a crash cut off an hour ago, from FILE_STORE and the database.',
+    },
+    FILE_SWEEPER_INTERVAL_MS: {
+      type: 'integer',
+      default: 60000,
+      minimum: 10,
+      description: 'Pause of the file sweeper between passes that found less than a batch (a file lives at most this much past its 24 hours).',
+    },
+    FILE_SWEEPER_BATCH_SIZE: { type: 'integer', default: 100, minimum: 1, maximum: 10000, description: 'Files deleted per pass.' },
   },
 } as const;
 

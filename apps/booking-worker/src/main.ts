@@ -1,6 +1,6 @@
-// Composition root of the booking worker: config -> migrations -> pool -> the outbox relay, the hold sweeper and the
-// scrape-time gauges -> graceful shutdown. It runs the booking side's background work apart from the metering worker,
-// so each is scaled for its own load. On SIGTERM/SIGINT it lets the passes in flight finish (up to
+// Composition root of the booking worker: config -> migrations -> pool -> the outbox relay, the hold sweeper, the
+// sweeper of unreferenced files and the scrape-time gauges -> graceful shutdown. It runs the booking side's background
+// work apart from the metering worker, so each is scaled for its own load. On SIGTERM/SIGINT it lets the passes in flight finish (up to
 // SHUTDOWN_TIMEOUT_MS), then closes its connections.
 import { createPool, migrate, readDatabaseIdentity } from '@backbone/db';
 import { createLogger, redactUrl, writeLogsBeforeExit } from '@backbone/logging';
@@ -8,6 +8,8 @@ import { registry, startMetricsServer } from '@backbone/metrics';
 import { closeQueues, createRedisConnection, guardQueuePrefix, openQueues } from '@backbone/publisher';
 import { stopOnSignals } from '@backbone/shutdown';
 import { loadBookingWorkerConfig } from './config.js';
+import { openFileStore } from '@backbone/file-store';
+import { startFileSweeper, type FileSweeper } from './file-sweeper.js';
 import { startHoldSweeper, type HoldSweeper } from './hold-sweeper.js';
 import { startOutboxRelay, type OutboxRelay } from './outbox-relay.js';
 import { collectScrapeGauges } from './scrape-gauges.js';
@@ -50,10 +52,19 @@ try {
   const sweeper: HoldSweeper | null = config.HOLD_SWEEPER_ENABLED
     ? startHoldSweeper({ pool, intervalMs: config.HOLD_SWEEPER_INTERVAL_MS, batchSize: config.HOLD_SWEEPER_BATCH_SIZE, logger })
     : null;
+  const files: FileSweeper | null = config.FILE_SWEEPER_ENABLED
+    ? startFileSweeper({
+        pool,
+        fileStore: openFileStore(config),
+        intervalMs: config.FILE_SWEEPER_INTERVAL_MS,
+        batchSize: config.FILE_SWEEPER_BATCH_SIZE,
+        logger,
+      })
+    : null;
   const gauges = config.METRICS_ENABLED ? collectScrapeGauges({ pool, connection: producer, prefix: config.QUEUE_PREFIX, logger }) : null;
   const metrics = config.METRICS_ENABLED ? await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, registry }) : null;
   if (metrics) logger.info({ url: metrics.url }, 'metrics listening');
-  logger.info({ relay: relay !== null, sweeper: sweeper !== null, prefix: config.QUEUE_PREFIX }, 'booking worker running');
+  logger.info({ relay: relay !== null, sweeper: sweeper !== null, fileSweeper: files !== null, prefix: config.QUEUE_PREFIX }, 'booking worker running');
 
   stopOnSignals({
     logger,
@@ -61,7 +72,7 @@ try {
     stopping: 'shutting down: no new passes, finishing the ones in flight',
     graceOver: 'grace period over: exiting in the middle of a pass (what it had not committed is done again by the next one)',
     stop: async () => {
-      await Promise.all([relay?.stop(), sweeper?.stop()]);
+      await Promise.all([relay?.stop(), sweeper?.stop(), files?.stop()]);
       await Promise.all([metrics?.close(), gauges?.close()]);
       await closeQueues(queues);
       await producer.quit().catch(() => undefined);

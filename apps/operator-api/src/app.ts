@@ -15,6 +15,7 @@ import { mountCreateOperatorUser } from './routes/create-operator-user.js';
 import { mountCreateSale } from './routes/create-sale.js';
 import { mountDisableOperatorUser } from './routes/disable-operator-user.js';
 import { mountEditOperatorActivity } from './routes/edit-operator-activity.js';
+import { mountDownloadOperatorFile } from './routes/download-operator-file.js';
 import { mountExportOperatorBookings } from './routes/export-operator-bookings.js';
 import { mountGenerateTimeslots } from './routes/generate-timeslots.js';
 import { mountGetOperatorBooking } from './routes/get-operator-booking.js';
@@ -51,6 +52,7 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           listOperatorBookings: mountListOperatorBookings,
           exportOperatorBookings: mountExportOperatorBookings,
           getOperatorBooking: mountGetOperatorBooking,
+          downloadOperatorFile: mountDownloadOperatorFile,
           listOperatorActivities: mountListOperatorActivities,
           createSale: mountCreateSale,
           listOperatorTimeslots: mountListOperatorTimeslots,

@@ -1,4 +1,5 @@
 // What the operator app takes from whoever composes it (server.ts, a test); app.ts and every route read it from here.
+import type { FileStore } from '@backbone/file-store';
 import type { Logger, RouteDeps, SessionLifetimes, SessionVerifier } from '@backbone/http';
 import type { EventQueues } from '@backbone/publisher';
 import type { KeyRevocations, SignInThrottle } from '@backbone/use-cases';
@@ -18,6 +19,8 @@ export interface OperatorAppDeps extends RouteDeps {
   queues: EventQueues;
   /** The built console's directory, served under /console; null serves none (API tests). */
   consoleDir: string | null;
+  /** Where partners' uploaded files are kept (FILE_STORE), for the download. */
+  fileStore: FileStore;
   /** Readiness of Redis, for /readyz. */
   redisReady: () => Promise<boolean>;
 }

@@ -2,6 +2,7 @@
 // sessions, the sign-in throttle) on the start-up every API shares (packages/http start-api-server.ts).
 import { createSessionVerifier, startApiServer } from '@backbone/http';
 import { closeQueues, keyRevocationsOver, openQueues } from '@backbone/publisher';
+import { openFileStore } from '@backbone/file-store';
 import { createOperatorApp } from './app.js';
 import { loadOperatorApiConfig } from './config.js';
 import { createSignInThrottle } from './sign-in-throttle.js';
@@ -33,6 +34,7 @@ await startApiServer({
         windowSeconds: config.SIGN_IN_WINDOW_SECONDS,
       }),
       queues,
+      fileStore: openFileStore(config),
       consoleDir: config.CONSOLE_DIR,
       redisReady: async () => (await redis.ping()) === 'PONG',
     });

@@ -85,6 +85,20 @@ describe('activities', () => {
     ).toBe(422);
   });
 
+  it("takes a file question's Options as the media types it accepts, and refuses others", async () => {
+    const path = `/api/v2/operator/activities/${operator.activity.activityId}/questions`;
+    const pdfOnly = await owner.send('POST', path, { Question: 'Medical form', Type: 'file', Options: ['application/pdf'], Required: true });
+    expect(pdfOnly.status).toBe(201);
+    expect(pdfOnly.body).toMatchObject({ Type: 'file', Options: ['application/pdf'] });
+    const any = await owner.send('POST', path, { Question: 'ID photo', Type: 'file' });
+    expect(any.body).toMatchObject({ Type: 'file', Options: [] });
+    for (const Options of [['text/plain'], ['application/pdf', 'application/pdf'], ['PDF']]) {
+      const refused = await owner.send('POST', path, { Question: 'Scan', Type: 'file', Options });
+      expect(refused.status, JSON.stringify(Options)).toBe(422);
+    }
+    expect((await owner.send('POST', path, { Question: 'Name', Type: 'text', Options: ['application/pdf'] })).status).toBe(422);
+  });
+
   it('generates timeslots from a weekly pattern, keeping existing ones', async () => {
     const from = dayFromNow(30);
     const to = dayFromNow(43);

@@ -3,21 +3,28 @@
 // exactly where the table leaves them out, and the refused request changes nothing; everywhere else, and for owners
 // and admin keys always, the operation answers as it does for anyone allowed. A new operation needs a request below
 // (the map is typed by the table's operation ids) and is then walked like the others.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_OPERATIONS, OPERATOR_PERMISSIONS, OPERATOR_ROLES, operatorMay, type OperatorOperationId, type SessionOperation } from '@backbone/contracts';
 import { createApiKey } from '@backbone/db';
 import { failPlatformEvent } from '@backbone/test-apps/operator-api';
-import { request, type ApiResponse } from '@backbone/testkit';
-import { createOperatorUser } from '@backbone/use-cases';
+import { createDirectoryFileStore } from '@backbone/file-store';
+import { request, sampleFile, type ApiResponse } from '@backbone/testkit';
+import { createOperatorUser, uploadFile } from '@backbone/use-cases';
 import { book, createOperator, createSlot, dayFromNow, PASSWORD, PROBLEM_BASE, SessionClient, signedIn, useOperatorApi, type Operator } from './support.js';
 
-const { db, redis, server, queues } = useOperatorApi();
+const fileStore = createDirectoryFileStore(mkdtempSync(path.join(os.tmpdir(), 'backbone-permissions-files-')));
+const { db, redis, server, queues } = useOperatorApi({ fileStore });
 
 let operator: Operator;
 let staff: SessionClient;
 let owner: SessionClient;
 let slot: { id: number; date: string; time: string };
 let reference: string;
+let fileId: string;
 let made = 0;
 
 beforeAll(async () => {
@@ -27,6 +34,22 @@ beforeAll(async () => {
   const date = dayFromNow(5);
   slot = { ...(await createSlot(db.pool, operator, date, '10:00', 100)), date, time: '10:00' };
   reference = (await book(db.pool, operator, { date, time: '10:00' })).Reference;
+  const partnerKey = await createApiKey(db.pool, operator.account.id, { name: 'Partner', scopes: ['ota'] });
+  const pdf = sampleFile('application/pdf', 2000);
+  const uploaded = await uploadFile(
+    { pool: db.pool, fileStore, fileQuotaBytes: 1_000_000 },
+    {
+      accountId: operator.account.id,
+      partnerId: partnerKey.partnerId!,
+      apiKeyId: partnerKey.id,
+      contentType: 'application/pdf',
+      length: pdf.length,
+      fileName: 'waiver.pdf',
+      body: Readable.from([pdf]),
+      clientConnected: () => true,
+    },
+  );
+  fileId = uploaded.FileID;
 });
 
 /** A request that passes validation, and the answer an allowed caller gets. */
@@ -46,6 +69,7 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
   listOperatorBookings: async () => ({ query: 'Limit=5', status: 200 }),
   exportOperatorBookings: async () => ({ status: 200 }),
   getOperatorBooking: async () => ({ params: { Reference: reference }, status: 200 }),
+  downloadOperatorFile: async () => ({ params: { FileID: fileId }, status: 200 }),
   listOperatorActivities: async () => ({ status: 200 }),
   createSale: async () => ({
     body: {
@@ -160,6 +184,7 @@ describe('the permission table', () => {
         'listOperatorBookings',
         'exportOperatorBookings',
         'getOperatorBooking',
+        'downloadOperatorFile',
         'createSale',
         'listOperatorActivities',
         'listOperatorQuestions',

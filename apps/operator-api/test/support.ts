@@ -2,6 +2,7 @@
 // operator users made through the use cases, a cookie-keeping client, and bookings of every channel.
 import { afterAll } from 'vitest';
 import type { Pool } from '@backbone/db';
+import type { FileStore } from '@backbone/file-store';
 import type { Activity } from '@backbone/domain';
 import type { SessionLifetimes } from '@backbone/http';
 import { closeQueues, openQueues, type EventQueues } from '@backbone/publisher';
@@ -27,6 +28,7 @@ export function useOperatorApi(
     sessions?: Partial<SessionLifetimes>;
     signIn?: { maxFailures?: number; maxFailuresPerAddress?: number; windowSeconds?: number };
     consoleDir?: string;
+    fileStore?: FileStore;
   } = {},
 ) {
   const db = useTestDatabase();

@@ -1,5 +1,5 @@
 // The partner (OTA) API as an Express app without listen(): products, availability, waiver questions, bookings and
-// their lifecycle (look up, confirm, cancel, sync), and the partner's webhook endpoints.
+// their lifecycle (look up, confirm, cancel, change, sync), files for waiver answers, and the partner's webhook endpoints.
 // server.ts wires the real dependencies; tests drive it in-process against real PostgreSQL.
 import type { Express } from 'express';
 import { PARTNER_OPERATIONS } from '@backbone/contracts';
@@ -18,6 +18,7 @@ import { mountListPartnerQuestions } from './routes/list-partner-questions.js';
 import { mountListProducts } from './routes/list-products.js';
 import { mountResolveProduct } from './routes/resolve-product.js';
 import { mountSyncBookings } from './routes/sync-bookings.js';
+import { mountUploadFile } from './routes/upload-file.js';
 import { mountCreateWebhookEndpoint } from './routes/create-webhook-endpoint.js';
 import { mountDeleteWebhookEndpoint } from './routes/delete-webhook-endpoint.js';
 import { mountListWebhookDeliveries } from './routes/list-webhook-deliveries.js';
@@ -50,6 +51,7 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
           cancelBooking: mountCancelBooking,
           changeBooking: mountChangeBooking,
           syncBookings: mountSyncBookings,
+          uploadFile: mountUploadFile,
           createWebhookEndpoint: mountCreateWebhookEndpoint,
           listWebhookEndpoints: mountListWebhookEndpoints,
           updateWebhookEndpoint: mountUpdateWebhookEndpoint,

@@ -1,5 +1,5 @@
 // The partner API's configuration, parsed once at boot from the environment.
-import { commonEnv, httpEnv, loadConfig, metricsEnv, rateLimitEnv, redisEnv, type ConfigOf } from '@backbone/config';
+import { commonEnv, fileStoreEnv, httpEnv, loadConfig, metricsEnv, rateLimitEnv, redisEnv, type ConfigOf } from '@backbone/config';
 
 export const partnerApiEnv = {
   type: 'object',
@@ -15,6 +15,14 @@ export const partnerApiEnv = {
         'Redis: the API key revocations, the per-key rate limits and the webhook delivery queue. The partner API serves without it: verified keys are trusted for AUTH_CACHE_TTL_MS, requests go unlimited, webhook replays answer 503.',
     },
     QUEUE_PREFIX: redisEnv.QUEUE_PREFIX,
+    ...fileStoreEnv,
+    FILE_QUOTA_BYTES: {
+      type: 'integer',
+      default: 5_000_000_000,
+      minimum: 1,
+      description:
+        "Bytes one account's uploaded files may take together (pending uploads included); an upload beyond it is refused with 413 /file-quota-exceeded.",
+    },
     WEBHOOK_ALLOWED_HOSTS: {
       type: 'string',
       default: '',

@@ -1,4 +1,5 @@
 // What the partner app takes from whoever composes it (server.ts, a test); app.ts and every route read it from here.
+import type { FileStore } from '@backbone/file-store';
 import type { Logger, RouteDeps } from '@backbone/http';
 import type { WebhookDeliveryQueue } from '@backbone/publisher';
 import type { DestinationPolicy } from '@backbone/webhooks';
@@ -11,6 +12,10 @@ export interface PartnerAppDeps extends RouteDeps {
   destinationPolicy: DestinationPolicy;
   /** The webhook delivery queue, where replays add their jobs. */
   webhookDeliveries: WebhookDeliveryQueue;
+  /** Where uploaded files' bytes go (FILE_STORE). */
+  fileStore: FileStore;
+  /** Bytes one account's files may take together (FILE_QUOTA_BYTES). */
+  fileQuotaBytes: number;
   /** Record the HTTP request metrics (METRICS_ENABLED; default true). */
   recordMetrics?: boolean;
 }

@@ -3,6 +3,7 @@
 import { startApiServer } from '@backbone/http';
 import { openWebhookDeliveryQueue } from '@backbone/publisher';
 import { destinationPolicyFrom } from '@backbone/webhooks';
+import { openFileStore } from '@backbone/file-store';
 import { createPartnerApp } from './app.js';
 import { loadPartnerApiConfig } from './config.js';
 
@@ -17,6 +18,8 @@ await startApiServer({
       prefix: config.QUEUE_PREFIX,
       onError: (error) => logger.warn({ err: error }, 'webhook queue connection error'),
     });
+    const fileStore = openFileStore(config);
+    logger.info({ fileStore: fileStore.description }, 'file store');
     const app = createPartnerApp({
       pool,
       logger,
@@ -27,6 +30,8 @@ await startApiServer({
       destinationPolicy: destinationPolicyFrom(config.WEBHOOK_ALLOWED_HOSTS),
       webhookDeliveries,
       rateLimiter,
+      fileStore,
+      fileQuotaBytes: config.FILE_QUOTA_BYTES,
     });
     return { app, close: () => webhookDeliveries.close() };
   },

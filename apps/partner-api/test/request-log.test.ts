@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { createKeyVerifier } from '@backbone/http';
 import { createTestTimeslot, futureDate, request, useTestDatabase, useTestServer } from '@backbone/testkit';
-import { WITHOUT_WEBHOOKS } from '@backbone/test-apps/partner-api';
+import { testFileDeps, WITHOUT_WEBHOOKS } from '@backbone/test-apps/partner-api';
 import { createPartnerApp } from '../src/app.js';
 import { createOperator, PROBLEM_BASE } from './support.js';
 
@@ -26,6 +26,7 @@ const server = useTestServer(() =>
     bodyLimit: '64kb',
     keyVerifier: createKeyVerifier(db.pool, 0),
     ...WITHOUT_WEBHOOKS,
+    ...testFileDeps(),
   }),
 );
 

@@ -45,7 +45,7 @@ export function bookingBody(activity: Activity, slot: { date: string; time: stri
   };
 }
 
-/** Row counts, capacity totals, every booking's row (status, expiry, cancellation) and every webhook endpoint's and delivery's row, that no failed request may change. */
+/** Row counts, capacity totals, every booking's row (status, expiry, cancellation), every webhook endpoint's and delivery's row and every file's row and quota, that no failed request may change. */
 export async function databaseFingerprint(pool: Pool) {
   const { rows } = await pool.query<Record<string, number>>(
     `SELECT (SELECT count(*) FROM bookings) AS bookings,
@@ -58,7 +58,9 @@ export async function databaseFingerprint(pool: Pool) {
             (SELECT count(*) FROM partners) AS partners,
             (SELECT md5(coalesce(string_agg(b::text, '|' ORDER BY b.id), '')) FROM bookings b) AS booking_rows,
             (SELECT md5(coalesce(string_agg(e::text, '|' ORDER BY e.id), '')) FROM webhook_endpoints e) AS webhook_endpoint_rows,
-            (SELECT md5(coalesce(string_agg(d::text, '|' ORDER BY d.id), '')) FROM webhook_deliveries d) AS webhook_delivery_rows`,
+            (SELECT md5(coalesce(string_agg(d::text, '|' ORDER BY d.id), '')) FROM webhook_deliveries d) AS webhook_delivery_rows,
+            (SELECT md5(coalesce(string_agg(f::text, '|' ORDER BY f.id), '')) FROM files f) AS file_rows,
+            (SELECT md5(coalesce(string_agg(q::text, '|' ORDER BY q.account_id), '')) FROM file_quota_usage q) AS file_quota_rows`,
   );
   return rows[0]!;
 }

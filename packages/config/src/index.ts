@@ -203,3 +203,33 @@ export const metricsEnv = {
   },
   METRICS_HOST: { type: 'string', default: '0.0.0.0', description: 'Bind address of the metrics server: keep it reachable by Prometheus only.' },
 } as const;
+
+/**
+ * Where uploaded files' bytes are kept (packages/file-store): the partner API writes them, the operator API reads them,
+ * the worker that sweeps unreferenced files deletes them; all three must name the same store.
+ */
+export const fileStoreEnv = {
+  FILE_STORE: {
+    type: 'string',
+    default: '.data/files',
+    description:
+      "Uploaded files: a directory (relative to the working directory; npm start's default is .data/files, nothing to set up), or s3://<bucket>/<prefix> for an S3-compatible bucket (with the FILE_STORE_S3_* settings). Every API and the worker must name the same store.",
+  },
+  FILE_STORE_S3_ENDPOINT: {
+    type: 'string',
+    default: '',
+    description: 'URL of an S3-compatible service (MinIO, Ceph, R2, ...); empty for AWS S3 itself.',
+  },
+  FILE_STORE_S3_REGION: { type: 'string', default: 'us-east-1', description: "The bucket's region." },
+  FILE_STORE_S3_FORCE_PATH_STYLE: {
+    type: 'boolean',
+    default: false,
+    description: 'Path-style bucket URLs (http://host/bucket/key), as most S3-compatible services want.',
+  },
+  FILE_STORE_S3_ACCESS_KEY_ID: {
+    type: 'string',
+    default: '',
+    description: "Static credentials for the bucket; empty: the AWS SDK's own chain (instance role, web identity, AWS_* variables).",
+  },
+  FILE_STORE_S3_SECRET_ACCESS_KEY: { type: 'string', default: '', description: 'The secret of FILE_STORE_S3_ACCESS_KEY_ID.' },
+} as const;

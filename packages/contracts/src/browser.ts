@@ -3,7 +3,7 @@
 export * from './common.schemas.js';
 export type { Operation, OperatorRole, OperatorRoles, Scope } from './operation.js';
 export { OPERATOR_ROLES } from './operation.js';
-export { QUESTION_TYPES, type Question, type QuestionType } from './partner/shared.schemas.js';
+export { FILE_CONTENT_TYPES, QUESTION_TYPES, type FileContentType, type Question, type QuestionType } from './partner/shared.schemas.js';
 export * from './operator/index.js';
 export type * from './operation-types.js';
 export type { Booking } from './partner/create-booking.js';

@@ -6,7 +6,17 @@ export * from './operations.js';
 export * from './schema-validation.js';
 export * from './events.catalog.js';
 export * from './webhooks.catalog.js';
-export { productSchema, questionSchema, QUESTION_TYPES, type Product, type Question, type QuestionType } from './partner/shared.schemas.js';
+export {
+  FILE_CONTENT_TYPES,
+  MAX_FILE_BYTES,
+  productSchema,
+  questionSchema,
+  QUESTION_TYPES,
+  type FileContentType,
+  type Product,
+  type Question,
+  type QuestionType,
+} from './partner/shared.schemas.js';
 export * from './partner/list-products.js';
 export * from './partner/resolve-product.js';
 export * from './partner/list-available-dates.js';
@@ -19,6 +29,7 @@ export * from './partner/confirm-booking.js';
 export * from './partner/cancel-booking.js';
 export * from './partner/change-booking.js';
 export * from './partner/sync-bookings.js';
+export * from './partner/upload-file.js';
 export * from './partner/webhook.schemas.js';
 export * from './partner/create-webhook-endpoint.js';
 export * from './partner/list-webhook-endpoints.js';

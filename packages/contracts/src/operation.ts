@@ -10,6 +10,8 @@ export type Scope = (typeof SCOPES)[number];
 export interface OperationResponse {
   readonly description: string;
   readonly schema?: JSONSchema;
+  /** Media types of a body that is not JSON (a file): the answer is the bytes themselves. */
+  readonly contentTypes?: readonly string[];
   readonly headers?: Readonly<Record<string, { readonly description: string }>>;
 }
 
@@ -33,6 +35,11 @@ interface OperationCommon {
   /** Status for a query that fails its schema: 422 by default, 400 where the contract says so (resolve-product). */
   readonly queryErrorStatus?: 400 | 422;
   readonly body?: JSONSchema;
+  /**
+   * A body that is not JSON, which the handler reads (streams) itself: its media types and largest size, for the
+   * OpenAPI document. No `body` schema goes with it.
+   */
+  readonly rawBody?: { readonly contentTypes: readonly string[]; readonly maxBytes: number; readonly description: string };
   /** The body may be left out altogether (read as an empty object); when sent, it must be JSON. */
   readonly bodyOptional?: boolean;
   /** Accepts an Idempotency-Key header. */

@@ -12,6 +12,7 @@ import { listPartnerQuestionsOperation } from './partner/list-partner-questions.
 import { listProductsOperation } from './partner/list-products.js';
 import { resolveProductOperation } from './partner/resolve-product.js';
 import { syncBookingsOperation } from './partner/sync-bookings.js';
+import { uploadFileOperation } from './partner/upload-file.js';
 import { createWebhookEndpointOperation } from './partner/create-webhook-endpoint.js';
 import { deleteWebhookEndpointOperation } from './partner/delete-webhook-endpoint.js';
 import { listWebhookDeliveriesOperation } from './partner/list-webhook-deliveries.js';
@@ -38,6 +39,7 @@ export const PARTNER_OPERATIONS = [
   cancelBookingOperation,
   changeBookingOperation,
   syncBookingsOperation,
+  uploadFileOperation,
   createWebhookEndpointOperation,
   listWebhookEndpointsOperation,
   updateWebhookEndpointOperation,

@@ -7,6 +7,7 @@
 import type { BookableActivity, BookingStore, Reservation, ReservationOutcome, TimeslotState, WaiverQuestion } from '@backbone/domain';
 import { releaseLapsedHolds } from './booking-lifecycle.repository.js';
 import { BOOKING_FROM, bookingColumns, PARTNER_JOIN, toBookingRecord, type BookingRowOf } from './booking-row.js';
+import { attachFilesToBooking, findAnswerFiles } from './files.repository.js';
 import { LAPSED_HOLDS } from './lapsed-holds.js';
 import pg from 'pg';
 import { COMMIT_WITHOUT_FLUSH, withSavepoint, type Db } from './pool.js';
@@ -23,14 +24,25 @@ const UNIQUE_VIOLATION = '23505';
 export function createBookingStore(db: Db): BookingStore {
   return {
     findActivity: (accountId, activityId, findOptions) => findBookableActivity(db, accountId, activityId, findOptions),
+    findAnswerFiles: (owner, ids) => findAnswerFiles(db, owner, ids, { lock: !(db instanceof pg.Pool) }),
     async reserve(reservation) {
       let outcome: ReservationOutcome;
       try {
         // On the pool, the reservations of a timeslot that arrive together are made together (reservation-batches.ts).
+        // A booking that takes files does so in the transaction that locked them.
+        if (reservation.fileIds.length > 0 && db instanceof pg.Pool) throw new Error('a booking that references files is made in a transaction');
         outcome =
           db instanceof pg.Pool
             ? await reserveInLane(db, reservation, (r) => reserveOnce(db, r))
-            : await withSavepoint(db, (inner) => reserveOnce(inner, reservation));
+            : await withSavepoint(db, async (inner) => {
+                const reserved = await reserveOnce(inner, reservation);
+                if (reserved.kind === 'booked' && reservation.fileIds.length > 0) {
+                  const attached = await attachFilesToBooking(inner, reservation.accountId, { reference: reservation.reference }, reservation.fileIds);
+                  if (attached !== reservation.fileIds.length)
+                    throw new Error(`booking ${reservation.reference} took ${attached} of its ${reservation.fileIds.length} files`);
+                }
+                return reserved;
+              });
       } catch (error) {
         const pgError = error as { code?: string; constraint?: string };
         if (pgError.code === UNIQUE_VIOLATION && pgError.constraint === 'bookings_reference_key') return { kind: 'reference-taken' };

@@ -24,3 +24,4 @@ export * from './webhook-deliveries.repository.js';
 export * from './monitoring.repository.js';
 export * from './database-identity.repository.js';
 export * from './booking-changes.repository.js';
+export * from './files.repository.js';

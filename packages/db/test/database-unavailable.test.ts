@@ -171,6 +171,7 @@ describe('a batch of reservations whose connection was lost', () => {
         customer: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: null },
         paymentReference: null,
         answers: [],
+        fileIds: [],
         apiKeyId: null,
         partnerId: null,
         createdByUserId: null,

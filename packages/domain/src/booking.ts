@@ -5,7 +5,8 @@ import type { Booking, BookingAnswer, BookingChannel, BookingCreatedPayload } fr
 import { DomainError, ValidationError } from './errors.js';
 import { generateBookingReference } from './booking-reference.js';
 import { completeCustomer, type CustomerDetails } from './booking-lifecycle.js';
-import { checkAnswers, type StoredAnswer } from './waiver-answers.js';
+import type { AnswerFile } from './files.js';
+import { checkAnswers, referencedFileIds, type StoredAnswer } from './waiver-answers.js';
 import type { WaiverQuestion } from './waiver-questions.js';
 
 /** The customer as stored: complete for a confirmed booking; a hold may carry only part of it until its confirm. */
@@ -57,6 +58,8 @@ export interface Reservation {
   customer: Customer;
   paymentReference: string | null;
   answers: StoredAnswer[];
+  /** The uploaded files the answers reference: the booking takes them (the store locked them in findAnswerFiles). */
+  fileIds: string[];
   apiKeyId: string | null;
   partnerId: string | null;
   createdByUserId: string | null;
@@ -87,6 +90,11 @@ export type ReservationOutcome =
 export interface BookingStore {
   /** An active activity of the account; with `anyShopfront` false, only one offered in the shopfront. */
   findActivity(accountId: string, activityId: string, options: { withQuestions: boolean; anyShopfront: boolean }): Promise<BookableActivity | null>;
+  /**
+   * The partner's stored files among `ids` that an answer may reference, under their row locks until the reservation
+   * commits (a store over a transaction; the caller makes sure of one when there are files).
+   */
+  findAnswerFiles(owner: { accountId: string; partnerId: string | null }, ids: readonly string[]): Promise<ReadonlyMap<string, AnswerFile>>;
   /** Reserves the places and records booking and event atomically, only if the timeslot is bookable and has room. */
   reserve(reservation: Reservation): Promise<ReservationOutcome>;
 }
@@ -103,7 +111,11 @@ export async function createBooking(store: BookingStore, request: NewBooking): P
   if (request.participants > activity.maxParticipants) {
     throw new ValidationError([{ field: 'Participants', message: `Participants must be at most ${activity.maxParticipants} for this activity.` }]);
   }
-  const answers = request.answers === undefined ? [] : checkAnswers(activity.questions ?? [], request.answers, request.participants);
+  const fileIds = referencedFileIds(request.answers);
+  const files =
+    fileIds.length > 0 ? await store.findAnswerFiles({ accountId: request.accountId, partnerId: request.partnerId }, fileIds) : new Map<string, AnswerFile>();
+  const answers =
+    request.answers === undefined ? [] : checkAnswers(activity.questions ?? [], request.answers, request.participants, { files, bookingId: null });
   // A hold may wait for the customer's details until its confirm; a booking made at once needs them now.
   const customer: Customer = request.hold ? { ...request.customer, Phone: request.customer.Phone ?? null } : completeCustomer(request.customer, undefined);
 
@@ -122,6 +134,7 @@ export async function createBooking(store: BookingStore, request: NewBooking): P
       customer,
       paymentReference: request.paymentReference,
       answers,
+      fileIds,
       apiKeyId: request.apiKeyId,
       partnerId: request.partnerId,
       createdByUserId: request.createdByUserId ?? null,

@@ -14,7 +14,12 @@ export type DomainErrorCode =
   | 'cancellation-window-closed'
   | 'change-window-closed'
   | 'capacity-below-booked'
-  | 'webhook-endpoint-limit';
+  | 'webhook-endpoint-limit'
+  | 'invalid-request'
+  | 'unsupported-media-type'
+  | 'payload-too-large'
+  | 'file-quota-exceeded'
+  | 'file-in-use';
 
 export class DomainError extends Error {
   override name = 'DomainError';

@@ -9,6 +9,7 @@ export * from './booking-changes.js';
 export * from './timeslot-pattern.js';
 export * from './waiver-questions.js';
 export * from './waiver-answers.js';
+export * from './files.js';
 export * from './usage-summary.js';
 export * from './operator-ranges.js';
 export * from './rate-limits.js';

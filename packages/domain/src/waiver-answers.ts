@@ -1,19 +1,46 @@
 // Waiver answers sent with a booking: each answer must fit its question's type, and when answers are sent at all,
 // every required question must be answered (per participant for per-participant questions).
-import type { BookingAnswer, QuestionType } from '@backbone/contracts';
-import { ValidationError, type FieldError } from './errors.js';
+import type { BookingAnswer, FileContentType, QuestionType } from '@backbone/contracts';
+import { DomainError, ValidationError, type FieldError } from './errors.js';
+import { acceptedFileTypes, type AnswerFile } from './files.js';
 import { isCalendarDate } from './time-zones.js';
 import type { WaiverQuestion } from './waiver-questions.js';
 
-export type AnswerValue = BookingAnswer['Value'];
+export type AnswerValue = NonNullable<BookingAnswer['Value']>;
 
-/** What is stored with the booking: the answer with the question as it was worded when answered. */
+/** An uploaded file an answer references, as stored with the answer (a file never changes once uploaded). */
+export interface StoredFile {
+  FileID: string;
+  Name: string;
+  ContentType: FileContentType;
+  Size: number;
+}
+
+/**
+ * What is stored with the booking: the answer with the question as it was worded when answered. A file answer's Value
+ * is its FileID, so whatever reads answers sees it answered; File describes the file.
+ */
 export interface StoredAnswer {
   QuestionID: number;
   Question: string;
   Type: QuestionType;
   Participant: number | null;
   Value: AnswerValue;
+  File?: StoredFile;
+}
+
+/** The files a booking's answers may reference, and the booking they are checked for (null: a new booking). */
+export interface AnswerFiles {
+  /** The stored files of the booking's partner among those referenced, by lower-case FileID. */
+  files: ReadonlyMap<string, AnswerFile>;
+  bookingId: number | null;
+}
+
+const NO_FILES: AnswerFiles = { files: new Map(), bookingId: null };
+
+/** The FileIDs the answers reference, lower-cased, each once. */
+export function referencedFileIds(answers: readonly BookingAnswer[] | undefined): string[] {
+  return [...new Set((answers ?? []).flatMap((a) => (a.FileID === undefined ? [] : [a.FileID.toLowerCase()])))];
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -55,7 +82,7 @@ function typeProblem(question: WaiverQuestion, value: AnswerValue): string | nul
     case 'phone':
       return isText && (value.trim() === '' || (PHONE.test(value) && (value.match(/\d/g)?.length ?? 0) >= 5)) ? null : 'must be a phone number';
     case 'file':
-      return isText && (value.trim() === '' || isFileUrl(value)) ? null : 'must be the http(s) URL of the uploaded file';
+      return isText && (value.trim() === '' || isFileUrl(value)) ? null : 'must be the http(s) URL of the file (or send FileID with an uploaded file)';
   }
 }
 
@@ -71,15 +98,24 @@ function isFileUrl(value: string): boolean {
 
 /**
  * Checks the answers of a booking for `participants` people against the activity's questions and returns them as
- * stored. Throws a ValidationError naming every failing answer.
+ * stored. Throws a ValidationError naming every failing answer (422); then, for FileIDs that are not among the
+ * partner's stored files, a not-found (404: another partner's or account's file looks like no file at all); then,
+ * for a file another booking uses, a file-in-use conflict (409).
  */
-export function checkAnswers(questions: readonly WaiverQuestion[], answers: readonly BookingAnswer[], participants: number): StoredAnswer[] {
+export function checkAnswers(
+  questions: readonly WaiverQuestion[],
+  answers: readonly BookingAnswer[],
+  participants: number,
+  referenced: AnswerFiles = NO_FILES,
+): StoredAnswer[] {
   const byId = new Map(questions.map((q) => [q.id, q]));
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   const stored: StoredAnswer[] = [];
   const answered = new Set<string>();
   const failed = new Set<string>();
+  const missingFiles: string[] = [];
+  const filesInUse: string[] = [];
 
   answers.forEach((answer, index) => {
     const at = `Answers[${index}]`;
@@ -110,14 +146,48 @@ export function checkAnswers(questions: readonly WaiverQuestion[], answers: read
       return;
     }
     seen.add(slot);
-    const problem = typeProblem(question, answer.Value);
+    if (answer.FileID !== undefined) {
+      if (question.type !== 'file') {
+        failed.add(slot);
+        errors.push({ field: `${at}.FileID`, message: `${at}.FileID is only for file questions (question ${question.id} is of type ${question.type}).` });
+        return;
+      }
+      const file = referenced.files.get(answer.FileID.toLowerCase());
+      if (!file) {
+        failed.add(slot);
+        missingFiles.push(`${at}.FileID ${answer.FileID}`);
+        return;
+      }
+      const accepted = acceptedFileTypes(question.options);
+      if (!accepted.includes(file.contentType)) {
+        failed.add(slot);
+        errors.push({
+          field: `${at}.FileID`,
+          message: `${at}.FileID is a ${file.contentType} file; question ${question.id} accepts ${accepted.join(', ')}.`,
+        });
+        return;
+      }
+      if (file.bookingId !== null && file.bookingId !== referenced.bookingId) filesInUse.push(`${at}.FileID ${answer.FileID}`);
+      answered.add(slot);
+      stored.push({
+        QuestionID: question.id,
+        Question: question.question,
+        Type: question.type,
+        Participant: participant,
+        Value: file.id,
+        File: { FileID: file.id, Name: file.name, ContentType: file.contentType, Size: file.size },
+      });
+      return;
+    }
+    const value = answer.Value!;
+    const problem = typeProblem(question, value);
     if (problem) {
       failed.add(slot);
       errors.push({ field: `${at}.Value`, message: `${at}.Value ${problem} (question ${question.id} is of type ${question.type}).` });
       return;
     }
-    if (!isEmpty(answer.Value)) answered.add(slot);
-    stored.push({ QuestionID: question.id, Question: question.question, Type: question.type, Participant: participant, Value: answer.Value });
+    if (!isEmpty(value)) answered.add(slot);
+    stored.push({ QuestionID: question.id, Question: question.question, Type: question.type, Participant: participant, Value: value });
   });
 
   for (const question of questions) {
@@ -133,5 +203,9 @@ export function checkAnswers(questions: readonly WaiverQuestion[], answers: read
     }
   }
   if (errors.length > 0) throw new ValidationError(errors);
+  if (missingFiles.length > 0) throw new DomainError('not-found', `File not found: ${missingFiles.join(', ')}.`);
+  if (filesInUse.length > 0) {
+    throw new DomainError('file-in-use', `Another booking already uses ${filesInUse.join(', ')}: upload the file again for this booking.`);
+  }
   return stored;
 }

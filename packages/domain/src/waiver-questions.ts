@@ -1,6 +1,7 @@
 // Waiver questions: what an operator may define, and how partners see them.
 import { QUESTION_TYPES, type Question, type QuestionType } from '@backbone/contracts';
 import { ValidationError, type FieldError } from './errors.js';
+import { FILE_CONTENT_TYPES, isFileContentType } from './files.js';
 
 export interface WaiverQuestion {
   id: number;
@@ -45,8 +46,13 @@ export function checkNewQuestion(input: NewWaiverQuestion): asserts input is New
     if (input.options.length === 0) errors.push({ field: 'options', message: `a ${input.type} question needs at least one option.` });
     if (new Set(input.options).size !== input.options.length) errors.push({ field: 'options', message: 'options must be distinct.' });
     if (input.options.some((o) => o.trim() === '' || o.length > 1000)) errors.push({ field: 'options', message: 'each option must be 1 to 1000 characters.' });
+  } else if (input.type === 'file') {
+    // A file question's options are the media types it accepts (none: all of them).
+    if (input.options.some((o) => !isFileContentType(o)))
+      errors.push({ field: 'options', message: `a file question's options must be among: ${FILE_CONTENT_TYPES.join(', ')}.` });
+    if (new Set(input.options).size !== input.options.length) errors.push({ field: 'options', message: 'options must be distinct.' });
   } else if (input.options.length > 0) {
-    errors.push({ field: 'options', message: `only select and multiselect questions take options, not ${input.type}.` });
+    errors.push({ field: 'options', message: `only select, multiselect and file questions take options, not ${input.type}.` });
   }
   if (errors.length > 0) throw new ValidationError(errors);
 }

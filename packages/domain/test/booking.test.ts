@@ -34,6 +34,7 @@ function fakeStore(
       lookups.push({ accountId, activityId, options });
       return Promise.resolve(activity);
     },
+    findAnswerFiles: () => Promise.resolve(new Map()),
     reserve: (reservation) => {
       reservations.push(reservation);
       const outcome = outcomes.shift();

@@ -59,6 +59,8 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
     return;
   }
   if (error instanceof UnavailableError) {
+    // What did not answer (the file store's error), for whoever looks into it; the client only needs to retry.
+    if (error.cause !== undefined) req.log.warn({ err: error.cause }, error.message);
     sendUnavailable(req, res, error.message);
     return;
   }

@@ -13,3 +13,4 @@ export * from './route.js';
 export * from './server.js';
 export * from './start-api-server.js';
 export * from './http-metrics.js';
+export * from './attachments.js';

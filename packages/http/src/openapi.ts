@@ -42,6 +42,24 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
             },
           ]
         : []),
+      ...(op.rawBody
+        ? [
+            {
+              name: 'Content-Length',
+              in: 'header',
+              required: true,
+              schema: { type: 'integer', minimum: 1, maximum: op.rawBody.maxBytes },
+              description: "The body's size in bytes (required: a chunked body is refused with 411).",
+            },
+            {
+              name: 'Content-Disposition',
+              in: 'header',
+              required: false,
+              schema: { type: 'string' },
+              description: 'Optional file name: `attachment; filename="waiver.pdf"`, or `filename*=UTF-8\'\'…` (RFC 6266) for other characters.',
+            },
+          ]
+        : []),
     ];
     const responses: Record<string, unknown> = {};
     for (const [status, response] of Object.entries(op.responses)) {
@@ -51,13 +69,15 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
         ...(response.headers
           ? { headers: Object.fromEntries(Object.entries(response.headers).map(([n, h]) => [n, { description: h.description, schema: { type: 'string' } }])) }
           : {}),
-        ...(response.schema || isProblem
-          ? {
-              content: {
-                [isProblem ? 'application/problem+json' : 'application/json']: { schema: response.schema ?? { $ref: '#/components/schemas/Problem' } },
-              },
-            }
-          : {}),
+        ...(response.contentTypes
+          ? { content: Object.fromEntries(response.contentTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])) }
+          : response.schema || isProblem
+            ? {
+                content: {
+                  [isProblem ? 'application/problem+json' : 'application/json']: { schema: response.schema ?? { $ref: '#/components/schemas/Problem' } },
+                },
+              }
+            : {}),
       };
     }
     if (op.auth !== 'none') {
@@ -89,6 +109,15 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
       security: op.auth === 'none' ? [] : op.auth === 'session-or-key' ? [{ bearerAuth: ['admin'] }, { sessionCookie: [] }] : [{ bearerAuth: [op.scope] }],
       ...(parameterList.length > 0 ? { parameters: parameterList } : {}),
       ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } } : {}),
+      ...(op.rawBody
+        ? {
+            requestBody: {
+              required: true,
+              description: op.rawBody.description,
+              content: Object.fromEntries(op.rawBody.contentTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
+            },
+          }
+        : {}),
       responses,
     };
   }

@@ -4,10 +4,12 @@ import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QUEUES } from '@backbone/contracts';
 import type { Pool } from '@backbone/db';
+import type { FileStore } from '@backbone/file-store';
 import { createKeyVerifier, createLogger, createSessionVerifier, type KeyRateLimiter, type SessionLifetimes } from '@backbone/http';
 import { createOperatorApp, createSignInThrottle } from '@backbone/operator-api';
 import { createEventPublisher, eventJobId, keyRevocationsOver, type EventQueues } from '@backbone/publisher';
 import { orderCompleted } from './metering-worker.js';
+import { createTemporaryFileStore } from './partner-api.js';
 import { PROBLEM_BASE } from './problem-base.js';
 
 export { PROBLEM_BASE };
@@ -25,6 +27,8 @@ export interface TestOperatorAppOptions {
   rateLimiter?: KeyRateLimiter;
   /** How long a verified key is trusted without a look-up (AUTH_CACHE_TTL_MS); 0 (no cache) by default. */
   authCacheTtlMs?: number;
+  /** Where partners' uploads are read from: a fresh temporary directory unless given. */
+  fileStore?: FileStore;
 }
 
 export function createTestOperatorApp(options: TestOperatorAppOptions) {
@@ -47,6 +51,7 @@ export function createTestOperatorApp(options: TestOperatorAppOptions) {
     }),
     queues: options.queues,
     consoleDir: options.consoleDir ?? null,
+    fileStore: options.fileStore ?? createTemporaryFileStore(),
     redisReady: async () => (await options.redis.ping()) === 'PONG',
   });
 }

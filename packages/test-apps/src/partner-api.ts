@@ -1,5 +1,9 @@
 // The partner app as the tests run it, for its own tests and for other workspaces' tests that need bookings made
 // through the real API (the worker's outbox relay).
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createDirectoryFileStore, type FileStore } from '@backbone/file-store';
 import { createKeyVerifier, createLogger } from '@backbone/http';
 import type { Pool } from '@backbone/db';
 import { createPartnerApp, type PartnerAppDeps } from '@backbone/partner-api';
@@ -25,6 +29,20 @@ export interface TestPartnerAppOptions {
   /** How long a verified key is trusted without a look-up (AUTH_CACHE_TTL_MS); 0 (no cache) by default. */
   authCacheTtlMs?: number;
   webhooks?: Partial<Pick<PartnerAppDeps, 'destinationPolicy' | 'webhookDeliveries'>>;
+  /** Where uploads go: a fresh temporary directory unless given. */
+  fileStore?: FileStore;
+  /** FILE_QUOTA_BYTES: 5 GB unless given. */
+  fileQuotaBytes?: number;
+}
+
+/** A file store in a new temporary directory of its own. */
+export function createTemporaryFileStore(): FileStore {
+  return createDirectoryFileStore(mkdtempSync(path.join(os.tmpdir(), 'backbone-files-')));
+}
+
+/** The file members of the app's deps for tests that do not look at files: a temporary store, the default quota. */
+export function testFileDeps(): Pick<PartnerAppDeps, 'fileStore' | 'fileQuotaBytes'> {
+  return { fileStore: createTemporaryFileStore(), fileQuotaBytes: 5_000_000_000 };
 }
 
 /** The real partner app over `pool`, as the tests run it: silent logs and, unless asked, no key cache. */
@@ -38,5 +56,7 @@ export function createTestPartnerApp(pool: Pool, options: TestPartnerAppOptions 
     keyVerifier: createKeyVerifier(pool, options.authCacheTtlMs ?? 0),
     ...WITHOUT_WEBHOOKS,
     ...options.webhooks,
+    fileStore: options.fileStore ?? createTemporaryFileStore(),
+    fileQuotaBytes: options.fileQuotaBytes ?? 5_000_000_000,
   });
 }

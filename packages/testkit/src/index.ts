@@ -5,3 +5,4 @@ export * from './local-services.js';
 export * from './partner.factories.js';
 export * from './wait-for.js';
 export * from './service-process.js';
+export * from './sample-files.js';

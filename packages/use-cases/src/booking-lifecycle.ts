@@ -3,8 +3,10 @@
 // decide, and writes the change with its outbox event in the same transaction. A partner sees only its own bookings;
 // the operator (partnerId null) every booking of the account.
 import { randomUUID } from 'node:crypto';
-import type { BookingChanges, BookingDetails, CancelBookingRequest, ConfirmBookingRequest } from '@backbone/contracts';
+import type { BookingAnswer, BookingChanges, BookingDetails, CancelBookingRequest, ConfirmBookingRequest } from '@backbone/contracts';
 import {
+  attachFilesToBooking,
+  findAnswerFiles,
   findBooking,
   inTransaction,
   listBookingChanges,
@@ -25,10 +27,12 @@ import {
   decideCancel,
   decideConfirm,
   notFound,
+  referencedFileIds,
   ValidationError,
   type BookingActor,
   type BookingState,
   type FieldError,
+  type StoredAnswer,
 } from '@backbone/domain';
 import { countBookings } from '@backbone/metrics';
 import { changeToBookingDetails, toBookingDetails } from './booking-details.js';
@@ -69,6 +73,30 @@ export async function getBooking(uow: { pool: Pool }, ref: BookingRef): Promise<
   return toBookingDetails(booking);
 }
 
+/**
+ * Answers sent for a booking (a confirm's, a change's), checked against the activity's questions and the party size;
+ * the files they reference must be the booking's partner's, stored, and no other booking's (locked until the commit,
+ * where keepAnswerFiles gives them to the booking).
+ */
+export async function checkedAnswers(
+  tx: Db,
+  booking: BookingRecord,
+  activityId: string,
+  participants: number,
+  answers: readonly BookingAnswer[],
+): Promise<StoredAnswer[]> {
+  const ids = referencedFileIds(answers);
+  const files = await findAnswerFiles(tx, booking, ids, { lock: true });
+  return checkAnswers((await listOfferedActivityQuestions(tx, booking.accountId, activityId)) ?? [], answers, participants, { files, bookingId: booking.id });
+}
+
+/** The booking keeps the files its answers referenced (locked and checked by checkedAnswers), for as long as it exists. */
+export async function keepAnswerFiles(tx: Db, booking: BookingRecord, answers: readonly BookingAnswer[]): Promise<void> {
+  const ids = referencedFileIds(answers);
+  const attached = await attachFilesToBooking(tx, booking.accountId, { id: booking.id }, ids);
+  if (attached !== ids.length) throw new Error(`booking ${booking.reference} took ${attached} of its ${ids.length} files`);
+}
+
 /** Members a confirm may repeat but not change: the hold took its places for them. */
 function unchangeableMembers(booking: BookingRecord, request: ConfirmBookingRequest): FieldError[] {
   const held = { ActivityID: booking.activityId, Date: booking.date, Time: booking.time, Participants: booking.participants };
@@ -94,9 +122,7 @@ export async function confirmBooking(
       const mismatched = unchangeableMembers(booking, request);
       if (mismatched.length > 0) throw new ValidationError(mismatched);
       const customer = completeCustomer(booking.customer, request.Customer);
-      const answers = request.Answers
-        ? checkAnswers((await listOfferedActivityQuestions(tx, booking.accountId, booking.activityId)) ?? [], request.Answers, booking.participants)
-        : booking.answers;
+      const answers = request.Answers ? await checkedAnswers(tx, booking, booking.activityId, booking.participants, request.Answers) : booking.answers;
       const paymentReference = request.PaymentReference ?? booking.paymentReference;
       await markBookingConfirmed(
         tx,
@@ -105,6 +131,7 @@ export async function confirmBooking(
         { eventId: randomUUID(), type: 'booking.confirmed', payload: changeEvent(booking, 'confirmed') },
         actor,
       );
+      if (request.Answers) await keepAnswerFiles(tx, booking, request.Answers);
       confirmed = booking.channel;
       return toBookingDetails({ ...booking, status: 'confirmed', expiresAt: null, customer, paymentReference, answers, updatedAt: booking.now });
     }),

@@ -12,15 +12,15 @@ import {
   findBooking,
   findTimeslotId,
   inTransaction,
-  listOfferedActivityQuestions,
   lockTimeslotsForChange,
   releaseLapsedHolds,
   writeBookingChange,
   type BookingRecord,
+  type Db,
   type Pool,
 } from '@backbone/db';
-import { assertChangeable, checkAnswers, DomainError, placesToTake, ValidationError, type BookingActor, type CustomerDetails } from '@backbone/domain';
-import { actingAs, lockedBooking, stateOf, type BookingRef } from './booking-lifecycle.js';
+import { assertChangeable, DomainError, placesToTake, ValidationError, type BookingActor, type CustomerDetails } from '@backbone/domain';
+import { actingAs, checkedAnswers, keepAnswerFiles, lockedBooking, stateOf, type BookingRef } from './booking-lifecycle.js';
 import { toBookingDetails } from './booking-details.js';
 import { runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
 
@@ -114,6 +114,7 @@ export async function changeBooking(
         { eventId: payload.EventID, payload },
         { action: moved || activity.id !== booking.activityInternalId ? 'rescheduled' : 'edited', actor, reason: request.reason ?? null, changes: history },
       );
+      if (request.answers) await keepAnswerFiles(tx, booking, request.answers);
       const changedBooking = await findBooking(tx, ref.owner, booking.reference);
       return toBookingDetails(changedBooking!);
     }),
@@ -148,13 +149,13 @@ async function targetTimeslot(
  * the stored ones, unless the booking moves to another activity, whose questions they do not answer.
  */
 async function changedAnswers(
-  db: Parameters<typeof listOfferedActivityQuestions>[0],
+  db: Db,
   booking: BookingRecord,
   activity: { activityId: string },
   participants: number,
   sent: readonly BookingAnswer[] | undefined,
 ): Promise<unknown[]> {
-  if (sent) return checkAnswers((await listOfferedActivityQuestions(db, booking.accountId, activity.activityId)) ?? [], sent, participants);
+  if (sent) return checkedAnswers(db, booking, activity.activityId, participants, sent);
   return activity.activityId === booking.activityId ? booking.answers : [];
 }
 

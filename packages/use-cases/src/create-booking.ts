@@ -4,8 +4,8 @@
 // reservation commits without waiting for the disk (so a hot timeslot's row lock is not held through a flush): the
 // answer waits for durability (runIdempotently's `durable`), a replayed answer too.
 import type { Booking } from '@backbone/contracts';
-import { createBookingStore, type Pool } from '@backbone/db';
-import { createBooking as bookThroughDomain, DomainError, type NewBooking } from '@backbone/domain';
+import { createBookingStore, inTransaction, type Pool } from '@backbone/db';
+import { createBooking as bookThroughDomain, DomainError, referencedFileIds, type NewBooking } from '@backbone/domain';
 import { countBookings } from '@backbone/metrics';
 import { runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
 
@@ -15,9 +15,15 @@ export interface BookingUnitOfWork {
 
 export async function createBooking(uow: BookingUnitOfWork, request: NewBooking, idempotency: IdempotencyRequest | null = null): Promise<Replayable<Booking>> {
   try {
-    const result = await runIdempotently(uow.pool, request.accountId, idempotency, (db) => bookThroughDomain(createBookingStore(db), request), {
-      durable: true,
-    });
+    // A booking that references uploaded files locks them and takes them in one transaction with its places.
+    const takesFiles = referencedFileIds(request.answers).length > 0;
+    const result = await runIdempotently(
+      uow.pool,
+      request.accountId,
+      idempotency,
+      (db) => (takesFiles ? inTransaction(db, (tx) => bookThroughDomain(createBookingStore(tx), request)) : bookThroughDomain(createBookingStore(db), request)),
+      { durable: true },
+    );
     if (!result.replayed) countBookings(request.channel, result.value.Status === 'on_hold' ? 'held' : 'created');
     return result;
   } catch (error) {

@@ -18,3 +18,4 @@ export * from './change-booking.js';
 export * from './operator-accounts.js';
 export * from './create-sale.js';
 export * from './seed-operator.js';
+export * from './files.js';

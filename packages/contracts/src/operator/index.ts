@@ -5,6 +5,7 @@ export * from './sign-out.js';
 export * from './get-operator-session.js';
 export * from './list-operator-bookings.js';
 export * from './get-operator-booking.js';
+export * from './download-operator-file.js';
 export * from './export-operator-bookings.js';
 export * from './list-operator-activities.js';
 export { TIMESLOT_STATUSES, timeslotIdSchema, operatorTimeslotSchema, timeslotParamsSchema, type OperatorTimeslot } from './timeslots.schemas.js';

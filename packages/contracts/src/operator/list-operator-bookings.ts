@@ -2,7 +2,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { BOOKING_CHANNELS, BOOKING_STATUSES, calendarDateSchema, clockTimeSchema, uuidSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
-import { QUESTION_TYPES } from '../partner/shared.schemas.js';
+import { FILE_CONTENT_TYPES, QUESTION_TYPES } from '../partner/shared.schemas.js';
 import { cursorSchema, limitSchema, nextSchema, operatorTags } from './shared.schemas.js';
 
 /** The filters the list and the CSV export share. */
@@ -72,7 +72,23 @@ export const bookingAnswerSchema = {
     Question: { type: 'string', description: 'As worded when answered.' },
     Type: { type: 'string', enum: QUESTION_TYPES },
     Participant: { type: ['integer', 'null'] },
-    Value: { type: ['string', 'number', 'boolean', 'array'], items: { type: 'string' } },
+    Value: {
+      type: ['string', 'number', 'boolean', 'array'],
+      items: { type: 'string' },
+      description: 'The answer; for a file answer, the FileID (File describes the file).',
+    },
+    File: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['FileID', 'Name', 'ContentType', 'Size'],
+      description: 'A file answer only: the uploaded file, downloaded with GET /api/v2/operator/files/{FileID}.',
+      properties: {
+        FileID: uuidSchema,
+        Name: { type: 'string' },
+        ContentType: { type: 'string', enum: FILE_CONTENT_TYPES },
+        Size: { type: 'integer', description: 'Bytes.' },
+      },
+    },
   },
 } as const;
 

@@ -9,6 +9,7 @@ import { createOperatorKeyOperation } from './create-operator-key.js';
 import { createOperatorUserOperation } from './create-operator-user.js';
 import { createSaleOperation } from './create-sale.js';
 import { disableOperatorUserOperation } from './disable-operator-user.js';
+import { downloadOperatorFileOperation } from './download-operator-file.js';
 import { editOperatorActivityOperation } from './edit-operator-activity.js';
 import { exportOperatorBookingsOperation } from './export-operator-bookings.js';
 import { generateTimeslotsOperation } from './generate-timeslots.js';
@@ -36,6 +37,7 @@ export const OPERATOR_OPERATIONS = [
   listOperatorBookingsOperation,
   exportOperatorBookingsOperation,
   getOperatorBookingOperation,
+  downloadOperatorFileOperation,
   listOperatorActivitiesOperation,
   createSaleOperation,
   listOperatorTimeslotsOperation,

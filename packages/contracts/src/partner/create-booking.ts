@@ -24,13 +24,18 @@ const answerValueSchema = {
   items: { type: 'string', maxLength: 1000, pattern: '^[^\\u0000\\ud800-\\udfff]*$' },
   'x-message': 'must be a string, number, boolean or array of strings, without NUL characters or unpaired surrogates.',
   description:
-    "Value of the question's type: string (text, textarea, select, date, email, phone, signature, file URL), array of strings (multiselect), boolean (checkbox), number (number).",
+    "Value of the question's type: string (text, textarea, select, date, email, phone, signature, the file's http(s) URL, or send FileID instead), array of strings (multiselect), boolean (checkbox), number (number).",
 } as const;
 
 export const answerSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['QuestionID', 'Value'],
+  required: ['QuestionID'],
+  // Either a Value or, for a file question, the FileID of an upload: one of the two, never both.
+  if: { not: { required: ['FileID'] } },
+  then: { required: ['Value'] },
+  not: { required: ['Value', 'FileID'] },
+  'x-message': 'must be an object with QuestionID and either Value or FileID (not both).',
   properties: {
     QuestionID: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
     Participant: {
@@ -40,6 +45,11 @@ export const answerSchema = {
       description: 'For a per-participant question: which participant (1-based) this answer is for. Not allowed otherwise.',
     },
     Value: answerValueSchema,
+    FileID: {
+      ...uuidSchema,
+      description:
+        'For a file question, instead of Value: the FileID of a file this partner uploaded (POST .../files) that no other booking uses, of a type the question accepts. The booking keeps the file for as long as it exists.',
+    },
   },
 } as const;
 

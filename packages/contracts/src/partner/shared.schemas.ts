@@ -70,6 +70,13 @@ export type Product = FromSchema<typeof productSchema>;
 export const QUESTION_TYPES = ['text', 'textarea', 'select', 'multiselect', 'checkbox', 'date', 'email', 'phone', 'number', 'file', 'signature'] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
+/** What a file may be: the media types an upload may declare, and a file question may accept (Options). */
+export const FILE_CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp'] as const;
+export type FileContentType = (typeof FILE_CONTENT_TYPES)[number];
+
+/** The largest file an upload may carry: 10 MiB. */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
 export const questionSchema = {
   type: 'object',
   additionalProperties: false,
@@ -79,7 +86,12 @@ export const questionSchema = {
     Question: { type: 'string' },
     Type: { type: 'string', enum: QUESTION_TYPES },
     Required: { type: 'boolean' },
-    Options: { type: 'array', items: { type: 'string' }, description: 'The choices of a select or multiselect question; empty otherwise.' },
+    Options: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        'The choices of a select or multiselect question; for a file question, the media types it accepts (empty: any of application/pdf, image/jpeg, image/png, image/webp); empty otherwise.',
+    },
     PerParticipant: { type: 'boolean', description: 'Asked once per participant: answers carry a Participant number.' },
   },
 } as const;

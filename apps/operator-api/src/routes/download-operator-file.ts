@@ -1,0 +1,23 @@
+// GET /api/v2/operator/files/:FileID: a partner's upload of this account streamed from the file store as an attachment
+// that no browser renders in the console's origin (nosniff, a sandboxing CSP): the bytes are the partner's, not ours.
+import { pipeline } from 'node:stream/promises';
+import { downloadOperatorFileOperation } from '@backbone/contracts';
+import { attachmentHeader, mountOperation, type OperationRoutes } from '@backbone/http';
+import { openAccountFile } from '@backbone/use-cases';
+import type { OperatorAppDeps } from '../deps.js';
+
+export function mountDownloadOperatorFile(routes: OperationRoutes, deps: OperatorAppDeps): void {
+  mountOperation(routes, deps, downloadOperatorFileOperation, async ({ params, auth, res }) => {
+    const { file, body } = await openAccountFile(deps, auth.accountId, params.FileID);
+    res.writeHead(200, {
+      'Content-Type': file.contentType,
+      'Content-Length': String(file.size),
+      'Content-Disposition': attachmentHeader(file.name),
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "sandbox; default-src 'none'",
+      'Cache-Control': 'private, no-store',
+    });
+    await pipeline(body, res);
+    return { status: 200, body: undefined };
+  });
+}

@@ -4,8 +4,7 @@
 import net from 'node:net';
 import { rm } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '@backbone/testkit';
-import { stackDataDir, stackPort, startStack, type Stack } from './stack-support.js';
+import { quietPort, stackDataDir, stackPort, startStack, type Stack } from './stack-support.js';
 
 const dataDirs: string[] = [];
 // A stack that did not stop by itself (the check missed the port) is stopped, not left running.
@@ -53,7 +52,7 @@ const CASES: Case[] = [
 describe('npm start with a port in use', () => {
   for (const testCase of CASES) {
     it(`${testCase.name}: names the port and its variable, and exits 1 before starting anything`, { timeout: 60_000 }, async () => {
-      const ports = { gateway: await stackPort(), postgres: await freePort(), redis: await freePort() };
+      const ports = { gateway: await stackPort(), postgres: await quietPort(), redis: await quietPort() };
       const held = testCase.held(ports);
       const server = await hold(held);
       const dataDir = await stackDataDir();
@@ -91,8 +90,8 @@ describe('npm start without redis-server', () => {
       // Nothing on PATH (the stack runs Node by its own path): no redis-server.
       PATH: dataDir,
       PORT: String(await stackPort()),
-      EMBEDDED_PG_PORT: String(await freePort()),
-      EMBEDDED_REDIS_PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: String(await quietPort()),
+      EMBEDDED_REDIS_PORT: String(await quietPort()),
     });
     stacks.push(stack);
     const [code] = await stack.exited;

@@ -6,20 +6,25 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { chmod, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '@backbone/testkit';
 import { canListen } from '../ports.js';
 import { repoRoot, type DevState } from '../dev-env.js';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A port for the gateway whose followers are free too: the APIs at + 1 to + 3, the processes' metrics servers at + 101 to + 106. */
-export async function stackPort(): Promise<number> {
+// Ports are drawn below the kernel's ephemeral range (32768 and up on Linux): a port the OS hands out as free is also
+// the local port of the next outgoing connection, so under load another client could take it before the stack binds it.
+const QUIET_PORTS = { from: 20_000, to: 32_000 };
+
+/** A free port nobody is handed by the kernel for an outgoing connection (see QUIET_PORTS). */
+export async function quietPort(followers: readonly number[] = []): Promise<number> {
   for (;;) {
-    const port = await freePort();
-    const used = [1, 2, 3, 101, 102, 103, 104, 105, 106].map((offset) => port + offset);
-    if (port < 65000 && (await Promise.all(used.map((p) => canListen(p, '127.0.0.1')))).every(Boolean)) return port;
+    const port = QUIET_PORTS.from + Math.floor(Math.random() * (QUIET_PORTS.to - QUIET_PORTS.from));
+    if ((await Promise.all([port, ...followers.map((offset) => port + offset)].map((p) => canListen(p, '127.0.0.1')))).every(Boolean)) return port;
   }
 }
+
+/** A port for the gateway whose followers are free too: the APIs at + 1 to + 3, the processes' metrics servers at + 101 to + 106. */
+export const stackPort = (): Promise<number> => quietPort([1, 2, 3, 101, 102, 103, 104, 105, 106]);
 
 /** A temporary data directory the embedded PostgreSQL can use: where we are root, it runs as the 'postgres' user. */
 export async function stackDataDir(): Promise<string> {

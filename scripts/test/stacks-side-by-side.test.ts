@@ -11,9 +11,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { queueOwnerKey } from '@backbone/publisher';
-import { freePort } from '@backbone/testkit';
 import type { DevState } from '../dev-env.js';
-import { stackDataDir, stackPort, startStack, waitFor, type Stack } from './stack-support.js';
+import { quietPort, stackDataDir, stackPort, startStack, waitFor, type Stack } from './stack-support.js';
 
 const sharedRedis = inject('redisUrl');
 const EVENTS = 300;
@@ -23,7 +22,7 @@ const METER = 'workflow-email-sent';
 const UNSET = { DATABASE_URL: undefined, QUEUE_PREFIX: undefined, REDIS_URL: undefined, EMBEDDED_REDIS_PORT: undefined, LOG_LEVEL: 'error' };
 
 async function stackEnv(): Promise<Record<string, string | undefined>> {
-  return { ...UNSET, PORT: String(await stackPort()), EMBEDDED_PG_PORT: String(await freePort()) };
+  return { ...UNSET, PORT: String(await stackPort()), EMBEDDED_PG_PORT: String(await quietPort()) };
 }
 
 const stacks: Stack[] = [];
@@ -148,7 +147,7 @@ describe('two npm start stacks on one machine', () => {
   });
 
   it('without REDIS_URL, a stack with its own PostgreSQL runs its own redis-server on EMBEDDED_REDIS_PORT', { timeout: 120_000 }, async () => {
-    const redisPort = await freePort();
+    const redisPort = await quietPort();
     b = run({ ...bEnv, EMBEDDED_REDIS_PORT: String(redisPort) }, b.dataDir);
     const state = await b.running(100_000);
     prefixes.add(state.queuePrefix);

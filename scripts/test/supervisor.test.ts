@@ -47,7 +47,8 @@ function supervise(options: Partial<SupervisorOptions> = {}) {
     log: (m) => logged.push(m),
     onGiveUp: (reason) => gaveUp.push(reason),
     restartDelayMs: 10,
-    quickExitMs: 1000,
+    // Generous: a node child that exits at once can still take seconds to start on a loaded machine.
+    quickExitMs: 10_000,
     maxQuickExits: 3,
     ...options,
   });
@@ -85,7 +86,7 @@ describe('supervisor', () => {
 
     const reason = await waitFor('the give-up', () => gaveUp[0]);
     expect(reason).toBe(
-      'worker keeps failing right after its start: it ended within 1 s of starting 3 times in a row (last: exit code 3: cannot read config: PORT is not a number); stopping everything',
+      'worker keeps failing right after its start: it ended within 10 s of starting 3 times in a row (last: exit code 3: cannot read config: PORT is not a number); stopping everything',
     );
     expect(gaveUp).toHaveLength(1);
     // Two restarts with a growing delay, then the give-up.
@@ -100,7 +101,7 @@ describe('supervisor', () => {
   it('a service whose first run cannot even start is given up on, and add() rejects with the reason', async () => {
     const { supervisor, gaveUp } = supervise();
     await expect(supervisor.add(commandService('ghost', '/nonexistent/ghost', [], { cwd: process.cwd(), env: process.env }))).rejects.toThrow(
-      'ghost keeps failing right after its start: it ended within 1 s of starting 3 times in a row (last: did not start: spawn /nonexistent/ghost ENOENT); stopping everything',
+      'ghost keeps failing right after its start: it ended within 10 s of starting 3 times in a row (last: did not start: spawn /nonexistent/ghost ENOENT); stopping everything',
     );
     await waitFor('the give-up', () => gaveUp[0]);
   });

@@ -52,7 +52,10 @@ export interface StartOptions {
 export function startProcess(options: StartOptions): ManagedProcess {
   const logFile = path.join(options.logDir, `${options.name}.log`);
   const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [options.entry], {
+  // BENCH_NODE_ARGS: node's own flags for every process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where a
+  // side's time goes (node refuses --cpu-prof in NODE_OPTIONS).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, options.entry], {
     cwd: options.cwd,
     // A clean environment: only what the bench passes, plus PGOPTIONS and BENCH_NODE_OPTIONS (added to the
     // process's own NODE_OPTIONS) when the operator set them for the whole run.

@@ -340,6 +340,8 @@ export const octoErrorResponses = {
   400: { description: 'OCTO error: INVALID_* (with the field), BAD_REQUEST or UNPROCESSABLE_ENTITY.', schema: octoErrorSchema },
   401: { description: 'UNAUTHORIZED: no key, or an unknown or revoked one.', schema: octoErrorSchema },
   403: { description: 'FORBIDDEN: a key without the ota scope.', schema: octoErrorSchema },
+  429: { description: 'TOO_MANY_REQUESTS: over the key’s rate limit (Retry-After).', schema: octoErrorSchema },
+  503: { description: 'INTERNAL_SERVER_ERROR: the database is out of reach; send the same request again (Retry-After).', schema: octoErrorSchema },
 } as const;
 
 /** Body members shared by the availability operations. */

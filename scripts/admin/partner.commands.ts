@@ -300,7 +300,11 @@ export const partnerCommands: Record<string, AdminCommand> = {
         InShopfront: options.hidden !== true,
       };
       const created = await createOperatorActivity({ pool }, { accountId: account.id, activity, ...(openingHours ? { openingHours } : {}) });
-      return { ...toOperatorActivity(created), OpeningHours: created.openingHours ? { From: created.openingHours.from, To: created.openingHours.to } : null };
+      // The opening hours only when it has some: otherwise the answer is the console API's, member for member.
+      return {
+        ...toOperatorActivity(created),
+        ...(created.openingHours ? { OpeningHours: { From: created.openingHours.from, To: created.openingHours.to } } : {}),
+      };
     },
   },
 

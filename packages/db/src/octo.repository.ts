@@ -26,8 +26,8 @@ export async function findOctoSupplier(db: Db, accountId: string): Promise<OctoS
 export type OctoActivityRecord = OctoActivity;
 
 /**
- * The account's active activities offered in the shopfront (or one of them), ordered by name; with `anyShopfront`, a
- * booking's activity is found even after it left the shopfront.
+ * The account's active activities offered in the shopfront (or one of them, by a UUID the caller has checked), ordered
+ * by name; with `anyShopfront`, a booking's activity is found even after it left the shopfront.
  */
 export async function listOctoActivities(
   db: Db,
@@ -45,7 +45,7 @@ export async function listOctoActivities(
                              WHERE t.activity_id = a.id AND t.starts_at > now() AND t.starts_at < now() + interval '366 days'),
                            '{}') AS "startTimes"
              FROM activities a
-            WHERE a.account_id = $1 AND a.active AND ($3 OR a.in_shopfront) AND ($2::text IS NULL OR a.activity_id::text = $2)
+            WHERE a.account_id = $1 AND a.active AND ($3 OR a.in_shopfront) AND ($2::uuid IS NULL OR a.activity_id = $2::uuid)
             ORDER BY a.name, a.id`,
     values: [accountId, options.activityId ?? null, options.anyShopfront ?? false],
   });

@@ -24,7 +24,7 @@ import {
   type ListedBooking,
   type Pool,
 } from '@backbone/db';
-import { isCalendarDate, toOperatorActivity, toQuestion, type Activity, type BookingActor } from '@backbone/domain';
+import { isCalendarDate, openingMinutes, parseOpeningHours, toOperatorActivity, toQuestion, type Activity, type BookingActor } from '@backbone/domain';
 import { keyRevocationsOver } from '@backbone/publisher';
 import {
   addOperatorQuestion,
@@ -150,11 +150,16 @@ const SALE_OPTIONS = {
 export const partnerCommands: Record<string, AdminCommand> = {
   'create-account': {
     summary: 'Create an operator account.',
-    usage: '--name <name> [--time-zone <IANA zone, default UTC>]',
-    options: { name: { type: 'string' }, 'time-zone': { type: 'string' } },
+    usage: '--name <name> [--time-zone <IANA zone, default UTC>] [--email <address>] [--phone <number>] [--website <https://…>] (the contact OCTO shows)',
+    options: { name: { type: 'string' }, 'time-zone': { type: 'string' }, email: { type: 'string' }, phone: { type: 'string' }, website: { type: 'string' } },
     async run(options, { pool }) {
-      const request = { name: requireOption(options, 'name'), timeZone: optional(options, 'time-zone') };
-      return describeAccount(await naming({ name: 'name', timeZone: 'time-zone' }, () => createOperatorAccount({ pool }, request)));
+      const contact = { email: optional(options, 'email'), phone: optional(options, 'phone'), website: optional(options, 'website') };
+      const request = { name: requireOption(options, 'name'), timeZone: optional(options, 'time-zone'), contact };
+      return describeAccount(
+        await naming({ name: 'name', timeZone: 'time-zone', email: 'email', phone: 'phone', website: 'website' }, () =>
+          createOperatorAccount({ pool }, request),
+        ),
+      );
     },
   },
 
@@ -265,7 +270,8 @@ export const partnerCommands: Record<string, AdminCommand> = {
     summary: 'Create an activity (a product partners can book).',
     usage:
       "--account <uuid> --name <name> [--description <text>] --duration <minutes> [--time-zone <IANA, default the account's>] " +
-      '--price <minor units> --currency <ISO 4217> --max-participants <n> [--hidden (not in the shopfront)]',
+      '--price <minor units> --currency <ISO 4217> --max-participants <n> [--hidden (not in the shopfront)] ' +
+      '[--opening-hours <09:00-18:00> (a day-admission activity, open from-to each day; --duration defaults to the hours)]',
     options: {
       account: { type: 'string' },
       name: { type: 'string' },
@@ -276,20 +282,29 @@ export const partnerCommands: Record<string, AdminCommand> = {
       currency: { type: 'string' },
       'max-participants': { type: 'string' },
       hidden: { type: 'boolean' },
+      'opening-hours': { type: 'string' },
     },
     async run(options, { pool }) {
       const account = await accountOf(pool, options);
+      const hoursText = optional(options, 'opening-hours');
+      const openingHours = hoursText === undefined ? undefined : parseOpeningHours(hoursText);
+      if (openingHours === null) throw new Error(`--opening-hours must be two clock times in order, such as 09:00-18:00; got '${hoursText}'`);
       const activity = {
         Name: requireOption(options, 'name'),
         Description: optional(options, 'description'),
-        DurationMinutes: integerOption(options, 'duration'),
+        DurationMinutes: integerOption(options, 'duration', openingHours ? openingMinutes(openingHours) : undefined),
         TimeZone: optional(options, 'time-zone'),
         // The option is case-insensitive, as --days is.
         Price: { Amount: integerOption(options, 'price'), Currency: requireOption(options, 'currency').toUpperCase() },
         MaxParticipants: integerOption(options, 'max-participants'),
         InShopfront: options.hidden !== true,
       };
-      return toOperatorActivity(await createOperatorActivity({ pool }, { accountId: account.id, activity }));
+      const created = await createOperatorActivity({ pool }, { accountId: account.id, activity, ...(openingHours ? { openingHours } : {}) });
+      // The opening hours only when it has some: otherwise the answer is the console API's, member for member.
+      return {
+        ...toOperatorActivity(created),
+        ...(created.openingHours ? { OpeningHours: { From: created.openingHours.from, To: created.openingHours.to } } : {}),
+      };
     },
   },
 
@@ -307,7 +322,8 @@ export const partnerCommands: Record<string, AdminCommand> = {
     summary: "Create timeslots from a weekly pattern over a date range, in the activity's time zone.",
     usage:
       '--account <uuid> --activity <uuid> --from <YYYY-MM-DD> --to <YYYY-MM-DD> --days <mon,tue,...> --times <09:00,14:00> --capacity <n>. ' +
-      'Existing (date, time) slots are kept; times skipped by a daylight-saving jump are reported.',
+      'Existing (date, time) slots are kept; times skipped by a daylight-saving jump are reported. For an activity with opening hours, ' +
+      'leave out --times (and --days, for every day): one admission slot a day at the opening time, lasting until closing.',
     options: {
       account: { type: 'string' },
       activity: { type: 'string' },
@@ -324,8 +340,10 @@ export const partnerCommands: Record<string, AdminCommand> = {
         From: requireOption(options, 'from'),
         To: requireOption(options, 'to'),
         // Checked by the use case (the domain's planTimeslots), as the API's are.
-        Days: listOption(options, 'days').map((d) => d.toLowerCase()) as TimeslotPattern['Days'],
-        Times: listOption(options, 'times'),
+        Days: (options.days === undefined && options.times === undefined ? [] : listOption(options, 'days')).map((d) =>
+          d.toLowerCase(),
+        ) as TimeslotPattern['Days'],
+        Times: options.times === undefined ? [] : listOption(options, 'times'),
         Capacity: integerOption(options, 'capacity'),
       };
       const { activity, created, existing, skipped } = await generateTimeslots({ pool }, { accountId: account.id, activityId, pattern });

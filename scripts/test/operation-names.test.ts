@@ -8,7 +8,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as contracts from '@backbone/contracts';
-import { ALL_OPERATIONS, OPERATOR_OPERATIONS, PARTNER_OPERATIONS, PLATFORM_OPERATIONS, USAGE_OPERATIONS, type Operation } from '@backbone/contracts';
+import {
+  ALL_OPERATIONS,
+  OCTO_OPERATIONS,
+  OPERATOR_OPERATIONS,
+  PARTNER_OPERATIONS,
+  PLATFORM_OPERATIONS,
+  USAGE_OPERATIONS,
+  type Operation,
+} from '@backbone/contracts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const contractsDir = path.join(root, 'packages/contracts/src');
@@ -19,6 +27,7 @@ const LISTS: readonly { area: string; app: string; operations: readonly Operatio
   { area: 'usage', app: 'usage-api', operations: USAGE_OPERATIONS },
   { area: 'platform', app: 'usage-api', operations: PLATFORM_OPERATIONS },
   { area: 'operator', app: 'operator-api', operations: OPERATOR_OPERATIONS },
+  { area: 'octo', app: 'partner-api', operations: OCTO_OPERATIONS },
 ];
 const OPERATIONS = LISTS.flatMap(({ area, app, operations }) => operations.map((op) => ({ area, app, op })));
 const APPS = [...new Set(LISTS.map((l) => l.app))];

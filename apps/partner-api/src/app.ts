@@ -1,11 +1,26 @@
 // The partner (OTA) API as an Express app without listen(): products, availability, waiver questions, bookings and
-// their lifecycle (look up, confirm, cancel, change, sync), files for waiver answers, and the partner's webhook endpoints.
+// their lifecycle (look up, confirm, cancel, change, sync), files for waiver answers, the partner's webhook endpoints,
+// and OCTO at /octo over the same inventory and use cases.
 // server.ts wires the real dependencies; tests drive it in-process against real PostgreSQL.
 import type { Express } from 'express';
-import { PARTNER_OPERATIONS } from '@backbone/contracts';
+import { OCTO_OPERATIONS, PARTNER_OPERATIONS } from '@backbone/contracts';
 import { isDatabaseReachable } from '@backbone/db';
 import { buildApiDocument, createHttpApp, mountOperations } from '@backbone/http';
 import type { PartnerAppDeps } from './deps.js';
+import { createOctoRouter } from './octo/octo-http.js';
+import { mountGetOctoSupplier } from './routes/get-octo-supplier.js';
+import { mountListOctoProducts } from './routes/list-octo-products.js';
+import { mountGetOctoProduct } from './routes/get-octo-product.js';
+import { mountGetOctoAvailabilityCalendar } from './routes/get-octo-availability-calendar.js';
+import { mountCheckOctoAvailability } from './routes/check-octo-availability.js';
+import { mountReserveOctoBooking } from './routes/reserve-octo-booking.js';
+import { mountExtendOctoBooking } from './routes/extend-octo-booking.js';
+import { mountConfirmOctoBooking } from './routes/confirm-octo-booking.js';
+import { mountUpdateOctoBooking } from './routes/update-octo-booking.js';
+import { mountCancelOctoBooking } from './routes/cancel-octo-booking.js';
+import { mountDeleteOctoBooking } from './routes/delete-octo-booking.js';
+import { mountGetOctoBooking } from './routes/get-octo-booking.js';
+import { mountListOctoBookings } from './routes/list-octo-bookings.js';
 import { mountCancelBooking } from './routes/cancel-booking.js';
 import { mountChangeBooking } from './routes/change-booking.js';
 import { mountConfirmBooking } from './routes/confirm-booking.js';
@@ -61,6 +76,33 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
           replayWebhookDeliveries: mountReplayWebhookDeliveries,
         },
         deps,
+      );
+    },
+    // OCTO under /octo, answering in OCTO's error form (octo/octo-http.ts).
+    extraRoutes(app) {
+      app.use(
+        createOctoRouter((routes) =>
+          mountOperations(
+            routes,
+            OCTO_OPERATIONS,
+            {
+              getOctoSupplier: mountGetOctoSupplier,
+              listOctoProducts: mountListOctoProducts,
+              getOctoProduct: mountGetOctoProduct,
+              getOctoAvailabilityCalendar: mountGetOctoAvailabilityCalendar,
+              checkOctoAvailability: mountCheckOctoAvailability,
+              reserveOctoBooking: mountReserveOctoBooking,
+              extendOctoBooking: mountExtendOctoBooking,
+              confirmOctoBooking: mountConfirmOctoBooking,
+              updateOctoBooking: mountUpdateOctoBooking,
+              cancelOctoBooking: mountCancelOctoBooking,
+              deleteOctoBooking: mountDeleteOctoBooking,
+              getOctoBooking: mountGetOctoBooking,
+              listOctoBookings: mountListOctoBookings,
+            },
+            deps,
+          ),
+        ),
       );
     },
   });

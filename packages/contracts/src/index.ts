@@ -45,4 +45,5 @@ export * from './usage/get-usage-summary.js';
 export * from './platform/publish-platform-event.js';
 export { operatorTags } from './operator/shared.schemas.js';
 export * from './operator/index.js';
+export * from './octo/index.js';
 export type * from './operation-types.js';

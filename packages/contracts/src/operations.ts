@@ -19,6 +19,7 @@ import { listWebhookDeliveriesOperation } from './partner/list-webhook-deliverie
 import { listWebhookEndpointsOperation } from './partner/list-webhook-endpoints.js';
 import { replayWebhookDeliveriesOperation } from './partner/replay-webhook-deliveries.js';
 import { replayWebhookDeliveryOperation } from './partner/replay-webhook-delivery.js';
+import { OCTO_OPERATIONS } from './octo/operations.js';
 import { OPERATOR_OPERATIONS } from './operator/operations.js';
 import { updateWebhookEndpointOperation } from './partner/update-webhook-endpoint.js';
 import { publishPlatformEventOperation } from './platform/publish-platform-event.js';
@@ -53,14 +54,15 @@ export const USAGE_OPERATIONS = [recordUsageEntryOperation, recordUsageEntriesOp
 
 export const PLATFORM_OPERATIONS = [publishPlatformEventOperation] as const;
 
-export { OPERATOR_OPERATIONS };
+export { OCTO_OPERATIONS, OPERATOR_OPERATIONS };
 
 /** In the order of the OpenAPI document's paths. */
-export const ALL_OPERATIONS = [...PARTNER_OPERATIONS, ...USAGE_OPERATIONS, ...PLATFORM_OPERATIONS, ...OPERATOR_OPERATIONS] as const;
+export const ALL_OPERATIONS = [...PARTNER_OPERATIONS, ...USAGE_OPERATIONS, ...PLATFORM_OPERATIONS, ...OPERATOR_OPERATIONS, ...OCTO_OPERATIONS] as const;
 
 /** One base URL serves every API, so each app publishes the whole document. */
 export const OPENAPI_INFO = {
   title: 'Activity backbone API',
   version: '2.0.0',
-  description: "Partner (OTA) booking API, usage metering API, platform events and the operator console's API, under one base URL.",
+  description:
+    "Partner (OTA) booking API, usage metering API, platform events, the operator console's API and OCTO (tag OCTO, under /octo), under one base URL.",
 } as const;

@@ -20,12 +20,18 @@ function toAccount(row: AccountRow): Account {
   return { id: row.id, name: row.name, timeZone: row.time_zone, createdAt: row.created_at.toISOString() };
 }
 
-export async function createAccount(db: Db, input: { name: string; timeZone?: string; id?: string }): Promise<Account> {
-  const { rows } = await db.query<AccountRow>(`INSERT INTO accounts (id, name, time_zone) VALUES ($1, $2, $3) RETURNING id, name, time_zone, created_at`, [
-    input.id ?? randomUUID(),
-    input.name,
-    input.timeZone ?? 'UTC',
-  ]);
+/** How the account's customers and resellers reach it (OCTO's supplier contact); every member optional. */
+export interface AccountContact {
+  email?: string | undefined;
+  phone?: string | undefined;
+  website?: string | undefined;
+}
+
+export async function createAccount(db: Db, input: { name: string; timeZone?: string; id?: string; contact?: AccountContact }): Promise<Account> {
+  const { rows } = await db.query<AccountRow>(
+    `INSERT INTO accounts (id, name, time_zone, email, phone, website) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, name, time_zone, created_at`,
+    [input.id ?? randomUUID(), input.name, input.timeZone ?? 'UTC', input.contact?.email ?? null, input.contact?.phone ?? null, input.contact?.website ?? null],
+  );
   return toAccount(rows[0]!);
 }
 

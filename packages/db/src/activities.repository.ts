@@ -17,10 +17,13 @@ interface ActivityRow {
   max_participants: number;
   active: boolean;
   in_shopfront: boolean;
+  opening_time: string | null;
+  closing_time: string | null;
 }
 
 const COLUMNS = `id, activity_id, account_id, name, description, duration_minutes, time_zone, price_minor, currency,
-                 max_participants, active, in_shopfront`;
+                 max_participants, active, in_shopfront,
+                 to_char(opening_time, 'HH24:MI') AS opening_time, to_char(closing_time, 'HH24:MI') AS closing_time`;
 
 function toActivity(row: ActivityRow): Activity {
   return {
@@ -36,14 +39,15 @@ function toActivity(row: ActivityRow): Activity {
     maxParticipants: row.max_participants,
     active: row.active,
     inShopfront: row.in_shopfront,
+    openingHours: row.opening_time && row.closing_time ? { from: row.opening_time, to: row.closing_time } : null,
   };
 }
 
 export async function createActivity(db: Db, accountId: string, input: NewActivity & { activityId?: string }): Promise<Activity> {
   const { rows } = await db.query<ActivityRow>(
     `INSERT INTO activities (activity_id, account_id, name, description, duration_minutes, time_zone, price_minor, currency,
-                             max_participants, active, in_shopfront)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                             max_participants, active, in_shopfront, opening_time, closing_time)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
      RETURNING ${COLUMNS}`,
     [
       input.activityId ?? randomUUID(),
@@ -57,6 +61,8 @@ export async function createActivity(db: Db, accountId: string, input: NewActivi
       input.maxParticipants,
       input.active ?? true,
       input.inShopfront ?? true,
+      input.openingHours?.from ?? null,
+      input.openingHours?.to ?? null,
     ],
   );
   return toActivity(rows[0]!);

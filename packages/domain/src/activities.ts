@@ -1,7 +1,7 @@
 // Activities as partners see them (products), and the rules a new activity must meet.
 import type { OperatorActivity, Product } from '@backbone/contracts';
 import { ValidationError, type FieldError } from './errors.js';
-import { isValidTimeZone } from './time-zones.js';
+import { isClockTime, isValidTimeZone } from './time-zones.js';
 
 export interface Activity {
   /** Numeric product ID. */
@@ -18,6 +18,14 @@ export interface Activity {
   maxParticipants: number;
   active: boolean;
   inShopfront: boolean;
+  /** A day-admission activity's daily opening hours (local 'HH:MM'); null for an activity of start times. */
+  openingHours: OpeningHours | null;
+}
+
+/** Open from-to each day (a climbing gym, a museum): sold as one admission timeslot per day, at the opening time. */
+export interface OpeningHours {
+  from: string;
+  to: string;
 }
 
 export interface NewActivity {
@@ -30,6 +38,22 @@ export interface NewActivity {
   maxParticipants: number;
   active?: boolean;
   inShopfront?: boolean;
+  openingHours?: OpeningHours | null;
+}
+
+/** '09:00-18:00' as opening hours; null when it is not two clock times in order. */
+export function parseOpeningHours(text: string): OpeningHours | null {
+  const match = /^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)$/.exec(text.trim());
+  if (!match) return null;
+  const from = `${match[1]}:${match[2]}`;
+  const to = `${match[3]}:${match[4]}`;
+  return to > from ? { from, to } : null;
+}
+
+/** Minutes from opening to closing: a day-admission activity's timeslot lasts the day. */
+export function openingMinutes(hours: OpeningHours): number {
+  const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+  return minutes(hours.to) - minutes(hours.from);
 }
 
 export function toProduct(activity: Activity): Product {
@@ -67,5 +91,8 @@ export function checkNewActivity(input: NewActivity): void {
   if (!/^[A-Z]{3}$/.test(input.currency)) errors.push({ field: 'currency', message: 'currency must be an ISO 4217 code in capitals, such as EUR.' });
   if (!isWholeNumber(input.maxParticipants, 1, 1000))
     errors.push({ field: 'maxParticipants', message: 'maxParticipants must be a whole number from 1 to 1000.' });
+  const hours = input.openingHours;
+  if (hours && (!isClockTime(hours.from) || !isClockTime(hours.to) || hours.to <= hours.from))
+    errors.push({ field: 'openingHours', message: 'openingHours must be two clock times in order, such as 09:00-18:00.' });
   if (errors.length > 0) throw new ValidationError(errors);
 }

@@ -13,3 +13,4 @@ export * from './files.js';
 export * from './usage-summary.js';
 export * from './operator-ranges.js';
 export * from './rate-limits.js';
+export * from './octo.js';

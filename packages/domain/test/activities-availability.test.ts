@@ -86,6 +86,7 @@ describe('toProduct', () => {
       maxParticipants: 6,
       active: true,
       inShopfront: true,
+      openingHours: null,
     };
     expect(toProduct(activity)).toEqual({
       ID: 42,

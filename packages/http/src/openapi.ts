@@ -62,6 +62,8 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
         : []),
     ];
     const responses: Record<string, unknown> = {};
+    // OCTO's errors are its own JSON form (docs/octo.md), declared by its operations; the others are problems.
+    const errorMediaType = op.path.startsWith('/octo/') ? 'application/json' : 'application/problem+json';
     for (const [status, response] of Object.entries(op.responses)) {
       const isProblem = Number(status) >= 400;
       responses[status] = {
@@ -74,7 +76,7 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
           : response.schema || isProblem
             ? {
                 content: {
-                  [isProblem ? 'application/problem+json' : 'application/json']: { schema: response.schema ?? { $ref: '#/components/schemas/Problem' } },
+                  [isProblem ? errorMediaType : 'application/json']: { schema: response.schema ?? { $ref: '#/components/schemas/Problem' } },
                 },
               }
             : {}),

@@ -38,12 +38,18 @@ export interface BookingChangeRequest {
   reason?: string | null;
 }
 
+export interface BookingChangeOptions {
+  /** Writes of the caller's own (OCTO's unit items) that commit or roll back with the change, under its row lock. */
+  withinChange?: (tx: Db, booking: BookingRecord) => Promise<void>;
+}
+
 export async function changeBooking(
   uow: { pool: Pool },
   ref: BookingRef,
   request: BookingChangeRequest,
   actor: BookingActor,
   idempotency: IdempotencyRequest | null = null,
+  options: BookingChangeOptions = {},
 ): Promise<Replayable<BookingDetails>> {
   let releasedLapsedHolds = false;
   const result = await runIdempotently(uow.pool, ref.owner.accountId, idempotency, (db) =>
@@ -51,6 +57,7 @@ export async function changeBooking(
       releasedLapsedHolds = false;
       const booking = await lockedBooking(tx, ref);
       assertChangeable(stateOf(booking), booking.now, actingAs(actor));
+      await options.withinChange?.(tx, booking);
 
       const activity = await targetActivity(tx, booking, request, actor);
       const participants = request.participants ?? booking.participants;

@@ -4,7 +4,7 @@
 // reservation commits without waiting for the disk (so a hot timeslot's row lock is not held through a flush): the
 // answer waits for durability (runIdempotently's `durable`), a replayed answer too.
 import type { Booking } from '@backbone/contracts';
-import { createBookingStore, inTransaction, type Pool } from '@backbone/db';
+import { createBookingStore, inTransaction, type Db, type Pool } from '@backbone/db';
 import { createBooking as bookThroughDomain, DomainError, referencedFileIds, type NewBooking } from '@backbone/domain';
 import { countBookings } from '@backbone/metrics';
 import { runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
@@ -13,15 +13,34 @@ export interface BookingUnitOfWork {
   pool: Pool;
 }
 
-export async function createBooking(uow: BookingUnitOfWork, request: NewBooking, idempotency: IdempotencyRequest | null = null): Promise<Replayable<Booking>> {
+export interface CreateBookingOptions {
+  /** Writes of the caller's own (OCTO's uuid and unit items) that commit with the booking, or not at all. */
+  withinBooking?: (tx: Db, booking: Booking) => Promise<void>;
+}
+
+export async function createBooking(
+  uow: BookingUnitOfWork,
+  request: NewBooking,
+  idempotency: IdempotencyRequest | null = null,
+  options: CreateBookingOptions = {},
+): Promise<Replayable<Booking>> {
   try {
-    // A booking that references uploaded files locks them and takes them in one transaction with its places.
-    const takesFiles = referencedFileIds(request.answers).length > 0;
+    // A booking that references uploaded files locks them and takes them in one transaction with its places; so does
+    // one whose caller writes more with it.
+    const within = options.withinBooking;
+    const inOneTransaction = referencedFileIds(request.answers).length > 0 || within !== undefined;
     const result = await runIdempotently(
       uow.pool,
       request.accountId,
       idempotency,
-      (db) => (takesFiles ? inTransaction(db, (tx) => bookThroughDomain(createBookingStore(tx), request)) : bookThroughDomain(createBookingStore(db), request)),
+      (db) =>
+        inOneTransaction
+          ? inTransaction(db, async (tx) => {
+              const booking = await bookThroughDomain(createBookingStore(tx), request);
+              await within?.(tx, booking);
+              return booking;
+            })
+          : bookThroughDomain(createBookingStore(db), request),
       { durable: true },
     );
     if (!result.replayed) countBookings(request.channel, result.value.Status === 'on_hold' ? 'held' : 'created');

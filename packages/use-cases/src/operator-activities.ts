@@ -2,7 +2,17 @@
 // included), add a waiver question and generate timeslots from a weekly pattern; each checked by the domain's rules.
 import type { ActivityChanges, NewOperatorActivity, NewQuestion, TimeslotPattern } from '@backbone/contracts';
 import { addQuestion, createActivity, findAccount, findActivity, insertTimeslots, updateActivity, withTransaction, type Db, type Pool } from '@backbone/db';
-import { checkNewActivity, checkNewQuestion, notFound, planTimeslots, type Activity, type SkippedTimeslot, type WaiverQuestion } from '@backbone/domain';
+import {
+  checkNewActivity,
+  checkNewQuestion,
+  notFound,
+  planTimeslots,
+  WEEKDAYS,
+  type Activity,
+  type OpeningHours,
+  type SkippedTimeslot,
+  type WaiverQuestion,
+} from '@backbone/domain';
 
 export interface ActivityUnitOfWork {
   pool: Pool;
@@ -14,7 +24,13 @@ export interface ActivityUnitOfWork {
  */
 export async function createOperatorActivity(
   uow: { pool: Db },
-  request: { accountId: string; activity: Omit<NewOperatorActivity, 'TimeZone'> & { TimeZone?: string }; activityId?: string },
+  request: {
+    accountId: string;
+    activity: Omit<NewOperatorActivity, 'TimeZone'> & { TimeZone?: string };
+    activityId?: string;
+    /** A day-admission activity (OCTO's OPENING_HOURS): open from-to each day, one admission timeslot a day. */
+    openingHours?: OpeningHours;
+  },
 ): Promise<Activity> {
   const a = request.activity;
   const input = {
@@ -27,6 +43,7 @@ export async function createOperatorActivity(
     maxParticipants: a.MaxParticipants,
     active: a.Active ?? true,
     inShopfront: a.InShopfront ?? true,
+    openingHours: request.openingHours ?? null,
   };
   checkNewActivity(input);
   return createActivity(uow.pool, request.accountId, { ...input, ...(request.activityId ? { activityId: request.activityId } : {}) });
@@ -79,11 +96,13 @@ export async function generateTimeslots(
 ): Promise<{ activity: Activity; created: number; existing: number; skipped: SkippedTimeslot[] }> {
   const activity = await activityOf(uow.pool, request.accountId, request.activityId);
   const p = request.pattern;
+  // A day-admission activity without times given gets its one admission slot a day, at the opening time, every day.
+  const admission = p.Times.length === 0 && activity.openingHours !== null;
   const plan = planTimeslots({
     from: p.From,
     to: p.To,
-    days: p.Days,
-    times: p.Times,
+    days: admission && p.Days.length === 0 ? [...WEEKDAYS] : p.Days,
+    times: admission ? [activity.openingHours!.from] : p.Times,
     timeZone: activity.timeZone,
     durationMinutes: activity.durationMinutes,
     capacity: p.Capacity,

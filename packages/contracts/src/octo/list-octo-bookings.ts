@@ -1,0 +1,31 @@
+// GET /octo/bookings: the reseller's bookings by resellerReference, supplierReference or local date range.
+import type { FromSchema } from 'json-schema-to-ts';
+import type { Operation } from '../operation.js';
+import { octoBookingSchema, octoErrorResponses, octoLocalDate, octoTags } from './octo.schemas.js';
+
+export const octoBookingListQuery = {
+  type: 'object',
+  properties: {
+    resellerReference: { type: 'string', maxLength: 200 },
+    supplierReference: { type: 'string', maxLength: 200 },
+    localDate: octoLocalDate,
+    localDateStart: octoLocalDate,
+    localDateEnd: octoLocalDate,
+    productId: { type: 'string', maxLength: 200 },
+    optionId: { type: 'string', maxLength: 200 },
+  },
+} as const;
+export type OctoBookingListQuery = FromSchema<typeof octoBookingListQuery>;
+
+export const listOctoBookingsOperation = {
+  operationId: 'listOctoBookings',
+  method: 'get',
+  path: '/octo/bookings',
+  summary: 'OCTO: list bookings',
+  description: 'At least one of resellerReference, supplierReference, localDate or localDateStart + localDateEnd; else BAD_REQUEST.',
+  tags: octoTags,
+  scope: 'ota',
+  query: octoBookingListQuery,
+  queryErrorStatus: 400,
+  responses: { 200: { description: 'The bookings (at most 500).', schema: { type: 'array', items: octoBookingSchema } }, ...octoErrorResponses },
+} as const satisfies Operation;

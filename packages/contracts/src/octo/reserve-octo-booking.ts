@@ -1,0 +1,33 @@
+// POST /octo/bookings: reserve (ON_HOLD until utcExpiresAt) through the partner API's create-booking use case.
+import type { FromSchema } from 'json-schema-to-ts';
+import type { Operation } from '../operation.js';
+import { octoBookingSchema, octoContactRequest, octoErrorResponses, octoTags, octoUnitItemsRequest } from './octo.schemas.js';
+
+export const octoReservationRequest = {
+  type: 'object',
+  required: ['productId', 'optionId', 'availabilityId', 'unitItems'],
+  properties: {
+    uuid: { type: 'string', maxLength: 36 },
+    productId: { type: 'string', maxLength: 200 },
+    optionId: { type: 'string', maxLength: 200 },
+    availabilityId: { type: 'string', maxLength: 100 },
+    unitItems: octoUnitItemsRequest,
+    expirationMinutes: { type: 'integer', minimum: 1, maximum: 100000 },
+    resellerReference: { type: ['string', 'null'], maxLength: 200 },
+    notes: { type: ['string', 'null'], maxLength: 2000 },
+    contact: octoContactRequest,
+  },
+} as const;
+export type OctoReservationRequest = FromSchema<typeof octoReservationRequest>;
+
+export const reserveOctoBookingOperation = {
+  operationId: 'reserveOctoBooking',
+  method: 'post',
+  path: '/octo/bookings',
+  summary: 'OCTO: booking reservation',
+  description: 'Holds the places (ON_HOLD) for expirationMinutes (default 30, at most 60). A repeat with the same uuid and body answers the same booking.',
+  tags: octoTags,
+  scope: 'ota',
+  body: octoReservationRequest,
+  responses: { 200: { description: 'The booking, ON_HOLD.', schema: octoBookingSchema }, ...octoErrorResponses },
+} as const satisfies Operation;

@@ -1,0 +1,359 @@
+// OCTO (/octo) over the partner API's inventory and use cases: products and availability are read from the same
+// timeslots, and every booking write goes through createBooking (a hold), confirmBooking, changeBooking and
+// cancelBooking, so capacity, walls, outbox events, webhooks, sync, the console and the CSV see an OCTO booking as any
+// partner booking. What OCTO adds is kept with the booking in the same transactions: the reseller's uuid (unique per
+// partner) and the unit items. A reservation's uuid is also its idempotency key: a repeat with the same uuid and body
+// answers the booking it made; with another body it is INVALID_BOOKING_UUID.
+import { randomUUID } from 'node:crypto';
+import type {
+  OctoAvailability,
+  OctoAvailabilityRequest,
+  OctoBooking,
+  OctoBookingListQuery,
+  OctoCalendarDay,
+  OctoCalendarRequest,
+  OctoCancellationRequest,
+  OctoConfirmationRequest,
+  OctoProduct,
+  OctoReservationRequest,
+  OctoUnitItemsRequest,
+  OctoUpdateRequest,
+} from '@backbone/contracts';
+import {
+  extendHold,
+  findBooking,
+  findOctoBooking,
+  findOctoSlots,
+  findOctoSupplier,
+  inTransaction,
+  listOctoActivities,
+  listOctoBookings,
+  listOctoSlots,
+  lockOctoBookingReference,
+  setOctoIdentity,
+  setOctoUnitItems,
+  type Db,
+  type OctoBookingRecord,
+  type OctoSupplierRecord,
+  type Pool,
+  type StoredOctoUnitItem,
+} from '@backbone/db';
+import {
+  checkOctoDateRange,
+  customerOfContact,
+  formatInZone,
+  holdMinutesOf,
+  invalidAvailabilityId,
+  invalidBookingUuid,
+  invalidOptionId,
+  invalidProductId,
+  isCalendarDate,
+  OCTO_OPTION_ID,
+  octoBadRequest,
+  octoUnprocessable,
+  parseAvailabilityId,
+  participantsOf,
+  toOctoAvailability,
+  toOctoBooking,
+  toOctoCalendar,
+  toOctoProduct,
+  type BookingActor,
+  type OctoActivity,
+  type OctoView,
+} from '@backbone/domain';
+import { cancelBooking, confirmBooking } from './booking-lifecycle.js';
+import { changeBooking } from './change-booking.js';
+import { createBooking } from './create-booking.js';
+import { IdempotencyError } from './errors.js';
+import { hashRequest } from './idempotency.js';
+
+/** Who calls: an ota key's partner (the reseller) within its account. */
+export interface OctoCaller {
+  accountId: string;
+  partnerId: string;
+  apiKeyId: string | null;
+}
+
+interface Uow {
+  pool: Pool;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LIST_LIMIT = 500;
+
+const actorOf = (caller: OctoCaller): BookingActor => ({ kind: 'partner', partnerId: caller.partnerId, apiKeyId: caller.apiKeyId });
+const ownerOf = (caller: OctoCaller) => ({ accountId: caller.accountId, partnerId: caller.partnerId });
+
+export async function getOctoSupplier(uow: Uow, accountId: string): Promise<OctoSupplierRecord> {
+  const supplier = await findOctoSupplier(uow.pool, accountId);
+  if (!supplier) throw new Error(`account ${accountId} of a verified key was not found`);
+  return supplier;
+}
+
+export async function listOctoProducts(uow: Uow, accountId: string, view: OctoView): Promise<OctoProduct[]> {
+  return (await listOctoActivities(uow.pool, accountId)).map((activity) => toOctoProduct(activity, view));
+}
+
+async function offeredActivity(db: Db, accountId: string, productId: string | undefined): Promise<OctoActivity> {
+  // Ids are UUIDs: anything else cannot be one, and is not sent to PostgreSQL as one.
+  if (productId === undefined || !UUID.test(productId)) throw invalidProductId(productId ?? '');
+  const [activity] = await listOctoActivities(db, accountId, { activityId: productId.toLowerCase() });
+  if (!activity) throw invalidProductId(productId);
+  return activity;
+}
+
+async function offeredOption(db: Db, accountId: string, productId: string | undefined, optionId: string | undefined): Promise<OctoActivity> {
+  const activity = await offeredActivity(db, accountId, productId);
+  if (optionId !== OCTO_OPTION_ID) throw invalidOptionId(optionId ?? '');
+  return activity;
+}
+
+export async function getOctoProduct(uow: Uow, accountId: string, productId: string, view: OctoView): Promise<OctoProduct> {
+  return toOctoProduct(await offeredActivity(uow.pool, accountId, productId), view);
+}
+
+/** The number of participants the availability request's units ask for (null: none asked). */
+function unitsAsked(units: readonly { id: string; quantity: number }[] | undefined): number | null {
+  if (!units) return null;
+  const asked = units.flatMap((unit) => Array.from({ length: unit.quantity }, () => ({ unitId: unit.id })));
+  return participantsOf(asked);
+}
+
+export async function checkOctoAvailability(uow: Uow, accountId: string, request: OctoAvailabilityRequest, view: OctoView): Promise<OctoAvailability[]> {
+  const activity = await offeredOption(uow.pool, accountId, request.productId, request.optionId);
+  const units = unitsAsked(request.units);
+  const ways = [
+    request.localDateStart !== undefined || request.localDateEnd !== undefined,
+    request.localDate !== undefined,
+    request.availabilityIds !== undefined,
+  ];
+  if (ways.filter(Boolean).length !== 1) {
+    throw octoBadRequest('Send exactly one of localDateStart with localDateEnd, localDate, or availabilityIds.');
+  }
+  let slots;
+  if (request.availabilityIds) {
+    const starts = request.availabilityIds.map((id) => parseAvailabilityId(id) ?? invalid(id));
+    slots = await findOctoSlots(uow.pool, activity.internalId, starts);
+  } else {
+    const from = request.localDate ?? request.localDateStart;
+    const to = request.localDate ?? request.localDateEnd;
+    if (from === undefined || to === undefined) throw octoBadRequest('localDateStart and localDateEnd go together.');
+    if (request.localDate !== undefined && !isCalendarDate(request.localDate))
+      throw octoBadRequest('localDate must be a calendar date in the form YYYY-MM-DD.');
+    checkOctoDateRange(from, to);
+    slots = await listOctoSlots(uow.pool, activity.internalId, from, to);
+  }
+  return slots.map((slot) => toOctoAvailability(activity, slot, { ...view, units }));
+}
+
+function invalid(availabilityId: string): never {
+  throw invalidAvailabilityId(availabilityId);
+}
+
+export async function getOctoAvailabilityCalendar(uow: Uow, accountId: string, request: OctoCalendarRequest, view: OctoView): Promise<OctoCalendarDay[]> {
+  const activity = await offeredOption(uow.pool, accountId, request.productId, request.optionId);
+  const units = unitsAsked(request.units);
+  checkOctoDateRange(request.localDateStart, request.localDateEnd);
+  const slots = await listOctoSlots(uow.pool, activity.internalId, request.localDateStart, request.localDateEnd);
+  return toOctoCalendar(activity, slots, request.localDateStart, request.localDateEnd, { ...view, units });
+}
+
+/** The timeslot an availability id names, of this activity: its local date and time (INVALID_AVAILABILITY_ID else). */
+async function availabilityOf(db: Db, activity: OctoActivity, availabilityId: string | undefined): Promise<{ date: string; time: string }> {
+  const start = availabilityId === undefined ? null : parseAvailabilityId(availabilityId);
+  if (!start) throw invalidAvailabilityId(availabilityId ?? '');
+  const [slot] = await findOctoSlots(db, activity.internalId, [start]);
+  // The id must be the slot's local start with its offset exactly as we write it.
+  if (!slot || formatInZone(slot.startsAt, activity.timeZone) !== availabilityId) throw invalidAvailabilityId(availabilityId!);
+  return start;
+}
+
+/** The unit items as stored: each its unit (ours) and the reseller's uuid, or one of ours. */
+function storedUnitItems(items: OctoUnitItemsRequest): StoredOctoUnitItem[] {
+  if (items.length === 0) throw octoBadRequest('unitItems must hold at least one unit item.');
+  participantsOf(items);
+  return items.map((item) => {
+    if (item.uuid !== undefined && !UUID.test(item.uuid)) throw octoBadRequest('unitItems[].uuid must be a UUID.');
+    return { uuid: (item.uuid ?? randomUUID()).toLowerCase(), unitId: item.unitId };
+  });
+}
+
+/** An OCTO booking of the caller as OCTO shows it. */
+async function answer(uow: Uow, caller: OctoCaller, uuid: string, view: OctoView): Promise<OctoBooking> {
+  const booking = await findOctoBooking(uow.pool, ownerOf(caller), uuid);
+  if (!booking) throw invalidBookingUuid(uuid);
+  return (await answerAll(uow, caller, [booking], view))[0]!;
+}
+
+async function answerAll(uow: Uow, caller: OctoCaller, bookings: readonly OctoBookingRecord[], view: OctoView): Promise<OctoBooking[]> {
+  const activities = new Map<string, OctoActivity>();
+  for (const activityId of new Set(bookings.map((b) => b.activityId))) {
+    const [activity] = await listOctoActivities(uow.pool, caller.accountId, { activityId, anyShopfront: true });
+    if (activity) activities.set(activityId, activity);
+  }
+  return bookings.map((booking) => toOctoBooking(booking, activities.get(booking.activityId)!, view));
+}
+
+/** The reference of the caller's booking with this uuid (INVALID_BOOKING_UUID when it has none). */
+async function referenceOf(uow: Uow, caller: OctoCaller, uuid: string): Promise<string> {
+  if (!UUID.test(uuid)) throw invalidBookingUuid(uuid);
+  const booking = await findOctoBooking(uow.pool, ownerOf(caller), uuid.toLowerCase());
+  if (!booking) throw invalidBookingUuid(uuid);
+  return booking.reference;
+}
+
+export async function reserveOctoBooking(uow: Uow, caller: OctoCaller, request: OctoReservationRequest, view: OctoView): Promise<OctoBooking> {
+  if (request.uuid !== undefined && !UUID.test(request.uuid)) throw invalidBookingUuid(request.uuid);
+  const uuid = (request.uuid ?? randomUUID()).toLowerCase();
+  const activity = await offeredOption(uow.pool, caller.accountId, request.productId, request.optionId);
+  const start = await availabilityOf(uow.pool, activity, request.availabilityId);
+  const unitItems = storedUnitItems(request.unitItems);
+  if (unitItems.length > activity.maxParticipants) throw octoUnprocessable(`At most ${activity.maxParticipants} unit items per booking for this product.`);
+  const notes = request.notes ?? null;
+  try {
+    await createBooking(
+      uow,
+      {
+        accountId: caller.accountId,
+        apiKeyId: caller.apiKeyId,
+        partnerId: caller.partnerId,
+        channel: 'ota',
+        hold: { minutes: holdMinutesOf(request.expirationMinutes) },
+        activityId: activity.activityId,
+        date: start.date,
+        time: start.time,
+        participants: unitItems.length,
+        customer: customerOfContact(request.contact),
+        paymentReference: request.resellerReference ?? null,
+        answers: undefined,
+      },
+      // The reseller's uuid is the reservation's idempotency key (per partner, on this operation, with the body's hash).
+      { caller: `partner:${caller.partnerId}`, operation: 'POST /octo/bookings', key: `octo-uuid:${uuid}`, requestHash: hashRequest(request) },
+      { withinBooking: (tx, booking) => setOctoIdentity(tx, caller.accountId, booking.Reference, uuid, unitItems, notes) },
+    );
+  } catch (error) {
+    if (error instanceof IdempotencyError) {
+      throw error.kind === 'conflict' ? invalidBookingUuid(uuid) : octoUnprocessable('A reservation with this uuid is still being made; retry.');
+    }
+    // The uuid's idempotency record has lapsed, but the uuid still names a booking of this partner.
+    if ((error as { constraint?: string }).constraint === 'bookings_octo_uuid_idx') throw invalidBookingUuid(uuid);
+    throw error;
+  }
+  return answer(uow, caller, uuid, view);
+}
+
+export async function extendOctoBooking(
+  uow: Uow,
+  caller: OctoCaller,
+  uuid: string,
+  expirationMinutes: number | undefined,
+  view: OctoView,
+): Promise<OctoBooking> {
+  if (!UUID.test(uuid)) throw invalidBookingUuid(uuid);
+  await inTransaction(uow.pool, async (tx) => {
+    const reference = await lockOctoBookingReference(tx, ownerOf(caller), uuid.toLowerCase());
+    if (!reference) throw invalidBookingUuid(uuid);
+    const booking = await findBooking(tx, ownerOf(caller), reference, { lock: true });
+    if (!booking || booking.status !== 'on_hold' || (booking.expiresAt !== null && booking.expiresAt <= booking.now)) {
+      throw octoUnprocessable('Only a reservation (ON_HOLD, not yet expired) can be extended.');
+    }
+    await extendHold(tx, booking, holdMinutesOf(expirationMinutes), actorOf(caller));
+  });
+  return answer(uow, caller, uuid.toLowerCase(), view);
+}
+
+/** Replaces the unit items (and with them the party size) under the change's lock, when they were sent. */
+function unitItemsChange(caller: OctoCaller, items: OctoUnitItemsRequest | undefined) {
+  if (!items) return {};
+  const stored = storedUnitItems(items);
+  return {
+    participants: stored.length,
+    withinChange: (tx: Db, booking: { id: number }) => setOctoUnitItems(tx, caller.accountId, booking.id, stored),
+  };
+}
+
+export async function confirmOctoBooking(uow: Uow, caller: OctoCaller, uuid: string, request: OctoConfirmationRequest, view: OctoView): Promise<OctoBooking> {
+  const reference = await referenceOf(uow, caller, uuid);
+  const ref = { owner: ownerOf(caller), reference };
+  const items = unitItemsChange(caller, request.unitItems);
+  const customer = customerOfContact(request.contact);
+  // New unit items or notes change the hold first (the same rule as any change: it fits, or nothing changes).
+  if (items.participants !== undefined || request.notes !== undefined) {
+    await changeBooking(
+      uow,
+      ref,
+      { ...(items.participants !== undefined ? { participants: items.participants } : {}), ...(request.notes !== undefined ? { note: request.notes } : {}) },
+      actorOf(caller),
+      null,
+      items.withinChange ? { withinChange: items.withinChange } : {},
+    );
+  }
+  await confirmBooking(
+    uow,
+    ref,
+    { Customer: customer, ...(request.resellerReference ? { PaymentReference: request.resellerReference } : {}) },
+    actorOf(caller),
+  );
+  return answer(uow, caller, uuid.toLowerCase(), view);
+}
+
+export async function updateOctoBooking(uow: Uow, caller: OctoCaller, uuid: string, request: OctoUpdateRequest, view: OctoView): Promise<OctoBooking> {
+  const reference = await referenceOf(uow, caller, uuid);
+  const current = (await findOctoBooking(uow.pool, ownerOf(caller), uuid.toLowerCase()))!;
+  let move: { activityId: string; date: string; time: string } | undefined;
+  if (request.productId !== undefined || request.optionId !== undefined || request.availabilityId !== undefined) {
+    const activity = await offeredOption(uow.pool, caller.accountId, request.productId ?? current.activityId, request.optionId ?? OCTO_OPTION_ID);
+    if (request.availabilityId === undefined && activity.activityId !== current.activityId) {
+      throw invalidAvailabilityId('');
+    }
+    const start =
+      request.availabilityId === undefined ? { date: current.date, time: current.time } : await availabilityOf(uow.pool, activity, request.availabilityId);
+    move = { activityId: activity.activityId, ...start };
+  }
+  const items = unitItemsChange(caller, request.unitItems);
+  const customer = request.contact ? customerOfContact(request.contact) : undefined;
+  await changeBooking(
+    uow,
+    { owner: ownerOf(caller), reference },
+    {
+      ...(move ? { move } : {}),
+      ...(items.participants !== undefined ? { participants: items.participants } : {}),
+      ...(customer ? { customer } : {}),
+      ...(request.notes !== undefined ? { note: request.notes } : {}),
+    },
+    actorOf(caller),
+    null,
+    items.withinChange ? { withinChange: items.withinChange } : {},
+  );
+  return answer(uow, caller, uuid.toLowerCase(), view);
+}
+
+export async function cancelOctoBooking(uow: Uow, caller: OctoCaller, uuid: string, request: OctoCancellationRequest, view: OctoView): Promise<OctoBooking> {
+  const reference = await referenceOf(uow, caller, uuid);
+  await cancelBooking(uow, { owner: ownerOf(caller), reference }, request.reason ? { Reason: request.reason } : {}, actorOf(caller));
+  return answer(uow, caller, uuid.toLowerCase(), view);
+}
+
+export async function getOctoBooking(uow: Uow, caller: OctoCaller, uuid: string, view: OctoView): Promise<OctoBooking> {
+  if (!UUID.test(uuid)) throw invalidBookingUuid(uuid);
+  return answer(uow, caller, uuid.toLowerCase(), view);
+}
+
+export async function listOctoBookingsOf(uow: Uow, caller: OctoCaller, query: OctoBookingListQuery, view: OctoView): Promise<OctoBooking[]> {
+  const from = query.localDate ?? query.localDateStart;
+  const to = query.localDate ?? query.localDateEnd;
+  if (query.resellerReference === undefined && query.supplierReference === undefined && from === undefined && to === undefined) {
+    throw octoBadRequest('Send resellerReference, supplierReference, localDate, or localDateStart with localDateEnd.');
+  }
+  if ((from === undefined) !== (to === undefined)) throw octoBadRequest('localDateStart and localDateEnd go together.');
+  if (from !== undefined && to !== undefined) checkOctoDateRange(from, to);
+  let activityId: string | undefined;
+  if (query.productId !== undefined) activityId = (await offeredActivity(uow.pool, caller.accountId, query.productId)).activityId;
+  const bookings = await listOctoBookings(
+    uow.pool,
+    ownerOf(caller),
+    { resellerReference: query.resellerReference, supplierReference: query.supplierReference, from, to, activityId },
+    LIST_LIMIT,
+  );
+  return answerAll(uow, caller, bookings, view);
+}

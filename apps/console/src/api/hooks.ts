@@ -27,6 +27,8 @@ import {
   listOperatorUsersOperation,
   createOperatorUserOperation,
   disableOperatorUserOperation,
+  operatorMay,
+  type OperatorOperationId,
   type NewOperatorUser,
   type ActivityChanges,
   type NewOperatorActivity,
@@ -52,6 +54,16 @@ export function useSession() {
     retry: (count, error) => !(error instanceof ApiProblem && error.status < 500) && count < 2,
     staleTime: 60_000,
   });
+}
+
+/**
+ * Whether the signed-in user's role may call an operation (the contracts' permission table): pages hide what the
+ * role cannot do instead of offering a button that answers 403.
+ */
+export function useMay(): (operationId: OperatorOperationId) => boolean {
+  const session = useSession();
+  const role = session.data?.Role;
+  return (operationId) => role !== undefined && operatorMay(role, operationId);
 }
 
 export function useSignIn() {
@@ -86,6 +98,8 @@ export function useBooking(reference: string | null) {
     queryKey: ['booking', reference],
     queryFn: ({ signal }) => call(getOperatorBookingOperation, { params: { Reference: reference! } }, signal),
     enabled: reference !== null,
+    // A partner may cancel or change the open booking at any time: the panel follows like the list does.
+    refetchInterval: BOOKINGS_POLL_MS,
   });
 }
 
@@ -103,13 +117,20 @@ export function useTimeslots(activityId: string | undefined, from: string, to: s
     queryFn: ({ signal }) => call(listOperatorTimeslotsOperation, { params: { ActivityID: activityId! }, query: { From: from, To: to } }, signal),
     enabled: activityId !== undefined,
     placeholderData: keepPreviousData,
+    // Partners book the same places: counts and "x left" follow like the bookings list does.
+    refetchInterval: BOOKINGS_POLL_MS,
   });
 }
 
 /** After any change of places (a sale, a timeslot change) the timeslots and bookings shown are stale. */
 function useRefreshPlaces() {
   const client = useQueryClient();
-  return () => Promise.all([client.invalidateQueries({ queryKey: ['timeslots'] }), client.invalidateQueries({ queryKey: ['bookings'] })]);
+  return () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: ['timeslots'] }),
+      client.invalidateQueries({ queryKey: ['bookings'] }),
+      client.invalidateQueries({ queryKey: ['booking'] }),
+    ]);
 }
 
 export function useTimeslotChange() {

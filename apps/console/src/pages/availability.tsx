@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import type { OperatorTimeslot } from '@backbone/contracts/browser';
 import { addDays, mondayOf, today, weekdayLabel } from '../api/dates.js';
-import { useActivities, useGenerateTimeslots, useTimeslotChange, useTimeslots } from '../api/hooks.js';
+import { useActivities, useGenerateTimeslots, useMay, useTimeslotChange, useTimeslots } from '../api/hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { ActivityPicker } from '../components/activity-picker.js';
 import { Empty, ErrorState, Loading, problemDetail } from '../components/states.js';
@@ -29,6 +29,7 @@ function CapacityBar({ slot }: { slot: OperatorTimeslot }) {
 
 function Slot({ slot }: { slot: OperatorTimeslot }) {
   const change = useTimeslotChange();
+  const may = useMay();
   const [capacity, setCapacity] = useState(String(slot.Capacity));
   const save = (event: FormEvent) => {
     event.preventDefault();
@@ -44,7 +45,7 @@ function Slot({ slot }: { slot: OperatorTimeslot }) {
         {slot.Status === 'closed' && <span className="tag">closed</span>}
       </div>
       <CapacityBar slot={slot} />
-      {!slot.Started && (
+      {!slot.Started && may('changeTimeslotCapacity') && (
         <div className="slot-actions">
           <form onSubmit={save} className="inline">
             <label className="sr-only" htmlFor={`cap-${slot.TimeslotID}`}>
@@ -158,6 +159,7 @@ function GenerateForm({ activityId, week }: { activityId: string; week: string }
 export function AvailabilityPage() {
   const [state, setState] = useUrlState(URL_STATE);
   const activities = useActivities();
+  const may = useMay();
   const activityId = state.ActivityID ?? activities.data?.[0]?.ActivityID;
   const week = mondayOf(state.Week ?? today());
   const days = Array.from({ length: 7 }, (_, i) => addDays(week, i));
@@ -184,7 +186,7 @@ export function AvailabilityPage() {
               </button>
             </div>
           </div>
-          {activityId && <GenerateForm activityId={activityId} week={week} />}
+          {activityId && may('generateTimeslots') && <GenerateForm activityId={activityId} week={week} />}
           {timeslots.isPending && <Loading what="timeslots" />}
           {timeslots.isError && <ErrorState error={timeslots.error} />}
           {timeslots.data && (

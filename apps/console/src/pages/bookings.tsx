@@ -85,7 +85,7 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
             <dt>Payment reference</dt>
             <dd>{booking.data.PaymentReference ?? '—'}</dd>
             <dt>Status</dt>
-            <dd>{booking.data.Status}</dd>
+            <dd data-status={booking.data.Status}>{booking.data.Status}</dd>
             <dt>Booked at</dt>
             <dd>{new Date(booking.data.CreatedAt).toLocaleString()}</dd>
           </dl>
@@ -93,7 +93,7 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
           {booking.data.Answers.length === 0 ? (
             <Empty>No waiver answers.</Empty>
           ) : (
-            <dl className="facts">
+            <dl className="answers">
               {booking.data.Answers.map((a, i) => (
                 <div key={i} className="answer">
                   <dt>

@@ -1,0 +1,178 @@
+// The operator's day in a real headless Chromium: the booking panel following a partner's change, waiver answers
+// that stay readable, a sale that a double click cannot turn into two bookings, what staff are not offered, and a
+// layout check of every page at 1280 and 390 px with realistic data (long names, long answers, many rows).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestQuestion, request, sampleFile } from '@backbone/testkit';
+import { bookDirect, createConsoleOperator, createSlot, dayFromNow, layoutProblems, screenshot, signIn, useConsole, type ConsoleOperator } from './support.js';
+
+const { db, operatorApi, partnerApi, browser } = useConsole();
+
+let operator: ConsoleOperator;
+const date = dayFromNow(3);
+const LONG_QUESTION = 'Please describe any medical conditions, allergies or recent injuries our guides should know about before the tour starts';
+const LONG_ANSWER =
+  'Mild asthma (inhaler in the left pocket of my rucksack); allergic to penicillin and to wasp stings; sprained my right ankle ' +
+  'in March, fully healed, but I would rather not carry the kayak down the steep path to the beach.';
+
+beforeAll(async () => {
+  operator = await createConsoleOperator(db.pool, 'Associação Náutica de Vila Nova de Milfontes e Costa Vicentina');
+  for (const [time, capacity] of [
+    ['09:00', 30],
+    ['11:30', 6],
+    ['15:00', 8],
+  ] as const)
+    await createSlot(db.pool, operator.activity, date, time, capacity);
+  const names = [
+    ['Maria da Conceição', 'Vasconcelos de Albuquerque e Sousa'],
+    ['João', 'Pereira'],
+    ['Bartholomew-Alexander', 'Featherstonehaugh-Worthington'],
+    ['Zoë', 'Ñúñez'],
+  ];
+  for (let i = 0; i < 24; i++) {
+    const [first, last] = names[i % names.length]!;
+    await bookDirect(
+      db.pool,
+      operator,
+      { date, time: '09:00' },
+      i % 2 ? 'online' : 'pos',
+      { FirstName: first!, LastName: last! },
+      `PAY-${1000 + i}-LONG-REFERENCE`,
+    );
+  }
+});
+
+async function partnerBooking(body: Record<string, unknown> = {}) {
+  const answer = await request(partnerApi.url, 'POST', '/api/v2/ota/partner/booking', {
+    key: operator.ota,
+    body: {
+      ActivityID: operator.activity.activityId,
+      Date: date,
+      Time: '15:00',
+      Participants: 2,
+      Customer: { FirstName: 'Ana', LastName: 'Partner', Email: 'ana@example.com' },
+      ...body,
+    },
+  });
+  expect(answer.status, answer.text).toBe(201);
+  return answer.body.Reference as string;
+}
+
+describe('console: the booking panel', () => {
+  let withAnswers: string;
+
+  beforeAll(async () => {
+    const text = await createTestQuestion(db.pool, operator.activity, { question: LONG_QUESTION, type: 'text', required: false });
+    const waiver = await createTestQuestion(db.pool, operator.activity, { question: 'Signed waiver', type: 'file', required: false });
+    const upload = await request(partnerApi.url, 'POST', '/api/v2/ota/partner/files', {
+      key: operator.ota,
+      rawBody: sampleFile('application/pdf', 40_000),
+      headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent('Waiver Ana Partner.pdf')}` },
+    });
+    expect(upload.status, upload.text).toBe(201);
+    withAnswers = await partnerBooking({
+      Answers: [
+        { QuestionID: text.id, Value: LONG_ANSWER },
+        { QuestionID: waiver.id, FileID: upload.body.FileID },
+      ],
+    });
+    await signIn(browser.desktop, operatorApi.url, operator.ownerEmail);
+    await signIn(browser.phone, operatorApi.url, operator.staffEmail);
+  });
+
+  it('shows each waiver question above its answer, wrapped inside the panel, and a file answer as a link', async () => {
+    for (const page of [browser.desktop, browser.phone]) {
+      await page.goto(`${operatorApi.url}/console/bookings?Open=${withAnswers}`);
+      const panel = page.getByRole('complementary', { name: `Booking ${withAnswers}` });
+      const answer = panel.locator('.answer', { hasText: LONG_QUESTION });
+      await answer.waitFor();
+      const panelBox = (await panel.boundingBox())!;
+      const question = (await answer.locator('dt').boundingBox())!;
+      const value = (await answer.locator('dd').boundingBox())!;
+      expect(value.y).toBeGreaterThanOrEqual(question.y + question.height - 1);
+      expect(value.width).toBeGreaterThan(panelBox.width / 2);
+      expect(value.x + value.width).toBeLessThanOrEqual(panelBox.x + panelBox.width + 1);
+      expect(await answer.locator('dd').textContent()).toBe(LONG_ANSWER);
+      const link = panel.locator('.answer', { hasText: 'Signed waiver' }).getByRole('link', { name: 'Waiver Ana Partner.pdf' });
+      expect(await link.getAttribute('href')).toMatch(/^\/api\/v2\/operator\/files\//);
+      expect(await layoutProblems(page)).toEqual([]);
+      await screenshot(page, 'booking-answers');
+    }
+  });
+
+  it('updates the open panel within 4 seconds after the partner cancels, without a reload', async () => {
+    const reference = await partnerBooking({ Customer: { FirstName: 'Cancelled', LastName: 'ByPartner', Email: 'c@example.com' } });
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/bookings?Open=${reference}`);
+    const panel = page.getByRole('complementary', { name: `Booking ${reference}` });
+    await panel.locator('[data-status="confirmed"]').waitFor();
+    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    const cancelled = await request(partnerApi.url, 'POST', `/api/v2/ota/partner/booking/${reference}/cancel`, {
+      key: operator.ota,
+      body: { Reason: 'The guest missed the ferry' },
+    });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    await panel.locator('[data-status="cancelled"]').waitFor({ timeout: 4000 });
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  });
+});
+
+describe('console: a point-of-sale sale', () => {
+  it('makes one booking of a double click, shows the total before selling and clears the customer after "Sold"', async () => {
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/sale?ActivityID=${operator.activity.activityId}&Date=${date}&Time=11:30`);
+    await page.getByLabel('Timeslot').locator('option[value="11:30"]').waitFor({ state: 'attached' });
+    await page.getByLabel('Participants').fill('3');
+    await expect.poll(() => page.locator('.sale-total').getAttribute('data-total-minor')).toBe(String(3 * 4500));
+    await page.getByLabel('First name').fill('Double');
+    await page.getByLabel('Last name').fill('Clicker');
+    await page.getByLabel('E-mail').fill('double@example.com');
+    await page.getByRole('button', { name: 'Sell' }).dblclick();
+    await page.getByRole('status').filter({ hasText: 'Sold' }).waitFor();
+    const found = await request(operatorApi.url, 'GET', '/api/v2/operator/bookings?Q=Clicker', { key: operator.key });
+    expect(found.body.Bookings).toHaveLength(1);
+    expect(await page.getByLabel('First name').inputValue()).toBe('');
+    expect(await page.getByLabel('E-mail').inputValue()).toBe('');
+    // The places left follow the sale (and a partner's bookings) without a reload.
+    await expect.poll(() => page.getByLabel('Timeslot').locator('option[value="11:30"]').textContent()).toContain('3 of 6 left');
+    await partnerBooking({ Time: '11:30', Participants: 1 });
+    await expect.poll(() => page.getByLabel('Timeslot').locator('option[value="11:30"]').textContent(), { timeout: 4000 }).toContain('2 of 6 left');
+    await screenshot(page, 'new-sale-sold');
+  });
+});
+
+describe('console: what staff are not offered', () => {
+  it('shows staff the availability without the close, reopen, capacity and generate controls; owners see them', async () => {
+    const url = `${operatorApi.url}/console/availability?ActivityID=${operator.activity.activityId}&Week=${date}`;
+    await browser.phone.goto(url);
+    const slot = browser.phone.locator(`li.slot[aria-label="${date} 15:00"]`);
+    await slot.waitFor();
+    expect(await slot.getByRole('button').count()).toBe(0);
+    expect(await slot.getByRole('spinbutton').count()).toBe(0);
+    expect(await browser.phone.getByText('Generate timeslots').count()).toBe(0);
+    await browser.desktop.goto(url);
+    await browser.desktop.locator(`li.slot[aria-label="${date} 15:00"]`).getByRole('button', { name: 'Close' }).waitFor();
+    await browser.desktop.getByText('Generate timeslots').waitFor();
+  });
+});
+
+describe('console: layout of every page', () => {
+  const PAGES = ['bookings', 'availability', 'sale', 'usage', 'activities', 'keys', 'users', 'failed-events'];
+
+  it('fits every page in 1280 and 390 px: nothing wider than the viewport, no text box narrower than 120 px', async () => {
+    const page = browser.desktop;
+    const problems: string[] = [];
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const name of PAGES) {
+        await page.goto(`${operatorApi.url}/console/${name}?ActivityID=${operator.activity.activityId}&Week=${date}&Date=${date}`);
+        await page.locator('main h1').waitFor();
+        await page.locator('.state[role="status"]').waitFor({ state: 'detached' });
+        if (name === 'availability') await page.getByText('Generate timeslots from a weekly pattern').click();
+        for (const problem of await layoutProblems(page)) problems.push(`${name} at ${width}: ${problem}`);
+        await screenshot(page, `layout-${name}`);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(problems).toEqual([]);
+  });
+});

@@ -7,7 +7,10 @@ import { buildApiDocument, createHttpApp, mountOperations } from '@backbone/http
 import { serveConsole } from './console-static.js';
 import type { OperatorAppDeps } from './deps.js';
 import { mountAddOperatorQuestion } from './routes/add-operator-question.js';
+import { mountCancelOperatorBooking } from './routes/cancel-operator-booking.js';
+import { mountChangeOperatorBooking } from './routes/change-operator-booking.js';
 import { mountChangeTimeslotCapacity } from './routes/change-timeslot-capacity.js';
+import { mountCheckInOperatorBooking } from './routes/check-in-operator-booking.js';
 import { mountCloseTimeslot } from './routes/close-timeslot.js';
 import { mountCreateOperatorActivity } from './routes/create-operator-activity.js';
 import { mountCreateOperatorKey } from './routes/create-operator-key.js';
@@ -29,10 +32,12 @@ import { mountListOperatorQuestions } from './routes/list-operator-questions.js'
 import { mountListOperatorTimeslots } from './routes/list-operator-timeslots.js';
 import { mountListOperatorUsers } from './routes/list-operator-users.js';
 import { mountReopenTimeslot } from './routes/reopen-timeslot.js';
+import { mountRescheduleOperatorBooking } from './routes/reschedule-operator-booking.js';
 import { mountReplayFailedEvent } from './routes/replay-failed-event.js';
 import { mountRevokeOperatorKey } from './routes/revoke-operator-key.js';
 import { mountSignIn } from './routes/sign-in.js';
 import { mountSignOut } from './routes/sign-out.js';
+import { mountUndoOperatorCheckIn } from './routes/undo-operator-check-in.js';
 
 export function createOperatorApp(deps: OperatorAppDeps): Express {
   const app = createHttpApp({
@@ -52,6 +57,11 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           listOperatorBookings: mountListOperatorBookings,
           exportOperatorBookings: mountExportOperatorBookings,
           getOperatorBooking: mountGetOperatorBooking,
+          cancelOperatorBooking: mountCancelOperatorBooking,
+          rescheduleOperatorBooking: mountRescheduleOperatorBooking,
+          changeOperatorBooking: mountChangeOperatorBooking,
+          checkInOperatorBooking: mountCheckInOperatorBooking,
+          undoOperatorCheckIn: mountUndoOperatorCheckIn,
           downloadOperatorFile: mountDownloadOperatorFile,
           listOperatorActivities: mountListOperatorActivities,
           createSale: mountCreateSale,

@@ -136,6 +136,25 @@ export async function writeBookingChange(
   return { unitPriceMinor: Number(row.unit_price_minor), currency: row.currency, priceAtSale: row.price_source === 'sale' };
 }
 
+/**
+ * Records a locked booking's check-in (`arrived`) or clears it, with its history row, in one statement. Not an event:
+ * partners are not told who walked in. The bookings_touch trigger still moves the booking in the partners' sync feed,
+ * which then shows it unchanged.
+ */
+export async function writeCheckIn(db: Db, booking: BookingRecord, arrived: boolean, actor: BookingActor): Promise<void> {
+  await db.query({
+    name: 'booking-check-in',
+    text: `WITH changed AS (
+             UPDATE bookings SET checked_in_at = CASE WHEN $3 THEN now() END
+              WHERE id = $2 AND ${tenantIs('account_id', '$1')}
+             RETURNING id
+           )
+           INSERT INTO booking_history (account_id, booking_id, action, actor_kind, partner_id, api_key_id, user_id)
+           SELECT $1, id, CASE WHEN $3 THEN 'checked_in' ELSE 'check_in_undone' END, $4, $5, $6, $7 FROM changed`,
+    values: [booking.accountId, booking.id, arrived, ...actorColumns(actor)],
+  });
+}
+
 /** One row of a booking's history as stored (creation and expiry are read from the booking itself). */
 export interface StoredHistoryEntry {
   at: Date;

@@ -19,3 +19,4 @@ export * from './operator-accounts.js';
 export * from './create-sale.js';
 export * from './seed-operator.js';
 export * from './files.js';
+export * from './operator-bookings.js';

@@ -2,7 +2,10 @@
 // them, ALL_OPERATIONS (operations.ts) includes them, and the permission table is read from them. Apart from the other
 // APIs' lists so that the console's bundle, which imports the permission table, carries no partner operation.
 import { addOperatorQuestionOperation } from './add-operator-question.js';
+import { cancelOperatorBookingOperation } from './cancel-operator-booking.js';
+import { changeOperatorBookingOperation } from './change-operator-booking.js';
 import { changeTimeslotCapacityOperation } from './change-timeslot-capacity.js';
+import { checkInOperatorBookingOperation } from './check-in-operator-booking.js';
 import { closeTimeslotOperation } from './close-timeslot.js';
 import { createOperatorActivityOperation } from './create-operator-activity.js';
 import { createOperatorKeyOperation } from './create-operator-key.js';
@@ -24,10 +27,12 @@ import { listOperatorQuestionsOperation } from './list-operator-questions.js';
 import { listOperatorTimeslotsOperation } from './list-operator-timeslots.js';
 import { listOperatorUsersOperation } from './list-operator-users.js';
 import { reopenTimeslotOperation } from './reopen-timeslot.js';
+import { rescheduleOperatorBookingOperation } from './reschedule-operator-booking.js';
 import { replayFailedEventOperation } from './replay-failed-event.js';
 import { revokeOperatorKeyOperation } from './revoke-operator-key.js';
 import { signInOperation } from './sign-in.js';
 import { signOutOperation } from './sign-out.js';
+import { undoOperatorCheckInOperation } from './undo-operator-check-in.js';
 
 /** The operator console's API (session cookie or admin key). */
 export const OPERATOR_OPERATIONS = [
@@ -37,6 +42,11 @@ export const OPERATOR_OPERATIONS = [
   listOperatorBookingsOperation,
   exportOperatorBookingsOperation,
   getOperatorBookingOperation,
+  cancelOperatorBookingOperation,
+  rescheduleOperatorBookingOperation,
+  changeOperatorBookingOperation,
+  checkInOperatorBookingOperation,
+  undoOperatorCheckInOperation,
   downloadOperatorFileOperation,
   listOperatorActivitiesOperation,
   createSaleOperation,

@@ -1,6 +1,7 @@
 // The operator's day in a real headless Chromium: the booking panel following a partner's change, waiver answers
 // that stay readable, a sale that a double click cannot turn into two bookings, what staff are not offered, and a
 // layout check of every page at 1280 and 390 px with realistic data (long names, long answers, many rows).
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestQuestion, request, sampleFile } from '@backbone/testkit';
 import { bookDirect, createConsoleOperator, createSlot, dayFromNow, layoutProblems, screenshot, signIn, useConsole, type ConsoleOperator } from './support.js';
@@ -20,6 +21,7 @@ beforeAll(async () => {
     ['09:00', 30],
     ['11:30', 6],
     ['15:00', 8],
+    ['17:00', 6],
   ] as const)
     await createSlot(db.pool, operator.activity, date, time, capacity);
   const names = [
@@ -39,6 +41,9 @@ beforeAll(async () => {
       `PAY-${1000 + i}-LONG-REFERENCE`,
     );
   }
+  // The owner on the desktop, staff on the phone, for the whole file.
+  await signIn(browser.desktop, operatorApi.url, operator.ownerEmail);
+  await signIn(browser.phone, operatorApi.url, operator.staffEmail);
 });
 
 async function partnerBooking(body: Record<string, unknown> = {}) {
@@ -75,8 +80,6 @@ describe('console: the booking panel', () => {
         { QuestionID: waiver.id, FileID: upload.body.FileID },
       ],
     });
-    await signIn(browser.desktop, operatorApi.url, operator.ownerEmail);
-    await signIn(browser.phone, operatorApi.url, operator.staffEmail);
   });
 
   it('shows each waiver question above its answer, wrapped inside the panel, and a file answer as a link', async () => {
@@ -96,6 +99,7 @@ describe('console: the booking panel', () => {
       expect(await link.getAttribute('href')).toMatch(/^\/api\/v2\/operator\/files\//);
       expect(await layoutProblems(page)).toEqual([]);
       await screenshot(page, 'booking-answers');
+      await screenshot(page, 'booking-answers-top', false);
     }
   });
 
@@ -116,11 +120,85 @@ describe('console: the booking panel', () => {
   });
 });
 
+describe('console: changing a booking from the panel', () => {
+  const panelOf = (page: Page, reference: string) => page.getByRole('complementary', { name: `Booking ${reference}` });
+  const apiBooking = async (reference: string) => (await request(operatorApi.url, 'GET', `/api/v2/operator/bookings/${reference}`, { key: operator.key })).body;
+
+  it('edits the party, customer and note; a party too large for the slot shows the 409 and changes nothing', async () => {
+    const reference = await partnerBooking({ Time: '11:30', Participants: 1, Customer: { FirstName: 'Edit', LastName: 'Me', Email: 'edit@example.com' } });
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/bookings?Open=${reference}`);
+    const panel = panelOf(page, reference);
+    await panel.getByRole('button', { name: 'Edit' }).click();
+    const form = panel.getByRole('form', { name: 'Edit the booking' });
+    // 7 is within the activity's 8 per booking, but the 11:30 slot holds 6.
+    await form.getByLabel('Participants').fill('7');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(async () => (await panel.getByRole('alert').textContent()) ?? '').toMatch(/place/);
+    expect((await apiBooking(reference)).Participants).toBe(1);
+    await form.getByLabel('Participants').fill('2');
+    await form.getByLabel('Last name').fill('Mendes-Albuquerque');
+    await form.getByLabel('Note').fill('Vegetarian lunch; arrives by the 09:40 ferry');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await panel.locator('dd.note', { hasText: 'Vegetarian lunch; arrives by the 09:40 ferry' }).waitFor();
+    const after = await apiBooking(reference);
+    expect(after.Participants).toBe(2);
+    expect(after.Customer.LastName).toBe('Mendes-Albuquerque');
+    expect(after.Note).toBe('Vegetarian lunch; arrives by the 09:40 ferry');
+    expect(await layoutProblems(page)).toEqual([]);
+    await screenshot(page, 'booking-edited');
+  });
+
+  it('reschedules to another timeslot: the old places freed, the new ones taken', async () => {
+    const reference = await partnerBooking({ Time: '15:00', Participants: 2, Customer: { FirstName: 'Move', LastName: 'Me', Email: 'move@example.com' } });
+    const slots = async () =>
+      Object.fromEntries(
+        (
+          (
+            await request(operatorApi.url, 'GET', `/api/v2/operator/activities/${operator.activity.activityId}/timeslots?From=${date}&To=${date}`, {
+              key: operator.key,
+            })
+          ).body as { Time: string; Booked: number }[]
+        ).map((s) => [s.Time, s.Booked]),
+      );
+    const before = await slots();
+    const page = browser.phone;
+    await page.goto(`${operatorApi.url}/console/bookings?Open=${reference}`);
+    const panel = panelOf(page, reference);
+    await panel.getByRole('button', { name: 'Reschedule' }).click();
+    const form = panel.getByRole('form', { name: 'Reschedule the booking' });
+    await form.getByLabel('New time').locator('option[value="09:00"]').waitFor({ state: 'attached' });
+    await form.getByLabel('New time').selectOption('09:00');
+    await form.getByRole('button', { name: 'Move booking' }).click();
+    await panel.getByText(`${date} 09:00`).waitFor();
+    const after = await slots();
+    expect(after['15:00']).toBe(before['15:00']! - 2);
+    expect(after['09:00']).toBe(before['09:00']! + 2);
+    expect(await layoutProblems(page)).toEqual([]);
+    await screenshot(page, 'booking-rescheduled');
+  });
+
+  it('cancels with a reason: the status and the reason say so, and the buttons go', async () => {
+    const reference = await partnerBooking({ Time: '15:00', Participants: 1, Customer: { FirstName: 'Cancel', LastName: 'Me', Email: 'cancel@example.com' } });
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/bookings?Open=${reference}`);
+    const panel = panelOf(page, reference);
+    await panel.getByRole('button', { name: 'Cancel booking' }).click();
+    await panel.getByLabel('Reason (optional)').fill('Storm warning: the harbour master closed the bay');
+    await panel.getByRole('button', { name: 'Confirm cancel' }).click();
+    await panel.locator('[data-status="cancelled"]').waitFor();
+    await panel.getByText('Storm warning: the harbour master closed the bay').first().waitFor();
+    expect((await apiBooking(reference)).Status).toBe('cancelled');
+    expect(await panel.getByRole('button', { name: 'Cancel booking' }).count()).toBe(0);
+    await screenshot(page, 'booking-cancelled');
+  });
+});
+
 describe('console: a point-of-sale sale', () => {
   it('makes one booking of a double click, shows the total before selling and clears the customer after "Sold"', async () => {
     const page = browser.desktop;
-    await page.goto(`${operatorApi.url}/console/sale?ActivityID=${operator.activity.activityId}&Date=${date}&Time=11:30`);
-    await page.getByLabel('Timeslot').locator('option[value="11:30"]').waitFor({ state: 'attached' });
+    await page.goto(`${operatorApi.url}/console/sale?ActivityID=${operator.activity.activityId}&Date=${date}&Time=17:00`);
+    await page.getByLabel('Timeslot').locator('option[value="17:00"]').waitFor({ state: 'attached' });
     await page.getByLabel('Participants').fill('3');
     await expect.poll(() => page.locator('.sale-total').getAttribute('data-total-minor')).toBe(String(3 * 4500));
     await page.getByLabel('First name').fill('Double');
@@ -133,9 +211,9 @@ describe('console: a point-of-sale sale', () => {
     expect(await page.getByLabel('First name').inputValue()).toBe('');
     expect(await page.getByLabel('E-mail').inputValue()).toBe('');
     // The places left follow the sale (and a partner's bookings) without a reload.
-    await expect.poll(() => page.getByLabel('Timeslot').locator('option[value="11:30"]').textContent()).toContain('3 of 6 left');
-    await partnerBooking({ Time: '11:30', Participants: 1 });
-    await expect.poll(() => page.getByLabel('Timeslot').locator('option[value="11:30"]').textContent(), { timeout: 4000 }).toContain('2 of 6 left');
+    await expect.poll(() => page.getByLabel('Timeslot').locator('option[value="17:00"]').textContent()).toContain('3 of 6 left');
+    await partnerBooking({ Time: '17:00', Participants: 1 });
+    await expect.poll(() => page.getByLabel('Timeslot').locator('option[value="17:00"]').textContent(), { timeout: 4000 }).toContain('2 of 6 left');
     await screenshot(page, 'new-sale-sold');
   });
 });
@@ -164,12 +242,14 @@ describe('console: layout of every page', () => {
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 800 });
       for (const name of PAGES) {
-        await page.goto(`${operatorApi.url}/console/${name}?ActivityID=${operator.activity.activityId}&Week=${date}&Date=${date}`);
+        const from = name === 'reports' ? `&From=${dayFromNow(-1)}&To=${dayFromNow(30)}` : '';
+        await page.goto(`${operatorApi.url}/console/${name}?ActivityID=${operator.activity.activityId}&Week=${date}&Date=${date}${from}`);
         await page.locator('main h1').waitFor();
         await page.locator('.state[role="status"]').waitFor({ state: 'detached' });
         if (name === 'availability') await page.getByText('Generate timeslots from a weekly pattern').click();
         for (const problem of await layoutProblems(page)) problems.push(`${name} at ${width}: ${problem}`);
         await screenshot(page, `layout-${name}`);
+        await screenshot(page, `layout-${name}-top`, false);
       }
     }
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -132,10 +132,10 @@ export async function bookDirect(
   return value;
 }
 
-/** Saves a screenshot of the page as it is now, under test/screenshots/<name>-<width>.png. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Saves a screenshot of the page as it is now, under test/screenshots/<name>-<width>.png (the whole page, or the viewport). */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {
   const file = path.join(SCREENSHOTS, `${name}-${page.viewportSize()!.width}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage });
   return file;
 }
 

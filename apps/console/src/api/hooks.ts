@@ -29,6 +29,13 @@ import {
   disableOperatorUserOperation,
   operatorMay,
   type OperatorOperationId,
+  cancelOperatorBookingOperation,
+  rescheduleOperatorBookingOperation,
+  changeOperatorBookingOperation,
+  checkInOperatorBookingOperation,
+  undoOperatorCheckInOperation,
+  type BookingDetail,
+  type OperatorBookingChange,
   type NewOperatorUser,
   type ActivityChanges,
   type NewOperatorActivity,
@@ -131,6 +138,42 @@ function useRefreshPlaces() {
       client.invalidateQueries({ queryKey: ['bookings'] }),
       client.invalidateQueries({ queryKey: ['booking'] }),
     ]);
+}
+
+/**
+ * The operator's changes of one booking (cancel, reschedule, edit, check-in and its undo). Each answers the booking as it
+ * is now, which the open panel shows at once; the lists, places, manifest and history that it touches are asked again.
+ */
+export type BookingAction =
+  | { action: 'cancel'; reason?: string }
+  | { action: 'reschedule'; date: string; time: string }
+  | { action: 'change'; changes: OperatorBookingChange }
+  | { action: 'check-in' }
+  | { action: 'undo-check-in' };
+
+export function useBookingAction(reference: string) {
+  const client = useQueryClient();
+  const refresh = useRefreshPlaces();
+  return useMutation({
+    mutationFn: (change: BookingAction): Promise<BookingDetail> => {
+      const params = { Reference: reference };
+      switch (change.action) {
+        case 'cancel':
+          return call(cancelOperatorBookingOperation, { params, body: change.reason ? { Reason: change.reason } : {} });
+        case 'reschedule':
+          return call(rescheduleOperatorBookingOperation, { params, body: { Date: change.date, Time: change.time } });
+        case 'change':
+          return call(changeOperatorBookingOperation, { params, body: change.changes });
+        case 'check-in':
+          return call(checkInOperatorBookingOperation, { params });
+        case 'undo-check-in':
+          return call(undoOperatorCheckInOperation, { params });
+      }
+    },
+    onSuccess: (booking) => client.setQueryData(['booking', reference], booking),
+    onSettled: () =>
+      Promise.all([refresh(), client.invalidateQueries({ queryKey: ['manifest'] }), client.invalidateQueries({ queryKey: ['history', reference] })]),
+  });
 }
 
 export function useTimeslotChange() {

@@ -35,7 +35,7 @@ export function Layout({ session, enabledPages, children }: { session: OperatorS
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="topbar">
+      <header className="topbar no-print">
         <div className="brand">
           <span className="account">{session.AccountName}</span>
           <span className="who">

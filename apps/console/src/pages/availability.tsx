@@ -97,9 +97,10 @@ function Slot({ slot }: { slot: OperatorTimeslot }) {
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
 /** Timeslots from a weekly pattern, as the admin CLI makes them; existing ones are kept. */
-function GenerateForm({ activityId, week }: { activityId: string; week: string }) {
+function GenerateForm({ activityId, week, capacity }: { activityId: string; week: string; capacity: number }) {
   const generate = useGenerateTimeslots();
-  const [form, setForm] = useState({ From: week, To: addDays(week, 27), Times: '09:00, 14:00', Capacity: '8' });
+  // The capacity starts at the activity's own (a 6-player room gets 6-place slots unless the owner says otherwise).
+  const [form, setForm] = useState({ From: week, To: addDays(week, 27), Times: '09:00, 14:00', Capacity: String(capacity) });
   const [days, setDays] = useState<(typeof WEEKDAYS)[number][]>(['sat', 'sun']);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -161,6 +162,7 @@ export function AvailabilityPage() {
   const activities = useActivities();
   const may = useMay();
   const activityId = state.ActivityID ?? activities.data?.[0]?.ActivityID;
+  const activity = activities.data?.find((a) => a.ActivityID === activityId);
   const week = mondayOf(state.Week ?? today());
   const days = Array.from({ length: 7 }, (_, i) => addDays(week, i));
   const timeslots = useTimeslots(activityId, days[0]!, days[6]!);
@@ -186,7 +188,9 @@ export function AvailabilityPage() {
               </button>
             </div>
           </div>
-          {activityId && may('generateTimeslots') && <GenerateForm activityId={activityId} week={week} />}
+          {activity && may('generateTimeslots') && (
+            <GenerateForm key={activity.ActivityID} activityId={activity.ActivityID} week={week} capacity={activity.MaxParticipants} />
+          )}
           {timeslots.isPending && <Loading what="timeslots" />}
           {timeslots.isError && <ErrorState error={timeslots.error} />}
           {timeslots.data && (

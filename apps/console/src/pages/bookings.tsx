@@ -11,11 +11,13 @@ import {
   type OperatorBooking,
 } from '@backbone/contracts/browser';
 import { operationUrl } from '../api/client.js';
+import { formatMoney } from '../api/money.js';
+import { BookingActions } from '../components/booking-actions.js';
 import { useActivities, useBooking, useBookings } from '../api/hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';
 
-const FILTERS = ['From', 'To', 'Channel', 'Status', 'ActivityID', 'Q'] as const;
+const FILTERS = ['From', 'To', 'Channel', 'Status', 'ActivityID', 'Sort', 'Q'] as const;
 const URL_STATE = [...FILTERS, 'Cursor', 'Open'] as const;
 
 function ChannelBadge({ channel }: { channel: OperatorBooking['Channel'] }) {
@@ -86,9 +88,30 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
             <dd>{booking.data.PaymentReference ?? '—'}</dd>
             <dt>Status</dt>
             <dd data-status={booking.data.Status}>{booking.data.Status}</dd>
+            {booking.data.CancellationReason !== null && (
+              <>
+                <dt>Cancellation reason</dt>
+                <dd>{booking.data.CancellationReason}</dd>
+              </>
+            )}
+            <dt>Price</dt>
+            <dd data-price-total={booking.data.Price.TotalMinor}>
+              {formatMoney(booking.data.Price.TotalMinor, booking.data.Price.Currency)}{' '}
+              <span className="muted">
+                ({booking.data.Participants} × {formatMoney(booking.data.Price.UnitPriceMinor, booking.data.Price.Currency)}
+                {booking.data.Price.Source === 'migration' ? ', the price when prices began to be recorded' : ''})
+              </span>
+            </dd>
+            <dt>Checked in</dt>
+            <dd data-checked-in={booking.data.CheckedInAt ?? ''}>
+              {booking.data.CheckedInAt ? new Date(booking.data.CheckedInAt).toLocaleString() : 'Not yet'}
+            </dd>
+            <dt>Note</dt>
+            <dd className="note">{booking.data.Note ?? '—'}</dd>
             <dt>Booked at</dt>
             <dd>{new Date(booking.data.CreatedAt).toLocaleString()}</dd>
           </dl>
+          <BookingActions booking={booking.data} />
           <h3>Answers</h3>
           {booking.data.Answers.length === 0 ? (
             <Empty>No waiver answers.</Empty>
@@ -169,6 +192,13 @@ function Filters({
           ))}
         </select>
       </label>
+      <label>
+        Order
+        <select name="Sort" value={values.Sort ?? ''} onChange={set('Sort')}>
+          <option value="">Newest booked first</option>
+          <option value="starts_at">By timeslot</option>
+        </select>
+      </label>
       <label className="grow">
         Search
         <input type="search" name="Q" placeholder="Reference, name, e-mail, payment ref." value={q} onChange={(e) => setQ(e.target.value)} />
@@ -195,7 +225,7 @@ export function BookingsPage() {
       <div className="page-main">
         <div className="page-head">
           <h1>Bookings</h1>
-          <a className="button secondary" href={operationUrl(exportOperatorBookingsOperation, { query: filters })} download="bookings.csv">
+          <a className="button secondary" href={operationUrl(exportOperatorBookingsOperation, { query: filters })} download>
             Export CSV
           </a>
         </div>

@@ -22,6 +22,7 @@ import { mountDownloadOperatorFile } from './routes/download-operator-file.js';
 import { mountExportOperatorBookings } from './routes/export-operator-bookings.js';
 import { mountGenerateTimeslots } from './routes/generate-timeslots.js';
 import { mountGetOperatorBooking } from './routes/get-operator-booking.js';
+import { mountGetOperatorManifest } from './routes/get-operator-manifest.js';
 import { mountGetOperatorSession } from './routes/get-operator-session.js';
 import { mountGetOperatorUsage } from './routes/get-operator-usage.js';
 import { mountListFailedEvents } from './routes/list-failed-events.js';
@@ -62,6 +63,7 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           changeOperatorBooking: mountChangeOperatorBooking,
           checkInOperatorBooking: mountCheckInOperatorBooking,
           undoOperatorCheckIn: mountUndoOperatorCheckIn,
+          getOperatorManifest: mountGetOperatorManifest,
           downloadOperatorFile: mountDownloadOperatorFile,
           listOperatorActivities: mountListOperatorActivities,
           createSale: mountCreateSale,

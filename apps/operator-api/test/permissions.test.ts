@@ -79,6 +79,7 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
   changeOperatorBooking: async () => ({ params: { Reference: await freshBooking() }, body: { Participants: 2, Note: 'Vegan' }, status: 200 }),
   checkInOperatorBooking: async () => ({ params: { Reference: await freshBooking() }, status: 200 }),
   undoOperatorCheckIn: async () => ({ params: { Reference: reference }, status: 200 }),
+  getOperatorManifest: async () => ({ query: `Date=${slot.date}`, status: 200 }),
   downloadOperatorFile: async () => ({ params: { FileID: fileId }, status: 200 }),
   listOperatorActivities: async () => ({ status: 200 }),
   createSale: async () => ({
@@ -199,6 +200,7 @@ describe('the permission table', () => {
         'changeOperatorBooking',
         'checkInOperatorBooking',
         'undoOperatorCheckIn',
+        'getOperatorManifest',
         'downloadOperatorFile',
         'createSale',
         'listOperatorActivities',

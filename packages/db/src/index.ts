@@ -25,3 +25,4 @@ export * from './monitoring.repository.js';
 export * from './database-identity.repository.js';
 export * from './booking-changes.repository.js';
 export * from './files.repository.js';
+export * from './operator-day.repository.js';

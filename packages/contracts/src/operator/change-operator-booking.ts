@@ -29,7 +29,7 @@ export const changeOperatorBookingOperation = {
   summary: 'Change the party, customer or note of a booking',
   description:
     'More participants only when the timeslot has room (409 otherwise, nothing changes); fewer free places at once. ' +
-    'Not bound by the partner cutoff. A change of the party or the customer sends booking.updated; a request that changes nothing answers the booking as it is.',
+    'Not bound by the partner cutoff. Each change (the note too) sends booking.updated; a request that changes nothing answers the booking as it is.',
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',

@@ -21,7 +21,7 @@ export const bookingFilterProperties = {
   },
 } as const;
 
-const customerSchema = {
+export const operatorCustomerSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['FirstName', 'LastName', 'Email', 'Phone'],
@@ -77,7 +77,7 @@ export const operatorBookingSchema = {
     Time: clockTimeSchema,
     StartsAt: { type: 'string', format: 'date-time', description: "With the offset of the activity's zone." },
     Participants: { type: 'integer' },
-    Customer: customerSchema,
+    Customer: operatorCustomerSchema,
     PaymentReference: { type: ['string', 'null'] },
     PartnerName: { type: ['string', 'null'], description: 'The partner that made an ota booking.' },
     CreatedAt: { type: 'string', format: 'date-time' },

@@ -17,6 +17,7 @@ import { editOperatorActivityOperation } from './edit-operator-activity.js';
 import { exportOperatorBookingsOperation } from './export-operator-bookings.js';
 import { generateTimeslotsOperation } from './generate-timeslots.js';
 import { getOperatorBookingOperation } from './get-operator-booking.js';
+import { getOperatorManifestOperation } from './get-operator-manifest.js';
 import { getOperatorSessionOperation } from './get-operator-session.js';
 import { getOperatorUsageOperation } from './get-operator-usage.js';
 import { listFailedEventsOperation } from './list-failed-events.js';
@@ -47,6 +48,7 @@ export const OPERATOR_OPERATIONS = [
   changeOperatorBookingOperation,
   checkInOperatorBookingOperation,
   undoOperatorCheckInOperation,
+  getOperatorManifestOperation,
   downloadOperatorFileOperation,
   listOperatorActivitiesOperation,
   createSaleOperation,

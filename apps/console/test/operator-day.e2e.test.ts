@@ -194,6 +194,50 @@ describe('console: changing a booking from the panel', () => {
   });
 });
 
+describe('console: the day manifest', () => {
+  it('checks a party in with one tap on a phone, from the slot in Availability', async () => {
+    const reference = await partnerBooking({ Time: '11:30', Participants: 1, Customer: { FirstName: 'Tap', LastName: 'Checkin', Email: 'tap@example.com' } });
+    const page = browser.phone;
+    await page.goto(`${operatorApi.url}/console/availability?ActivityID=${operator.activity.activityId}&Week=${date}`);
+    await page.getByRole('link', { name: `Manifest of ${date} 11:30` }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/console/manifest');
+    const row = page.locator(`tr[data-reference="${reference}"]`);
+    await row.getByRole('button', { name: 'Check in Tap Checkin' }).click();
+    await row.locator('.checked-in').waitFor();
+    expect((await request(operatorApi.url, 'GET', `/api/v2/operator/bookings/${reference}`, { key: operator.key })).body.CheckedInAt).not.toBeNull();
+    expect(await layoutProblems(page)).toEqual([]);
+    await screenshot(page, 'manifest');
+    await screenshot(page, 'manifest-top', false);
+    await row.getByRole('button', { name: 'Undo check-in of Tap Checkin' }).click();
+    await row.getByRole('button', { name: 'Check in Tap Checkin' }).waitFor();
+  });
+
+  it('prints one table per timeslot and no navigation or buttons', async () => {
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/manifest?Date=${date}&ActivityID=${operator.activity.activityId}`);
+    await page.locator('.manifest-slot').first().waitFor();
+    await page.emulateMedia({ media: 'print' });
+    try {
+      expect(await page.locator('.topbar').isVisible()).toBe(false);
+      expect(await page.locator('.filters').isVisible()).toBe(false);
+      expect(await page.locator('button:visible').count()).toBe(0);
+      const slots = await page.locator('.manifest-slot').count();
+      const withBookings = await page.locator('.manifest-slot:has(tbody tr)').count();
+      expect(slots).toBe(4);
+      expect(await page.locator('table.manifest-table').count()).toBe(withBookings);
+      expect(
+        await page
+          .locator('table.manifest-table')
+          .first()
+          .evaluate((t) => getComputedStyle(t).display),
+      ).toBe('table');
+      await screenshot(page, 'manifest-print');
+    } finally {
+      await page.emulateMedia({ media: 'screen' });
+    }
+  });
+});
+
 describe('console: a point-of-sale sale', () => {
   it('makes one booking of a double click, shows the total before selling and clears the customer after "Sold"', async () => {
     const page = browser.desktop;
@@ -234,7 +278,7 @@ describe('console: what staff are not offered', () => {
 });
 
 describe('console: layout of every page', () => {
-  const PAGES = ['bookings', 'availability', 'sale', 'usage', 'activities', 'keys', 'users', 'failed-events'];
+  const PAGES = ['bookings', 'manifest', 'availability', 'sale', 'usage', 'activities', 'keys', 'users', 'failed-events'];
 
   it('fits every page in 1280 and 390 px: nothing wider than the viewport, no text box narrower than 120 px', async () => {
     const page = browser.desktop;

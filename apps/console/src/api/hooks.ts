@@ -34,6 +34,7 @@ import {
   changeOperatorBookingOperation,
   checkInOperatorBookingOperation,
   undoOperatorCheckInOperation,
+  getOperatorManifestOperation,
   type BookingDetail,
   type OperatorBookingChange,
   type NewOperatorUser,
@@ -304,5 +305,15 @@ export function useDisableUser() {
   return useMutation({
     mutationFn: (userId: string) => call(disableOperatorUserOperation, { params: { UserID: userId } }),
     onSettled: () => client.invalidateQueries({ queryKey: ['users'] }),
+  });
+}
+
+/** The day's manifest: polled like the bookings, so a partner's booking or cancellation shows at the door. */
+export function useManifest(query: { Date: string; ActivityID?: string | undefined }) {
+  return useQuery({
+    queryKey: ['manifest', query],
+    queryFn: ({ signal }) => call(getOperatorManifestOperation, { query }, signal),
+    placeholderData: keepPreviousData,
+    refetchInterval: BOOKINGS_POLL_MS,
   });
 }

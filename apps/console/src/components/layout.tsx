@@ -8,6 +8,7 @@ import { useSignOut } from '../api/hooks.js';
 
 const PAGES = [
   { href: '/bookings', label: 'Bookings', operation: 'listOperatorBookings' },
+  { href: '/manifest', label: 'Manifest', operation: 'getOperatorManifest' },
   { href: '/availability', label: 'Availability', operation: 'listOperatorTimeslots' },
   { href: '/sale', label: 'New sale', operation: 'createSale' },
   { href: '/usage', label: 'Usage', operation: 'getOperatorUsage' },

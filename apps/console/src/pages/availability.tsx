@@ -1,6 +1,7 @@
 // Availability: one week of one activity, each timeslot with a booked/capacity bar; close, reopen, change capacity.
 // The activity and the week live in the URL. The API refuses a capacity below what is booked; its detail is shown.
 import { useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
 import type { OperatorTimeslot } from '@backbone/contracts/browser';
 import { addDays, mondayOf, today, weekdayLabel } from '../api/dates.js';
 import { useActivities, useGenerateTimeslots, useMay, useTimeslotChange, useTimeslots } from '../api/hooks.js';
@@ -27,7 +28,7 @@ function CapacityBar({ slot }: { slot: OperatorTimeslot }) {
   );
 }
 
-function Slot({ slot }: { slot: OperatorTimeslot }) {
+function Slot({ slot, activityId }: { slot: OperatorTimeslot; activityId: string }) {
   const change = useTimeslotChange();
   const may = useMay();
   const [capacity, setCapacity] = useState(String(slot.Capacity));
@@ -43,6 +44,9 @@ function Slot({ slot }: { slot: OperatorTimeslot }) {
           {slot.Booked}/{slot.Capacity}
         </span>
         {slot.Status === 'closed' && <span className="tag">closed</span>}
+        <Link className="slot-manifest" href={`/manifest?Date=${slot.Date}&ActivityID=${activityId}`} aria-label={`Manifest of ${slot.Date} ${slot.Time}`}>
+          Manifest
+        </Link>
       </div>
       <CapacityBar slot={slot} />
       {!slot.Started && may('changeTimeslotCapacity') && (
@@ -205,7 +209,7 @@ export function AvailabilityPage() {
                     ) : (
                       <ul className="slots">
                         {slots.map((s) => (
-                          <Slot key={`${s.TimeslotID}-${s.Capacity}`} slot={s} />
+                          <Slot key={`${s.TimeslotID}-${s.Capacity}`} slot={s} activityId={activityId!} />
                         ))}
                       </ul>
                     )}

@@ -147,6 +147,7 @@ describe('console: changing a booking from the panel', () => {
     expect(after.Note).toBe('Vegetarian lunch; arrives by the 09:40 ferry');
     expect(await layoutProblems(page)).toEqual([]);
     await screenshot(page, 'booking-edited');
+    await screenshot(page, 'booking-edited-top', false);
   });
 
   it('reschedules to another timeslot: the old places freed, the new ones taken', async () => {
@@ -216,6 +217,7 @@ describe('console: the day manifest', () => {
     const page = browser.desktop;
     await page.goto(`${operatorApi.url}/console/manifest?Date=${date}&ActivityID=${operator.activity.activityId}`);
     await page.locator('.manifest-slot').first().waitFor();
+    await screenshot(page, 'manifest-top', false);
     await page.emulateMedia({ media: 'print' });
     try {
       expect(await page.locator('.topbar').isVisible()).toBe(false);

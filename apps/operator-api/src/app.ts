@@ -27,6 +27,7 @@ import { mountGetOperatorSession } from './routes/get-operator-session.js';
 import { mountGetOperatorUsage } from './routes/get-operator-usage.js';
 import { mountListFailedEvents } from './routes/list-failed-events.js';
 import { mountListOperatorActivities } from './routes/list-operator-activities.js';
+import { mountListOperatorBookingHistory } from './routes/list-operator-booking-history.js';
 import { mountListOperatorBookings } from './routes/list-operator-bookings.js';
 import { mountListOperatorKeys } from './routes/list-operator-keys.js';
 import { mountListOperatorQuestions } from './routes/list-operator-questions.js';
@@ -64,6 +65,7 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           checkInOperatorBooking: mountCheckInOperatorBooking,
           undoOperatorCheckIn: mountUndoOperatorCheckIn,
           getOperatorManifest: mountGetOperatorManifest,
+          listOperatorBookingHistory: mountListOperatorBookingHistory,
           downloadOperatorFile: mountDownloadOperatorFile,
           listOperatorActivities: mountListOperatorActivities,
           createSale: mountCreateSale,

@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { request } from '@backbone/testkit';
 import { createApiKey } from '@backbone/db';
+import { confirmBooking, createBooking } from '@backbone/use-cases';
 import { book, createOperator, createSlot, dayFromNow, PROBLEM_BASE, signedIn, useOperatorApi, type Operator } from './support.js';
 import type { SessionClient } from './support.js';
 
@@ -252,5 +253,78 @@ describe('the tenant wall', () => {
     const { rows } = await db.pool.query('SELECT status, participants, checked_in_at, timeslot_id FROM bookings WHERE reference = $1', [Reference]);
     expect(rows[0]).toMatchObject({ status: 'confirmed', participants: 1, checked_in_at: null });
     expect(await history(Reference)).toEqual([]);
+  });
+});
+
+describe('history', () => {
+  it('lists a partner hold, its confirm, a reschedule, an edit, a check-in and a cancel, oldest first, each with its actor', async () => {
+    await createSlot(db.pool, operator, day, '19:00', 10);
+    await createSlot(db.pool, operator, day, '20:00', 10);
+    const partnerKey = await createApiKey(db.pool, operator.account.id, { name: 'Viator', scopes: ['ota'] });
+    const { value } = await createBooking(
+      { pool: db.pool },
+      {
+        accountId: operator.account.id,
+        apiKeyId: partnerKey.id,
+        partnerId: partnerKey.partnerId,
+        hold: { minutes: 30 },
+        channel: 'ota',
+        activityId: operator.activity.activityId,
+        date: day,
+        time: '19:00',
+        participants: 2,
+        customer: { FirstName: 'Ines', LastName: 'Costa', Email: 'ines@example.com' },
+        paymentReference: null,
+        answers: undefined,
+      },
+    );
+    const ref = { owner: { accountId: operator.account.id, partnerId: partnerKey.partnerId }, reference: value.Reference };
+    await confirmBooking({ pool: db.pool }, ref, {}, { kind: 'partner', partnerId: partnerKey.partnerId!, apiKeyId: partnerKey.id });
+    await staff.send('POST', path(value.Reference, '/reschedule'), { Date: day, Time: '20:00' });
+    await staff.send('PATCH', path(value.Reference), { Note: 'Birthday' });
+    await request(server.url, 'POST', path(value.Reference, '/check-in'), { key: operator.key });
+    await staff.send('POST', path(value.Reference, '/cancel'), { Reason: 'Weather' });
+    const answer = await staff.send('GET', path(value.Reference, '/history'));
+    expect(answer.status, answer.text).toBe(200);
+    const staffId = await userId(operator.staff.email);
+    expect(answer.body.Items).toMatchObject([
+      { Action: 'held', Actor: { Kind: 'partner', PartnerID: partnerKey.partnerId, PartnerName: 'Viator', KeyID: partnerKey.id }, Reason: null, Changes: null },
+      { Action: 'confirmed', Actor: { Kind: 'partner', PartnerID: partnerKey.partnerId, KeyID: partnerKey.id } },
+      { Action: 'rescheduled', Actor: { Kind: 'user', UserID: staffId, UserEmail: operator.staff.email }, Changes: { Time: { From: '19:00', To: '20:00' } } },
+      { Action: 'edited', Changes: { Note: { From: null, To: 'Birthday' } } },
+      { Action: 'checked-in', Actor: { Kind: 'user' } },
+      { Action: 'cancelled', Actor: { Kind: 'user', UserID: staffId }, Reason: 'Weather' },
+    ]);
+    expect(answer.body.Items[4].Actor.UserID).toBeUndefined();
+    expect(answer.body.Items[4].Actor.KeyID).toMatch(/^[0-9a-f-]{36}$/);
+    const times = answer.body.Items.map((i: { At: string }) => Date.parse(i.At));
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+  });
+
+  it('shows a sale made in the console as created by its user, and a lapsed hold as expired by the system', async () => {
+    await createSlot(db.pool, operator, day, '21:00', 10);
+    const sale = await staff.send('POST', '/api/v2/operator/sales', {
+      ActivityID: operator.activity.activityId,
+      Date: day,
+      Time: '21:00',
+      Participants: 1,
+      Customer: { FirstName: 'Walk', LastName: 'In', Email: 'walk@example.com' },
+    });
+    expect(sale.status, sale.text).toBe(201);
+    const sold = await staff.send('GET', path(sale.body.Reference, '/history'));
+    expect(sold.body.Items).toMatchObject([
+      { Action: 'created', Actor: { Kind: 'user', UserID: await userId(operator.staff.email), UserEmail: operator.staff.email } },
+    ]);
+    const { Reference } = await book(db.pool, operator, { date: day, time: '21:00' });
+    await db.pool.query(`UPDATE bookings SET status = 'on_hold', expires_at = now() - interval '5 minutes' WHERE reference = $1`, [Reference]);
+    const lapsed = await staff.send('GET', path(Reference, '/history'));
+    expect(lapsed.body.Items.map((i: { Action: string }) => i.Action)).toEqual(['held', 'expired']);
+    expect(lapsed.body.Items[1].Actor).toEqual({ Kind: 'system' });
+  });
+
+  it("answers 404 for another account's booking", async () => {
+    await createSlot(db.pool, other, day, '21:30', 10);
+    const { Reference } = await book(db.pool, other, { date: day, time: '21:30' });
+    expect((await staff.send('GET', path(Reference, '/history'))).status).toBe(404);
   });
 });

@@ -80,6 +80,7 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
   checkInOperatorBooking: async () => ({ params: { Reference: await freshBooking() }, status: 200 }),
   undoOperatorCheckIn: async () => ({ params: { Reference: reference }, status: 200 }),
   getOperatorManifest: async () => ({ query: `Date=${slot.date}`, status: 200 }),
+  listOperatorBookingHistory: async () => ({ params: { Reference: reference }, status: 200 }),
   downloadOperatorFile: async () => ({ params: { FileID: fileId }, status: 200 }),
   listOperatorActivities: async () => ({ status: 200 }),
   createSale: async () => ({
@@ -201,6 +202,7 @@ describe('the permission table', () => {
         'checkInOperatorBooking',
         'undoOperatorCheckIn',
         'getOperatorManifest',
+        'listOperatorBookingHistory',
         'downloadOperatorFile',
         'createSale',
         'listOperatorActivities',

@@ -5,6 +5,7 @@
 import type { BookingActor, ChangeTimeslot } from '@backbone/domain';
 import { actorColumns } from './booking-lifecycle.repository.js';
 import type { BookingRecord } from './booking-row.js';
+import { SHOWN_STATUS } from './booking-row.js';
 import { LAPSED_HOLDS } from './lapsed-holds.js';
 import { tenantIs } from './tenant-check.js';
 import type { Db } from './pool.js';
@@ -168,6 +169,34 @@ export interface StoredHistoryEntry {
   userEmail: string | null;
   reason: string | null;
   changes: Record<string, { From: unknown; To: unknown }>;
+}
+
+/** How a booking began, for its history: when, by whom, and its status as shown (a lapsed hold is expired). */
+export interface BookingOrigin {
+  id: number;
+  createdAt: Date;
+  status: 'on_hold' | 'confirmed' | 'cancelled' | 'expired';
+  expiresAt: Date | null;
+  partnerId: string | null;
+  partnerName: string | null;
+  apiKeyId: string | null;
+  userId: string | null;
+  userEmail: string | null;
+}
+
+export async function findBookingOrigin(db: Db, accountId: string, reference: string): Promise<BookingOrigin | null> {
+  const { rows } = await db.query<BookingOrigin>({
+    name: 'booking-origin',
+    text: `SELECT b.id, b.created_at AS "createdAt", ${SHOWN_STATUS} AS status, b.expires_at AS "expiresAt", b.partner_id AS "partnerId",
+                  p.name AS "partnerName", b.api_key_id AS "apiKeyId", b.created_by_user_id AS "userId", u.email AS "userEmail"
+             FROM bookings b
+             LEFT JOIN partners p ON p.account_id = b.account_id AND p.id = b.partner_id
+             LEFT JOIN operator_users u ON u.account_id = b.account_id AND u.id = b.created_by_user_id
+            WHERE b.reference = $2 AND ${tenantIs('b.account_id', '$1')}`,
+    values: [accountId, reference],
+  });
+  const row = rows[0];
+  return row ? { ...row, id: Number(row.id) } : null;
 }
 
 /** A booking's recorded changes, oldest first, with the names of who made them. */

@@ -1,8 +1,8 @@
 // The operator's changes to a booking (the console's booking panel and manifest): cancel, move, resize or edit, check
 // in. Cancel and the changes are the lifecycle's and changeBooking's, with the operator's rules (no partner cutoff);
 // each answers the booking as the console shows it, read after the commit.
-import type { BookingDetail, OperatorBookingChange, OperatorCancelRequest, RescheduleRequest } from '@backbone/contracts';
-import { findOperatorBooking, inTransaction, writeCheckIn, type Pool } from '@backbone/db';
+import type { BookingDetail, BookingHistory, HistoryItem, OperatorBookingChange, OperatorCancelRequest, RescheduleRequest } from '@backbone/contracts';
+import { findBookingOrigin, findOperatorBooking, inTransaction, listBookingHistory, writeCheckIn, type Pool } from '@backbone/db';
 import { decideCheckIn, notFound, type BookingActor } from '@backbone/domain';
 import { cancelBooking, lockedBooking, stateOf, type BookingRef } from './booking-lifecycle.js';
 import { changeBooking } from './change-booking.js';
@@ -68,4 +68,61 @@ export async function checkInOperatorBooking(uow: { pool: Pool }, ref: OperatorB
     if (decideCheckIn(stateOf(booking), booking.checkedInAt, booking.now, arrived) === 'change') await writeCheckIn(tx, booking, arrived, actor);
   });
   return shown(uow.pool, ref);
+}
+
+const RECORDED_ACTIONS: Record<string, HistoryItem['Action']> = {
+  confirmed: 'confirmed',
+  rescheduled: 'rescheduled',
+  edited: 'edited',
+  extended: 'edited',
+  checked_in: 'checked-in',
+  check_in_undone: 'check-in-undone',
+  cancelled: 'cancelled',
+};
+
+function actorOf(who: {
+  kind: 'partner' | 'operator' | 'system';
+  partnerId: string | null;
+  partnerName: string | null;
+  apiKeyId: string | null;
+  userId: string | null;
+  userEmail: string | null;
+}): HistoryItem['Actor'] {
+  const present = <K extends string>(key: K, value: string | null) => (value === null ? {} : ({ [key]: value } as Record<K, string>));
+  if (who.kind === 'system') return { Kind: 'system' };
+  if (who.kind === 'partner')
+    return { Kind: 'partner', ...present('PartnerID', who.partnerId), ...present('PartnerName', who.partnerName), ...present('KeyID', who.apiKeyId) };
+  return { Kind: 'user', ...present('UserID', who.userId), ...present('UserEmail', who.userEmail), ...present('KeyID', who.apiKeyId) };
+}
+
+/**
+ * A booking's history, oldest first: its creation (held, when it began as a hold: it is or was on hold, or a confirm
+ * followed) and a lapsed hold's expiry come from the booking; every other change from its recorded rows.
+ */
+export async function bookingHistory(uow: { pool: Pool }, ref: OperatorBookingRef): Promise<BookingHistory> {
+  const origin = await findBookingOrigin(uow.pool, ref.accountId, ref.reference.toUpperCase());
+  if (!origin) throw notFound('Booking');
+  const recorded = await listBookingHistory(uow.pool, ref.accountId, origin.id);
+  const held = origin.status === 'on_hold' || origin.status === 'expired' || recorded.some((row) => row.action === 'confirmed');
+  const creator = origin.partnerId ? 'partner' : 'operator';
+  const items: HistoryItem[] = [
+    {
+      At: origin.createdAt.toISOString(),
+      Action: held ? 'held' : 'created',
+      Actor: actorOf({ kind: creator, ...origin }),
+      Reason: null,
+      Changes: null,
+    },
+    ...recorded.map((row): HistoryItem => ({
+      At: row.at.toISOString(),
+      Action: RECORDED_ACTIONS[row.action] ?? 'edited',
+      Actor: actorOf({ kind: row.actorKind, ...row }),
+      Reason: row.reason,
+      Changes: Object.keys(row.changes).length > 0 ? row.changes : null,
+    })),
+  ];
+  if (origin.status === 'expired' && origin.expiresAt) {
+    items.push({ At: origin.expiresAt.toISOString(), Action: 'expired', Actor: { Kind: 'system' }, Reason: null, Changes: null });
+  }
+  return { Items: items };
 }

@@ -22,6 +22,7 @@ import { getOperatorSessionOperation } from './get-operator-session.js';
 import { getOperatorUsageOperation } from './get-operator-usage.js';
 import { listFailedEventsOperation } from './list-failed-events.js';
 import { listOperatorActivitiesOperation } from './list-operator-activities.js';
+import { listOperatorBookingHistoryOperation } from './list-operator-booking-history.js';
 import { listOperatorBookingsOperation } from './list-operator-bookings.js';
 import { listOperatorKeysOperation } from './list-operator-keys.js';
 import { listOperatorQuestionsOperation } from './list-operator-questions.js';
@@ -49,6 +50,7 @@ export const OPERATOR_OPERATIONS = [
   checkInOperatorBookingOperation,
   undoOperatorCheckInOperation,
   getOperatorManifestOperation,
+  listOperatorBookingHistoryOperation,
   downloadOperatorFileOperation,
   listOperatorActivitiesOperation,
   createSaleOperation,

@@ -145,6 +145,11 @@ describe('console: changing a booking from the panel', () => {
     expect(after.Participants).toBe(2);
     expect(after.Customer.LastName).toBe('Mendes-Albuquerque');
     expect(after.Note).toBe('Vegetarian lunch; arrives by the 09:40 ferry');
+    // The history names the change and who made it: the signed-in owner.
+    const edited = panel.locator('.history li[data-action="edited"]').last();
+    await edited.waitFor();
+    expect(await edited.textContent()).toContain(operator.ownerEmail);
+    expect(await edited.textContent()).toContain('1 → 2');
     expect(await layoutProblems(page)).toEqual([]);
     await screenshot(page, 'booking-edited');
     await screenshot(page, 'booking-edited-top', false);
@@ -175,11 +180,14 @@ describe('console: changing a booking from the panel', () => {
     const after = await slots();
     expect(after['15:00']).toBe(before['15:00']! - 2);
     expect(after['09:00']).toBe(before['09:00']! + 2);
+    await panel.locator('.history li[data-action="rescheduled"]').waitFor();
     expect(await layoutProblems(page)).toEqual([]);
     await screenshot(page, 'booking-rescheduled');
+    await panel.locator('.history').scrollIntoViewIfNeeded();
+    await screenshot(page, 'booking-rescheduled-history', false);
   });
 
-  it('cancels with a reason: the status and the reason say so, and the buttons go', async () => {
+  it('cancels with a reason: the status, the reason and the history say so, and the buttons go', async () => {
     const reference = await partnerBooking({ Time: '15:00', Participants: 1, Customer: { FirstName: 'Cancel', LastName: 'Me', Email: 'cancel@example.com' } });
     const page = browser.desktop;
     await page.goto(`${operatorApi.url}/console/bookings?Open=${reference}`);
@@ -188,6 +196,7 @@ describe('console: changing a booking from the panel', () => {
     await panel.getByLabel('Reason (optional)').fill('Storm warning: the harbour master closed the bay');
     await panel.getByRole('button', { name: 'Confirm cancel' }).click();
     await panel.locator('[data-status="cancelled"]').waitFor();
+    await panel.locator('.history li[data-action="cancelled"]').getByText('Storm warning: the harbour master closed the bay', { exact: false }).waitFor();
     await panel.getByText('Storm warning: the harbour master closed the bay').first().waitFor();
     expect((await apiBooking(reference)).Status).toBe('cancelled');
     expect(await panel.getByRole('button', { name: 'Cancel booking' }).count()).toBe(0);

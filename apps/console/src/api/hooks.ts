@@ -35,6 +35,7 @@ import {
   checkInOperatorBookingOperation,
   undoOperatorCheckInOperation,
   getOperatorManifestOperation,
+  listOperatorBookingHistoryOperation,
   type BookingDetail,
   type OperatorBookingChange,
   type NewOperatorUser,
@@ -314,6 +315,14 @@ export function useManifest(query: { Date: string; ActivityID?: string | undefin
     queryKey: ['manifest', query],
     queryFn: ({ signal }) => call(getOperatorManifestOperation, { query }, signal),
     placeholderData: keepPreviousData,
+    refetchInterval: BOOKINGS_POLL_MS,
+  });
+}
+
+export function useBookingHistory(reference: string) {
+  return useQuery({
+    queryKey: ['history', reference],
+    queryFn: ({ signal }) => call(listOperatorBookingHistoryOperation, { params: { Reference: reference } }, signal),
     refetchInterval: BOOKINGS_POLL_MS,
   });
 }

@@ -13,6 +13,7 @@ import {
 import { operationUrl } from '../api/client.js';
 import { formatMoney } from '../api/money.js';
 import { BookingActions } from '../components/booking-actions.js';
+import { BookingHistory } from '../components/booking-history.js';
 import { useActivities, useBooking, useBookings } from '../api/hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';
@@ -128,6 +129,7 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
               ))}
             </dl>
           )}
+          <BookingHistory reference={reference} />
         </>
       )}
     </aside>

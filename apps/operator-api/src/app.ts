@@ -23,6 +23,7 @@ import { mountExportOperatorBookings } from './routes/export-operator-bookings.j
 import { mountGenerateTimeslots } from './routes/generate-timeslots.js';
 import { mountGetOperatorBooking } from './routes/get-operator-booking.js';
 import { mountGetOperatorManifest } from './routes/get-operator-manifest.js';
+import { mountGetOperatorSalesReport } from './routes/get-operator-sales-report.js';
 import { mountGetOperatorSession } from './routes/get-operator-session.js';
 import { mountGetOperatorUsage } from './routes/get-operator-usage.js';
 import { mountListFailedEvents } from './routes/list-failed-events.js';
@@ -66,6 +67,7 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           undoOperatorCheckIn: mountUndoOperatorCheckIn,
           getOperatorManifest: mountGetOperatorManifest,
           listOperatorBookingHistory: mountListOperatorBookingHistory,
+          getOperatorSalesReport: mountGetOperatorSalesReport,
           downloadOperatorFile: mountDownloadOperatorFile,
           listOperatorActivities: mountListOperatorActivities,
           createSale: mountCreateSale,

@@ -81,6 +81,7 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
   undoOperatorCheckIn: async () => ({ params: { Reference: reference }, status: 200 }),
   getOperatorManifest: async () => ({ query: `Date=${slot.date}`, status: 200 }),
   listOperatorBookingHistory: async () => ({ params: { Reference: reference }, status: 200 }),
+  getOperatorSalesReport: async () => ({ query: `From=${dayFromNow(-30)}&To=${dayFromNow(30)}`, status: 200 }),
   downloadOperatorFile: async () => ({ params: { FileID: fileId }, status: 200 }),
   listOperatorActivities: async () => ({ status: 200 }),
   createSale: async () => ({
@@ -203,6 +204,7 @@ describe('the permission table', () => {
         'undoOperatorCheckIn',
         'getOperatorManifest',
         'listOperatorBookingHistory',
+        'getOperatorSalesReport',
         'downloadOperatorFile',
         'createSale',
         'listOperatorActivities',

@@ -12,6 +12,7 @@ export * from './check-in-operator-booking.js';
 export * from './undo-operator-check-in.js';
 export * from './get-operator-manifest.js';
 export * from './list-operator-booking-history.js';
+export * from './get-operator-sales-report.js';
 export * from './download-operator-file.js';
 export * from './export-operator-bookings.js';
 export * from './list-operator-activities.js';

@@ -18,6 +18,7 @@ import { exportOperatorBookingsOperation } from './export-operator-bookings.js';
 import { generateTimeslotsOperation } from './generate-timeslots.js';
 import { getOperatorBookingOperation } from './get-operator-booking.js';
 import { getOperatorManifestOperation } from './get-operator-manifest.js';
+import { getOperatorSalesReportOperation } from './get-operator-sales-report.js';
 import { getOperatorSessionOperation } from './get-operator-session.js';
 import { getOperatorUsageOperation } from './get-operator-usage.js';
 import { listFailedEventsOperation } from './list-failed-events.js';
@@ -51,6 +52,7 @@ export const OPERATOR_OPERATIONS = [
   undoOperatorCheckInOperation,
   getOperatorManifestOperation,
   listOperatorBookingHistoryOperation,
+  getOperatorSalesReportOperation,
   downloadOperatorFileOperation,
   listOperatorActivitiesOperation,
   createSaleOperation,

@@ -12,6 +12,7 @@ import { FailedEventsPage } from './pages/failed-events.js';
 import { KeysPage } from './pages/keys.js';
 import { ManifestPage } from './pages/manifest.js';
 import { NewSalePage } from './pages/new-sale.js';
+import { ReportsPage } from './pages/reports.js';
 import { UsagePage } from './pages/usage.js';
 import { UsersPage } from './pages/users.js';
 import { SignInPage } from './pages/sign-in.js';
@@ -21,6 +22,7 @@ const PAGES = [
   { path: '/manifest', page: ManifestPage },
   { path: '/availability', page: AvailabilityPage },
   { path: '/sale', page: NewSalePage },
+  { path: '/reports', page: ReportsPage },
   { path: '/usage', page: UsagePage },
   { path: '/activities', page: ActivitiesPage },
   { path: '/keys', page: KeysPage },

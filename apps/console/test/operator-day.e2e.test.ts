@@ -249,6 +249,28 @@ describe('console: the day manifest', () => {
   });
 });
 
+describe('console: sales', () => {
+  it('shows the figures the sales report answers, by channel, partner and activity', async () => {
+    const from = dayFromNow(-1);
+    const to = dayFromNow(30);
+    const api = await request(operatorApi.url, 'GET', `/api/v2/operator/reports/sales?From=${from}&To=${to}`, { key: operator.key });
+    expect(api.status).toBe(200);
+    const eur = (api.body.Currencies as { Currency: string; RevenueMinor: number; Bookings: number; ByChannel: { Channel: string }[] }[]).find(
+      (c) => c.Currency === 'EUR',
+    )!;
+    for (const page of [browser.desktop, browser.phone]) {
+      await page.goto(`${operatorApi.url}/console/reports?From=${from}&To=${to}`);
+      const section = page.locator('[data-currency="EUR"]');
+      await section.waitFor();
+      expect(Number(await section.locator('[data-total="revenue"]').getAttribute('data-minor'))).toBe(eur.RevenueMinor);
+      expect(await section.locator('[data-total="bookings"]').textContent()).toBe(new Intl.NumberFormat('en-US').format(eur.Bookings));
+      expect(await section.getByRole('table', { name: 'Channel (EUR)' }).locator('tbody tr').count()).toBe(eur.ByChannel.length);
+      expect(await layoutProblems(page)).toEqual([]);
+      await screenshot(page, 'reports');
+    }
+  });
+});
+
 describe('console: a point-of-sale sale', () => {
   it('makes one booking of a double click, shows the total before selling and clears the customer after "Sold"', async () => {
     const page = browser.desktop;
@@ -289,7 +311,7 @@ describe('console: what staff are not offered', () => {
 });
 
 describe('console: layout of every page', () => {
-  const PAGES = ['bookings', 'manifest', 'availability', 'sale', 'usage', 'activities', 'keys', 'users', 'failed-events'];
+  const PAGES = ['bookings', 'manifest', 'availability', 'sale', 'reports', 'usage', 'activities', 'keys', 'users', 'failed-events'];
 
   it('fits every page in 1280 and 390 px: nothing wider than the viewport, no text box narrower than 120 px', async () => {
     const page = browser.desktop;

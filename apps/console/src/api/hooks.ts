@@ -36,6 +36,7 @@ import {
   undoOperatorCheckInOperation,
   getOperatorManifestOperation,
   listOperatorBookingHistoryOperation,
+  getOperatorSalesReportOperation,
   type BookingDetail,
   type OperatorBookingChange,
   type NewOperatorUser,
@@ -324,5 +325,13 @@ export function useBookingHistory(reference: string) {
     queryKey: ['history', reference],
     queryFn: ({ signal }) => call(listOperatorBookingHistoryOperation, { params: { Reference: reference } }, signal),
     refetchInterval: BOOKINGS_POLL_MS,
+  });
+}
+
+export function useSalesReport(query: { From: string; To: string }) {
+  return useQuery({
+    queryKey: ['sales-report', query],
+    queryFn: ({ signal }) => call(getOperatorSalesReportOperation, { query }, signal),
+    placeholderData: keepPreviousData,
   });
 }

@@ -11,6 +11,7 @@ const PAGES = [
   { href: '/manifest', label: 'Manifest', operation: 'getOperatorManifest' },
   { href: '/availability', label: 'Availability', operation: 'listOperatorTimeslots' },
   { href: '/sale', label: 'New sale', operation: 'createSale' },
+  { href: '/reports', label: 'Sales', operation: 'getOperatorSalesReport' },
   { href: '/usage', label: 'Usage', operation: 'getOperatorUsage' },
   { href: '/activities', label: 'Activities', operation: 'editOperatorActivity' },
   { href: '/keys', label: 'Keys', operation: 'listOperatorKeys' },

@@ -10,15 +10,19 @@ import { AvailabilityPage } from './pages/availability.js';
 import { BookingsPage } from './pages/bookings.js';
 import { FailedEventsPage } from './pages/failed-events.js';
 import { KeysPage } from './pages/keys.js';
+import { ManifestPage } from './pages/manifest.js';
 import { NewSalePage } from './pages/new-sale.js';
+import { ReportsPage } from './pages/reports.js';
 import { UsagePage } from './pages/usage.js';
 import { UsersPage } from './pages/users.js';
 import { SignInPage } from './pages/sign-in.js';
 
 const PAGES = [
   { path: '/bookings', page: BookingsPage },
+  { path: '/manifest', page: ManifestPage },
   { path: '/availability', page: AvailabilityPage },
   { path: '/sale', page: NewSalePage },
+  { path: '/reports', page: ReportsPage },
   { path: '/usage', page: UsagePage },
   { path: '/activities', page: ActivitiesPage },
   { path: '/keys', page: KeysPage },

@@ -292,16 +292,20 @@ describe('console: keys, usage and failed events', () => {
     expect(api.status).toBe(200);
     for (const page of [browser.desktop, browser.phone]) {
       await page.goto(`${operatorApi.url}/console/usage?From=${from}&To=${to}&TimeZone=Europe/Lisbon`);
-      const total = page.locator('[data-total="usage"]');
-      await total.waitFor();
-      const shown = Number((await total.textContent())!.replace(/,/g, ''));
-      expect(shown).toBe(api.body.Totals.Usage);
+      await page.locator('[data-total="events"]').waitFor();
+      // Meters count different things: no total adds them up.
+      expect(await page.getByText('Total usage').count()).toBe(0);
       expect(Number((await page.locator('[data-total="events"]').textContent())!.replace(/,/g, ''))).toBe(api.body.Totals.Events);
       const meters = await page
         .locator('tr[data-meter]')
         .evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-meter'), Number(r.querySelector('[data-usage]')!.getAttribute('data-usage'))]));
       expect(meters).toEqual(api.body.Meters.map((m: { Meter: string; TotalUsage: number }) => [m.Meter, m.TotalUsage]));
       await page.locator('.chart canvas').waitFor();
+      // Hovering a day shows each meter's value of that day in the legend.
+      const over = page.locator('.chart .u-over');
+      const box = (await over.boundingBox())!;
+      await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
+      await expect.poll(() => page.locator('.chart .u-legend .u-value').allTextContents()).toContain('2.5');
       await screenshot(page, 'usage');
     }
   });

@@ -2,7 +2,8 @@
 // in-process over this file's database and Redis, and one headless Chromium (Debian's, driven by playwright-core)
 // with a desktop (1280 px) and a phone (390 px) page reused by every test.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -17,7 +18,8 @@ import type { BookingChannel } from '@backbone/contracts';
 
 const consoleRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SCREENSHOTS = path.join(consoleRoot, 'test', 'screenshots');
-export const CONSOLE_DIST = path.join(consoleRoot, 'dist');
+// Each test file builds into its own folder: two files building into one would empty it under each other.
+export const CONSOLE_DIST = mkdtempSync(path.join(os.tmpdir(), 'backbone-console-dist-'));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const PASSWORD = 'correct horse battery';
@@ -28,12 +30,16 @@ export function useConsole() {
   let queues: EventQueues | undefined;
   beforeAll(() => {
     // Build what is under test (about a second); the operator API serves it like production does.
-    execFileSync(process.execPath, [path.join(consoleRoot, '..', '..', 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
-      cwd: consoleRoot,
-      stdio: 'inherit',
-      // vitest sets NODE_ENV=test, which would give React's development build.
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
+    execFileSync(
+      process.execPath,
+      [path.join(consoleRoot, '..', '..', 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn', '--outDir', CONSOLE_DIST],
+      {
+        cwd: consoleRoot,
+        stdio: 'inherit',
+        // vitest sets NODE_ENV=test, which would give React's development build.
+        env: { ...process.env, NODE_ENV: 'production' },
+      },
+    );
     mkdirSync(SCREENSHOTS, { recursive: true });
   });
   const operatorApi = useTestServer(() => {
@@ -126,10 +132,10 @@ export async function bookDirect(
   return value;
 }
 
-/** Saves a screenshot of the page as it is now, under test/screenshots/<name>-<width>.png. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Saves a screenshot of the page as it is now, under test/screenshots/<name>-<width>.png (the whole page, or the viewport). */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {
   const file = path.join(SCREENSHOTS, `${name}-${page.viewportSize()!.width}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage });
   return file;
 }
 
@@ -139,4 +145,32 @@ export async function signIn(page: Page, baseUrl: string, email: string): Promis
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Bookings' }).waitFor();
+}
+
+/**
+ * What is wrong with the layout as it is now: an element reaching past the viewport's sides (or a page that scrolls
+ * sideways), and a text box narrower than 120 px. Hidden elements, the skip link and screen-reader-only labels are
+ * out of sight on purpose and skipped.
+ */
+export async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > width + 1) problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
+    const describe = (el: PageElement) =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ').join('.')}` : ''}` +
+      ` "${(el.textContent ?? '').trim().slice(0, 40)}"`;
+    for (const el of Array.from(document.querySelectorAll('body *'))) {
+      if (el.closest('.skip-link, .sr-only')) continue;
+      const style = getComputedStyle(el);
+      if (style.display === 'none' || style.visibility === 'hidden') continue;
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      if (box.left < -1 || box.right > width + 1) problems.push(`${describe(el)} reaches ${Math.round(box.left)}..${Math.round(box.right)} of ${width}`);
+      const textBox = el.matches('textarea, select, input:not([type=checkbox]):not([type=radio]):not([type=hidden]):not([type=file])');
+      if (textBox && box.width < 120)
+        problems.push(`${describe(el)} [name=${el.getAttribute('name') ?? el.getAttribute('aria-label') ?? ''}] is ${Math.round(box.width)} px wide`);
+    }
+    return problems;
+  });
 }

@@ -7,7 +7,10 @@ import { buildApiDocument, createHttpApp, mountOperations } from '@backbone/http
 import { serveConsole } from './console-static.js';
 import type { OperatorAppDeps } from './deps.js';
 import { mountAddOperatorQuestion } from './routes/add-operator-question.js';
+import { mountCancelOperatorBooking } from './routes/cancel-operator-booking.js';
+import { mountChangeOperatorBooking } from './routes/change-operator-booking.js';
 import { mountChangeTimeslotCapacity } from './routes/change-timeslot-capacity.js';
+import { mountCheckInOperatorBooking } from './routes/check-in-operator-booking.js';
 import { mountCloseTimeslot } from './routes/close-timeslot.js';
 import { mountCreateOperatorActivity } from './routes/create-operator-activity.js';
 import { mountCreateOperatorKey } from './routes/create-operator-key.js';
@@ -19,20 +22,25 @@ import { mountDownloadOperatorFile } from './routes/download-operator-file.js';
 import { mountExportOperatorBookings } from './routes/export-operator-bookings.js';
 import { mountGenerateTimeslots } from './routes/generate-timeslots.js';
 import { mountGetOperatorBooking } from './routes/get-operator-booking.js';
+import { mountGetOperatorManifest } from './routes/get-operator-manifest.js';
+import { mountGetOperatorSalesReport } from './routes/get-operator-sales-report.js';
 import { mountGetOperatorSession } from './routes/get-operator-session.js';
 import { mountGetOperatorUsage } from './routes/get-operator-usage.js';
 import { mountListFailedEvents } from './routes/list-failed-events.js';
 import { mountListOperatorActivities } from './routes/list-operator-activities.js';
+import { mountListOperatorBookingHistory } from './routes/list-operator-booking-history.js';
 import { mountListOperatorBookings } from './routes/list-operator-bookings.js';
 import { mountListOperatorKeys } from './routes/list-operator-keys.js';
 import { mountListOperatorQuestions } from './routes/list-operator-questions.js';
 import { mountListOperatorTimeslots } from './routes/list-operator-timeslots.js';
 import { mountListOperatorUsers } from './routes/list-operator-users.js';
 import { mountReopenTimeslot } from './routes/reopen-timeslot.js';
+import { mountRescheduleOperatorBooking } from './routes/reschedule-operator-booking.js';
 import { mountReplayFailedEvent } from './routes/replay-failed-event.js';
 import { mountRevokeOperatorKey } from './routes/revoke-operator-key.js';
 import { mountSignIn } from './routes/sign-in.js';
 import { mountSignOut } from './routes/sign-out.js';
+import { mountUndoOperatorCheckIn } from './routes/undo-operator-check-in.js';
 
 export function createOperatorApp(deps: OperatorAppDeps): Express {
   const app = createHttpApp({
@@ -52,6 +60,14 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           listOperatorBookings: mountListOperatorBookings,
           exportOperatorBookings: mountExportOperatorBookings,
           getOperatorBooking: mountGetOperatorBooking,
+          cancelOperatorBooking: mountCancelOperatorBooking,
+          rescheduleOperatorBooking: mountRescheduleOperatorBooking,
+          changeOperatorBooking: mountChangeOperatorBooking,
+          checkInOperatorBooking: mountCheckInOperatorBooking,
+          undoOperatorCheckIn: mountUndoOperatorCheckIn,
+          getOperatorManifest: mountGetOperatorManifest,
+          listOperatorBookingHistory: mountListOperatorBookingHistory,
+          getOperatorSalesReport: mountGetOperatorSalesReport,
           downloadOperatorFile: mountDownloadOperatorFile,
           listOperatorActivities: mountListOperatorActivities,
           createSale: mountCreateSale,

@@ -23,6 +23,7 @@ let operator: Operator;
 let staff: SessionClient;
 let owner: SessionClient;
 let slot: { id: number; date: string; time: string };
+let later: { date: string; time: string };
 let reference: string;
 let fileId: string;
 let made = 0;
@@ -34,6 +35,8 @@ beforeAll(async () => {
   const date = dayFromNow(5);
   slot = { ...(await createSlot(db.pool, operator, date, '10:00', 100)), date, time: '10:00' };
   reference = (await book(db.pool, operator, { date, time: '10:00' })).Reference;
+  later = { date, time: '15:00' };
+  await createSlot(db.pool, operator, later.date, later.time, 100);
   const partnerKey = await createApiKey(db.pool, operator.account.id, { name: 'Partner', scopes: ['ota'] });
   const pdf = sampleFile('application/pdf', 2000);
   const uploaded = await uploadFile(
@@ -52,6 +55,8 @@ beforeAll(async () => {
   fileId = uploaded.FileID;
 });
 
+const freshBooking = async () => (await book(db.pool, operator, { date: slot.date, time: slot.time })).Reference;
+
 /** A request that passes validation, and the answer an allowed caller gets. */
 interface Call {
   params?: Record<string, string | number>;
@@ -69,6 +74,14 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
   listOperatorBookings: async () => ({ query: 'Limit=5', status: 200 }),
   exportOperatorBookings: async () => ({ status: 200 }),
   getOperatorBooking: async () => ({ params: { Reference: reference }, status: 200 }),
+  cancelOperatorBooking: async () => ({ params: { Reference: await freshBooking() }, body: { Reason: 'Storm' }, status: 200 }),
+  rescheduleOperatorBooking: async () => ({ params: { Reference: await freshBooking() }, body: { Date: later.date, Time: later.time }, status: 200 }),
+  changeOperatorBooking: async () => ({ params: { Reference: await freshBooking() }, body: { Participants: 2, Note: 'Vegan' }, status: 200 }),
+  checkInOperatorBooking: async () => ({ params: { Reference: await freshBooking() }, status: 200 }),
+  undoOperatorCheckIn: async () => ({ params: { Reference: reference }, status: 200 }),
+  getOperatorManifest: async () => ({ query: `Date=${slot.date}`, status: 200 }),
+  listOperatorBookingHistory: async () => ({ params: { Reference: reference }, status: 200 }),
+  getOperatorSalesReport: async () => ({ query: `From=${dayFromNow(-30)}&To=${dayFromNow(30)}`, status: 200 }),
   downloadOperatorFile: async () => ({ params: { FileID: fileId }, status: 200 }),
   listOperatorActivities: async () => ({ status: 200 }),
   createSale: async () => ({
@@ -184,6 +197,14 @@ describe('the permission table', () => {
         'listOperatorBookings',
         'exportOperatorBookings',
         'getOperatorBooking',
+        'cancelOperatorBooking',
+        'rescheduleOperatorBooking',
+        'changeOperatorBooking',
+        'checkInOperatorBooking',
+        'undoOperatorCheckIn',
+        'getOperatorManifest',
+        'listOperatorBookingHistory',
+        'getOperatorSalesReport',
         'downloadOperatorFile',
         'createSale',
         'listOperatorActivities',

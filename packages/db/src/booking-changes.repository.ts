@@ -5,6 +5,7 @@
 import type { BookingActor, ChangeTimeslot } from '@backbone/domain';
 import { actorColumns } from './booking-lifecycle.repository.js';
 import type { BookingRecord } from './booking-row.js';
+import { SHOWN_STATUS } from './booking-row.js';
 import { LAPSED_HOLDS } from './lapsed-holds.js';
 import { tenantIs } from './tenant-check.js';
 import type { Db } from './pool.js';
@@ -136,6 +137,25 @@ export async function writeBookingChange(
   return { unitPriceMinor: Number(row.unit_price_minor), currency: row.currency, priceAtSale: row.price_source === 'sale' };
 }
 
+/**
+ * Records a locked booking's check-in (`arrived`) or clears it, with its history row, in one statement. Not an event:
+ * partners are not told who walked in. The bookings_touch trigger still moves the booking in the partners' sync feed,
+ * which then shows it unchanged.
+ */
+export async function writeCheckIn(db: Db, booking: BookingRecord, arrived: boolean, actor: BookingActor): Promise<void> {
+  await db.query({
+    name: 'booking-check-in',
+    text: `WITH changed AS (
+             UPDATE bookings SET checked_in_at = CASE WHEN $3 THEN now() END
+              WHERE id = $2 AND ${tenantIs('account_id', '$1')}
+             RETURNING id
+           )
+           INSERT INTO booking_history (account_id, booking_id, action, actor_kind, partner_id, api_key_id, user_id)
+           SELECT $1, id, CASE WHEN $3 THEN 'checked_in' ELSE 'check_in_undone' END, $4, $5, $6, $7 FROM changed`,
+    values: [booking.accountId, booking.id, arrived, ...actorColumns(actor)],
+  });
+}
+
 /** One row of a booking's history as stored (creation and expiry are read from the booking itself). */
 export interface StoredHistoryEntry {
   at: Date;
@@ -149,6 +169,34 @@ export interface StoredHistoryEntry {
   userEmail: string | null;
   reason: string | null;
   changes: Record<string, { From: unknown; To: unknown }>;
+}
+
+/** How a booking began, for its history: when, by whom, and its status as shown (a lapsed hold is expired). */
+export interface BookingOrigin {
+  id: number;
+  createdAt: Date;
+  status: 'on_hold' | 'confirmed' | 'cancelled' | 'expired';
+  expiresAt: Date | null;
+  partnerId: string | null;
+  partnerName: string | null;
+  apiKeyId: string | null;
+  userId: string | null;
+  userEmail: string | null;
+}
+
+export async function findBookingOrigin(db: Db, accountId: string, reference: string): Promise<BookingOrigin | null> {
+  const { rows } = await db.query<BookingOrigin>({
+    name: 'booking-origin',
+    text: `SELECT b.id, b.created_at AS "createdAt", ${SHOWN_STATUS} AS status, b.expires_at AS "expiresAt", b.partner_id AS "partnerId",
+                  p.name AS "partnerName", b.api_key_id AS "apiKeyId", b.created_by_user_id AS "userId", u.email AS "userEmail"
+             FROM bookings b
+             LEFT JOIN partners p ON p.account_id = b.account_id AND p.id = b.partner_id
+             LEFT JOIN operator_users u ON u.account_id = b.account_id AND u.id = b.created_by_user_id
+            WHERE b.reference = $2 AND ${tenantIs('b.account_id', '$1')}`,
+    values: [accountId, reference],
+  });
+  const row = rows[0];
+  return row ? { ...row, id: Number(row.id) } : null;
 }
 
 /** A booking's recorded changes, oldest first, with the names of who made them. */

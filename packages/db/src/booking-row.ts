@@ -59,6 +59,9 @@ export const PARTNER_JOIN = `LEFT JOIN partners p ON p.account_id = b.account_id
 /** The status as every answer shows it: a hold whose expiry has passed is expired, whether or not the sweeper marked it. */
 export const SHOWN_STATUS = `CASE WHEN b.status = 'on_hold' AND b.expires_at <= now() THEN 'expired' ELSE b.status END`;
 
+/** A booking that holds its places: confirmed, or a hold whose expiry has not passed. */
+export const LIVE = `(b.status = 'confirmed' OR (b.status = 'on_hold' AND b.expires_at > now()))`;
+
 const MEMBER_SQL: Record<BookingMember, string> = {
   id: 'b.id',
   accountId: 'b.account_id',

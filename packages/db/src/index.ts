@@ -26,3 +26,4 @@ export * from './database-identity.repository.js';
 export * from './booking-changes.repository.js';
 export * from './files.repository.js';
 export * from './octo.repository.js';
+export * from './operator-day.repository.js';

@@ -26,6 +26,12 @@ const LISTED = [
   'paymentReference',
   'partnerName',
   'createdAt',
+  'unitPriceMinor',
+  'currency',
+  'priceAtSale',
+  'note',
+  'checkedInAt',
+  'cancellationReason',
 ] as const;
 type Row = BookingRowOf<(typeof LISTED)[number]>;
 
@@ -167,7 +173,17 @@ function toBooking(row: Row): OperatorBooking {
     PaymentReference: b.paymentReference,
     PartnerName: b.partnerName,
     CreatedAt: b.createdAt.toISOString(),
+    Price: bookingPrice(b),
+    Note: b.note,
+    CheckedInAt: b.checkedInAt ? b.checkedInAt.toISOString() : null,
+    CancellationReason: b.cancellationReason,
   };
+}
+
+/** The price as sold, and the party's total (bigint columns arrive as text). */
+export function bookingPrice(b: { unitPriceMinor: number | string; currency: string; priceAtSale: boolean; participants: number }): OperatorBooking['Price'] {
+  const unit = Number(b.unitPriceMinor);
+  return { UnitPriceMinor: unit, Currency: b.currency, TotalMinor: unit * b.participants, Source: b.priceAtSale ? 'sale' : 'migration' };
 }
 
 function likePattern(text: string | undefined): string | null {

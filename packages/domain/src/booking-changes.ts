@@ -63,3 +63,17 @@ export function placesToTake(
   const left = available === 0 ? 'no places are left' : available === 1 ? 'only 1 place is left' : `only ${available} places are left`;
   throw new DomainError('insufficient-capacity', `Not enough places on ${at}: ${take} needed, ${left}. Nothing was changed.`, { Available: available });
 }
+
+/**
+ * Whether a check-in (`arrived` true) or its undo changes the booking. Only a live booking checks in; a repeat keeps
+ * the first time. An undo applies in any status: a party checked in and then cancelled can still be corrected.
+ */
+export function decideCheckIn(state: BookingState, checkedInAt: Date | null, now: Date, arrived: boolean): 'change' | 'unchanged' {
+  if (!arrived) return checkedInAt === null ? 'unchanged' : 'change';
+  if (checkedInAt !== null) return 'unchanged';
+  const status: BookingStatus = effectiveStatus(state.status, state.expiresAt, now);
+  if (status !== 'on_hold' && status !== 'confirmed') {
+    throw new DomainError('invalid-transition', `Booking ${state.reference} is ${status}; it cannot be checked in.`, { Status: status });
+  }
+  return 'change';
+}

@@ -99,6 +99,14 @@ export function bookingActorOf(auth: AuthContext): BookingActor {
   return { kind: 'operator', userId: auth.user?.id ?? null, apiKeyId: auth.keyId };
 }
 
+/**
+ * Who acts through the operator API: the console user, or the admin key acting as the owner, even a key that also
+ * carries a partner's `ota` scope (there it is the operator's script, not the partner).
+ */
+export function operatorActorOf(auth: AuthContext): BookingActor {
+  return { kind: 'operator', userId: auth.user?.id ?? null, apiKeyId: auth.keyId };
+}
+
 /** 401 without a valid key, 403 when the key lacks `scope`; otherwise the key's context. */
 export async function authorize(req: Request, verifier: KeyVerifier, scope: Scope): Promise<AuthContext> {
   const header = req.headers.authorization;

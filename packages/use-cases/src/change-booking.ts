@@ -19,7 +19,7 @@ import {
   type Db,
   type Pool,
 } from '@backbone/db';
-import { assertChangeable, DomainError, placesToTake, ValidationError, type BookingActor, type CustomerDetails } from '@backbone/domain';
+import { assertChangeable, DomainError, notFound, placesToTake, ValidationError, type BookingActor, type CustomerDetails } from '@backbone/domain';
 import { actingAs, checkedAnswers, keepAnswerFiles, lockedBooking, stateOf, type BookingRef } from './booking-lifecycle.js';
 import { toBookingDetails } from './booking-details.js';
 import { runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
@@ -64,7 +64,7 @@ export async function changeBooking(
       if (participants > activity.maxParticipants) {
         throw new ValidationError([{ field: 'Participants', message: `Participants must be at most ${activity.maxParticipants} for this activity.` }]);
       }
-      const timeslotId = request.move ? await targetTimeslot(tx, booking, activity.id, request.move) : booking.timeslotId;
+      const timeslotId = request.move ? await targetTimeslot(tx, booking, activity.id, request.move, actor) : booking.timeslotId;
       const answers = await changedAnswers(tx, booking, activity, participants, request.answers);
       const customer = request.customer ? { ...booking.customer, ...definedMembers(request.customer) } : booking.customer;
       const note = request.note === undefined ? booking.note : request.note;
@@ -145,8 +145,11 @@ async function targetTimeslot(
   booking: BookingRecord,
   activityInternalId: number,
   move: { date: string; time: string },
+  actor: BookingActor,
 ): Promise<number> {
   const id = await findTimeslotId(db, booking.accountId, activityInternalId, move.date, move.time);
+  // A partner is told to offer another timeslot, as a create tells it; the operator picked a slot that does not exist.
+  if (id === null && actor.kind !== 'partner') throw notFound(`Timeslot on ${move.date} at ${move.time}`);
   if (id === null) throw new DomainError('timeslot-unavailable', `There is no timeslot on ${move.date} at ${move.time}. Choose another timeslot.`);
   return id;
 }

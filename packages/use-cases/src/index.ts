@@ -20,3 +20,5 @@ export * from './create-sale.js';
 export * from './seed-operator.js';
 export * from './files.js';
 export * from './octo.js';
+export * from './operator-bookings.js';
+export * from './operator-reports.js';

@@ -27,6 +27,18 @@ import {
   listOperatorUsersOperation,
   createOperatorUserOperation,
   disableOperatorUserOperation,
+  operatorMay,
+  type OperatorOperationId,
+  cancelOperatorBookingOperation,
+  rescheduleOperatorBookingOperation,
+  changeOperatorBookingOperation,
+  checkInOperatorBookingOperation,
+  undoOperatorCheckInOperation,
+  getOperatorManifestOperation,
+  listOperatorBookingHistoryOperation,
+  getOperatorSalesReportOperation,
+  type BookingDetail,
+  type OperatorBookingChange,
   type NewOperatorUser,
   type ActivityChanges,
   type NewOperatorActivity,
@@ -52,6 +64,16 @@ export function useSession() {
     retry: (count, error) => !(error instanceof ApiProblem && error.status < 500) && count < 2,
     staleTime: 60_000,
   });
+}
+
+/**
+ * Whether the signed-in user's role may call an operation (the contracts' permission table): pages hide what the
+ * role cannot do instead of offering a button that answers 403.
+ */
+export function useMay(): (operationId: OperatorOperationId) => boolean {
+  const session = useSession();
+  const role = session.data?.Role;
+  return (operationId) => role !== undefined && operatorMay(role, operationId);
 }
 
 export function useSignIn() {
@@ -86,6 +108,8 @@ export function useBooking(reference: string | null) {
     queryKey: ['booking', reference],
     queryFn: ({ signal }) => call(getOperatorBookingOperation, { params: { Reference: reference! } }, signal),
     enabled: reference !== null,
+    // A partner may cancel or change the open booking at any time: the panel follows like the list does.
+    refetchInterval: BOOKINGS_POLL_MS,
   });
 }
 
@@ -103,13 +127,56 @@ export function useTimeslots(activityId: string | undefined, from: string, to: s
     queryFn: ({ signal }) => call(listOperatorTimeslotsOperation, { params: { ActivityID: activityId! }, query: { From: from, To: to } }, signal),
     enabled: activityId !== undefined,
     placeholderData: keepPreviousData,
+    // Partners book the same places: counts and "x left" follow like the bookings list does.
+    refetchInterval: BOOKINGS_POLL_MS,
   });
 }
 
 /** After any change of places (a sale, a timeslot change) the timeslots and bookings shown are stale. */
 function useRefreshPlaces() {
   const client = useQueryClient();
-  return () => Promise.all([client.invalidateQueries({ queryKey: ['timeslots'] }), client.invalidateQueries({ queryKey: ['bookings'] })]);
+  return () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: ['timeslots'] }),
+      client.invalidateQueries({ queryKey: ['bookings'] }),
+      client.invalidateQueries({ queryKey: ['booking'] }),
+    ]);
+}
+
+/**
+ * The operator's changes of one booking (cancel, reschedule, edit, check-in and its undo). Each answers the booking as it
+ * is now, which the open panel shows at once; the lists, places, manifest and history that it touches are asked again.
+ */
+export type BookingAction =
+  | { action: 'cancel'; reason?: string }
+  | { action: 'reschedule'; date: string; time: string }
+  | { action: 'change'; changes: OperatorBookingChange }
+  | { action: 'check-in' }
+  | { action: 'undo-check-in' };
+
+export function useBookingAction(reference: string) {
+  const client = useQueryClient();
+  const refresh = useRefreshPlaces();
+  return useMutation({
+    mutationFn: (change: BookingAction): Promise<BookingDetail> => {
+      const params = { Reference: reference };
+      switch (change.action) {
+        case 'cancel':
+          return call(cancelOperatorBookingOperation, { params, body: change.reason ? { Reason: change.reason } : {} });
+        case 'reschedule':
+          return call(rescheduleOperatorBookingOperation, { params, body: { Date: change.date, Time: change.time } });
+        case 'change':
+          return call(changeOperatorBookingOperation, { params, body: change.changes });
+        case 'check-in':
+          return call(checkInOperatorBookingOperation, { params });
+        case 'undo-check-in':
+          return call(undoOperatorCheckInOperation, { params });
+      }
+    },
+    onSuccess: (booking) => client.setQueryData(['booking', reference], booking),
+    onSettled: () =>
+      Promise.all([refresh(), client.invalidateQueries({ queryKey: ['manifest'] }), client.invalidateQueries({ queryKey: ['history', reference] })]),
+  });
 }
 
 export function useTimeslotChange() {
@@ -240,5 +307,31 @@ export function useDisableUser() {
   return useMutation({
     mutationFn: (userId: string) => call(disableOperatorUserOperation, { params: { UserID: userId } }),
     onSettled: () => client.invalidateQueries({ queryKey: ['users'] }),
+  });
+}
+
+/** The day's manifest: polled like the bookings, so a partner's booking or cancellation shows at the door. */
+export function useManifest(query: { Date: string; ActivityID?: string | undefined }) {
+  return useQuery({
+    queryKey: ['manifest', query],
+    queryFn: ({ signal }) => call(getOperatorManifestOperation, { query }, signal),
+    placeholderData: keepPreviousData,
+    refetchInterval: BOOKINGS_POLL_MS,
+  });
+}
+
+export function useBookingHistory(reference: string) {
+  return useQuery({
+    queryKey: ['history', reference],
+    queryFn: ({ signal }) => call(listOperatorBookingHistoryOperation, { params: { Reference: reference } }, signal),
+    refetchInterval: BOOKINGS_POLL_MS,
+  });
+}
+
+export function useSalesReport(query: { From: string; To: string }) {
+  return useQuery({
+    queryKey: ['sales-report', query],
+    queryFn: ({ signal }) => call(getOperatorSalesReportOperation, { query }, signal),
+    placeholderData: keepPreviousData,
   });
 }

@@ -8,8 +8,10 @@ import { useSignOut } from '../api/hooks.js';
 
 const PAGES = [
   { href: '/bookings', label: 'Bookings', operation: 'listOperatorBookings' },
+  { href: '/manifest', label: 'Manifest', operation: 'getOperatorManifest' },
   { href: '/availability', label: 'Availability', operation: 'listOperatorTimeslots' },
   { href: '/sale', label: 'New sale', operation: 'createSale' },
+  { href: '/reports', label: 'Sales', operation: 'getOperatorSalesReport' },
   { href: '/usage', label: 'Usage', operation: 'getOperatorUsage' },
   { href: '/activities', label: 'Activities', operation: 'editOperatorActivity' },
   { href: '/keys', label: 'Keys', operation: 'listOperatorKeys' },
@@ -35,7 +37,7 @@ export function Layout({ session, enabledPages, children }: { session: OperatorS
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="topbar">
+      <header className="topbar no-print">
         <div className="brand">
           <span className="account">{session.AccountName}</span>
           <span className="who">

@@ -1,9 +1,11 @@
 // The per-day usage chart, one line per meter, drawn by uPlot (a small canvas chart library) at the container's width.
+// Hovering (or tapping) a day shows that day's value of each meter in the legend.
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { UsageSummary } from '@backbone/contracts/browser';
 
+const number = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
 const COLOURS = ['#1f5fbf', '#c2410c', '#15803d', '#7e22ce', '#b91c1c', '#0e7490', '#a16207', '#be185d'];
 
 export function UsageChart({ summary }: { summary: UsageSummary }) {
@@ -20,7 +22,16 @@ export function UsageChart({ summary }: { summary: UsageSummary }) {
       height: 260,
       // Days are local calendar days: label them in UTC so that no browser zone moves them.
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-      series: [{}, ...meters.map((meter, i) => ({ label: meter, stroke: COLOURS[i % COLOURS.length], width: 2, points: { show: series.length <= 31 } }))],
+      series: [
+        { label: 'Day', value: (_u, ts) => (ts == null ? '—' : new Date(ts * 1000).toISOString().slice(0, 10)) },
+        ...meters.map((meter, i) => ({
+          label: meter,
+          stroke: COLOURS[i % COLOURS.length],
+          width: 2,
+          points: { show: series.length <= 31 },
+          value: (_u: uPlot, v: number | null) => (v == null ? '—' : number.format(v)),
+        })),
+      ],
       // One tick per day at most, labelled with the date alone (the series has no time of day).
       axes: [
         {
@@ -29,7 +40,8 @@ export function UsageChart({ summary }: { summary: UsageSummary }) {
         },
         { size: 60 },
       ],
-      legend: { live: false },
+      legend: { live: true },
+      cursor: { points: { size: 8 } },
     };
     const chart = new uPlot(options, [xs, ...ys], element);
     const resize = new ResizeObserver(() => chart.setSize({ width: element.clientWidth, height: 260 }));

@@ -1,9 +1,10 @@
 // Availability: one week of one activity, each timeslot with a booked/capacity bar; close, reopen, change capacity.
 // The activity and the week live in the URL. The API refuses a capacity below what is booked; its detail is shown.
 import { useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
 import type { OperatorTimeslot } from '@backbone/contracts/browser';
 import { addDays, mondayOf, today, weekdayLabel } from '../api/dates.js';
-import { useActivities, useGenerateTimeslots, useTimeslotChange, useTimeslots } from '../api/hooks.js';
+import { useActivities, useGenerateTimeslots, useMay, useTimeslotChange, useTimeslots } from '../api/hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { ActivityPicker } from '../components/activity-picker.js';
 import { Empty, ErrorState, Loading, problemDetail } from '../components/states.js';
@@ -27,8 +28,9 @@ function CapacityBar({ slot }: { slot: OperatorTimeslot }) {
   );
 }
 
-function Slot({ slot }: { slot: OperatorTimeslot }) {
+function Slot({ slot, activityId }: { slot: OperatorTimeslot; activityId: string }) {
   const change = useTimeslotChange();
+  const may = useMay();
   const [capacity, setCapacity] = useState(String(slot.Capacity));
   const save = (event: FormEvent) => {
     event.preventDefault();
@@ -42,9 +44,12 @@ function Slot({ slot }: { slot: OperatorTimeslot }) {
           {slot.Booked}/{slot.Capacity}
         </span>
         {slot.Status === 'closed' && <span className="tag">closed</span>}
+        <Link className="slot-manifest" href={`/manifest?Date=${slot.Date}&ActivityID=${activityId}`} aria-label={`Manifest of ${slot.Date} ${slot.Time}`}>
+          Manifest
+        </Link>
       </div>
       <CapacityBar slot={slot} />
-      {!slot.Started && (
+      {!slot.Started && may('changeTimeslotCapacity') && (
         <div className="slot-actions">
           <form onSubmit={save} className="inline">
             <label className="sr-only" htmlFor={`cap-${slot.TimeslotID}`}>
@@ -96,9 +101,10 @@ function Slot({ slot }: { slot: OperatorTimeslot }) {
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
 /** Timeslots from a weekly pattern, as the admin CLI makes them; existing ones are kept. */
-function GenerateForm({ activityId, week }: { activityId: string; week: string }) {
+function GenerateForm({ activityId, week, capacity }: { activityId: string; week: string; capacity: number }) {
   const generate = useGenerateTimeslots();
-  const [form, setForm] = useState({ From: week, To: addDays(week, 27), Times: '09:00, 14:00', Capacity: '8' });
+  // The capacity starts at the activity's own (a 6-player room gets 6-place slots unless the owner says otherwise).
+  const [form, setForm] = useState({ From: week, To: addDays(week, 27), Times: '09:00, 14:00', Capacity: String(capacity) });
   const [days, setDays] = useState<(typeof WEEKDAYS)[number][]>(['sat', 'sun']);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -158,7 +164,9 @@ function GenerateForm({ activityId, week }: { activityId: string; week: string }
 export function AvailabilityPage() {
   const [state, setState] = useUrlState(URL_STATE);
   const activities = useActivities();
+  const may = useMay();
   const activityId = state.ActivityID ?? activities.data?.[0]?.ActivityID;
+  const activity = activities.data?.find((a) => a.ActivityID === activityId);
   const week = mondayOf(state.Week ?? today());
   const days = Array.from({ length: 7 }, (_, i) => addDays(week, i));
   const timeslots = useTimeslots(activityId, days[0]!, days[6]!);
@@ -184,7 +192,9 @@ export function AvailabilityPage() {
               </button>
             </div>
           </div>
-          {activityId && <GenerateForm activityId={activityId} week={week} />}
+          {activity && may('generateTimeslots') && (
+            <GenerateForm key={activity.ActivityID} activityId={activity.ActivityID} week={week} capacity={activity.MaxParticipants} />
+          )}
           {timeslots.isPending && <Loading what="timeslots" />}
           {timeslots.isError && <ErrorState error={timeslots.error} />}
           {timeslots.data && (
@@ -199,7 +209,7 @@ export function AvailabilityPage() {
                     ) : (
                       <ul className="slots">
                         {slots.map((s) => (
-                          <Slot key={`${s.TimeslotID}-${s.Capacity}`} slot={s} />
+                          <Slot key={`${s.TimeslotID}-${s.Capacity}`} slot={s} activityId={activityId!} />
                         ))}
                       </ul>
                     )}

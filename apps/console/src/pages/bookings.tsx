@@ -6,17 +6,23 @@ import {
   BOOKING_STATUSES,
   downloadOperatorFileOperation,
   exportOperatorBookingsOperation,
+  listOperatorBookingsOperation,
   type BookingDetail as BookingAnswers,
   type BookingListQuery,
   type OperatorBooking,
 } from '@backbone/contracts/browser';
 import { operationUrl } from '../api/client.js';
+import { formatMoney } from '../api/money.js';
+import { BookingActions } from '../components/booking-actions.js';
+import { BookingHistory } from '../components/booking-history.js';
 import { useActivities, useBooking, useBookings } from '../api/hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';
 
-const FILTERS = ['From', 'To', 'Channel', 'Status', 'ActivityID', 'Q'] as const;
+const FILTERS = ['From', 'To', 'Channel', 'Status', 'ActivityID', 'Sort', 'Q'] as const;
 const URL_STATE = [...FILTERS, 'Cursor', 'Open'] as const;
+/** The order by timeslot (Sort=starts_at) is offered once the contract declares it (issue 24; the API side may lag). */
+const SORTABLE = 'Sort' in listOperatorBookingsOperation.query.properties;
 
 function ChannelBadge({ channel }: { channel: OperatorBooking['Channel'] }) {
   return <span className={`badge badge-${channel}`}>{channel}</span>;
@@ -85,15 +91,36 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
             <dt>Payment reference</dt>
             <dd>{booking.data.PaymentReference ?? '—'}</dd>
             <dt>Status</dt>
-            <dd>{booking.data.Status}</dd>
+            <dd data-status={booking.data.Status}>{booking.data.Status}</dd>
+            {booking.data.CancellationReason !== null && (
+              <>
+                <dt>Cancellation reason</dt>
+                <dd>{booking.data.CancellationReason}</dd>
+              </>
+            )}
+            <dt>Price</dt>
+            <dd data-price-total={booking.data.Price.TotalMinor}>
+              {formatMoney(booking.data.Price.TotalMinor, booking.data.Price.Currency)}{' '}
+              <span className="muted">
+                ({booking.data.Participants} × {formatMoney(booking.data.Price.UnitPriceMinor, booking.data.Price.Currency)}
+                {booking.data.Price.Source === 'migration' ? ', the price when prices began to be recorded' : ''})
+              </span>
+            </dd>
+            <dt>Checked in</dt>
+            <dd data-checked-in={booking.data.CheckedInAt ?? ''}>
+              {booking.data.CheckedInAt ? new Date(booking.data.CheckedInAt).toLocaleString() : 'Not yet'}
+            </dd>
+            <dt>Note</dt>
+            <dd className="note">{booking.data.Note ?? '—'}</dd>
             <dt>Booked at</dt>
             <dd>{new Date(booking.data.CreatedAt).toLocaleString()}</dd>
           </dl>
+          <BookingActions booking={booking.data} />
           <h3>Answers</h3>
           {booking.data.Answers.length === 0 ? (
             <Empty>No waiver answers.</Empty>
           ) : (
-            <dl className="facts">
+            <dl className="answers">
               {booking.data.Answers.map((a, i) => (
                 <div key={i} className="answer">
                   <dt>
@@ -105,6 +132,7 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
               ))}
             </dl>
           )}
+          <BookingHistory reference={reference} />
         </>
       )}
     </aside>
@@ -169,6 +197,15 @@ function Filters({
           ))}
         </select>
       </label>
+      {SORTABLE && (
+        <label>
+          Order
+          <select name="Sort" value={values.Sort ?? ''} onChange={set('Sort')}>
+            <option value="">Newest booked first</option>
+            <option value="starts_at">By timeslot</option>
+          </select>
+        </label>
+      )}
       <label className="grow">
         Search
         <input type="search" name="Q" placeholder="Reference, name, e-mail, payment ref." value={q} onChange={(e) => setQ(e.target.value)} />
@@ -195,7 +232,7 @@ export function BookingsPage() {
       <div className="page-main">
         <div className="page-head">
           <h1>Bookings</h1>
-          <a className="button secondary" href={operationUrl(exportOperatorBookingsOperation, { query: filters })} download="bookings.csv">
+          <a className="button secondary" href={operationUrl(exportOperatorBookingsOperation, { query: filters })} download>
             Export CSV
           </a>
         </div>

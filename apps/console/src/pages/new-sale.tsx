@@ -1,14 +1,18 @@
 // New sale at the point of sale: activity, date, timeslot (with the places left), participants and the customer.
-// The API decides: a full or closed timeslot comes back as a 409 whose detail is shown as it is.
-import { useState, type FormEvent } from 'react';
+// The API decides: a full or closed timeslot comes back as a 409 whose detail is shown as it is. The total is shown
+// before selling; after "Sold" the customer is cleared so that the next click cannot sell to them again.
+import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { today } from '../api/dates.js';
+import { ApiProblem } from '../api/client.js';
+import { formatMoney } from '../api/money.js';
 import { useActivities, useCreateSale, useTimeslots } from '../api/hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { ActivityPicker } from '../components/activity-picker.js';
 import { Empty, ErrorState, Loading, problemDetail } from '../components/states.js';
 
 const URL_STATE = ['ActivityID', 'Date', 'Time'] as const;
+const EMPTY_FORM = { Participants: '1', FirstName: '', LastName: '', Email: '', Phone: '', PaymentReference: '' };
 
 export function NewSalePage() {
   const [state, setState] = useUrlState(URL_STATE);
@@ -17,18 +21,28 @@ export function NewSalePage() {
   const date = state.Date ?? today();
   const timeslots = useTimeslots(activityId, date, date);
   const sale = useCreateSale();
-  const [form, setForm] = useState({ Participants: '1', FirstName: '', LastName: '', Email: '', Phone: '', PaymentReference: '' });
-  const [key, setKey] = useState(() => crypto.randomUUID());
-  const field = (name: keyof typeof form) => (event: { target: { value: string } }) => setForm({ ...form, [name]: event.target.value });
+  const [form, setForm] = useState(EMPTY_FORM);
+  // One Idempotency-Key per attempt: a second submit of the same attempt (a double click, a retry after a lost
+  // answer) is the same sale to the API. The in-flight ref also stops a second submit before React disables the button.
+  const attemptKey = useRef<string | null>(null);
+  const inFlight = useRef(false);
+  const field = (name: keyof typeof form) => (event: { target: { value: string } }) => {
+    attemptKey.current = null;
+    setForm({ ...form, [name]: event.target.value });
+  };
   const open = timeslots.data?.filter((s) => s.Status === 'open' && !s.Started) ?? [];
   const time = state.Time ?? open[0]?.Time;
+  const activity = activities.data?.find((a) => a.ActivityID === activityId);
+  const participants = Number(form.Participants);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!activityId || !time) return;
+    if (!activityId || !time || inFlight.current) return;
+    inFlight.current = true;
+    attemptKey.current ??= crypto.randomUUID();
     sale.mutate(
       {
-        idempotencyKey: key,
+        idempotencyKey: attemptKey.current,
         sale: {
           ActivityID: activityId,
           Date: date,
@@ -38,8 +52,19 @@ export function NewSalePage() {
           ...(form.PaymentReference ? { PaymentReference: form.PaymentReference } : {}),
         },
       },
-      // A new sale gets a new key; a failed one may be corrected and sent again under a new key as well.
-      { onSettled: () => setKey(crypto.randomUUID()) },
+      {
+        onSuccess: () => {
+          attemptKey.current = null;
+          setForm(EMPTY_FORM);
+        },
+        // A refused sale is corrected and sent again as a new attempt; without an answer it is the same attempt.
+        onError: (error) => {
+          if (error instanceof ApiProblem) attemptKey.current = null;
+        },
+        onSettled: () => {
+          inFlight.current = false;
+        },
+      },
     );
   };
 
@@ -110,7 +135,15 @@ export function NewSalePage() {
               at {sale.data.Time}.
             </p>
           )}
-          <div>
+          <div className="sale-submit">
+            {activity && Number.isInteger(participants) && participants > 0 && (
+              <p className="sale-total" data-total-minor={participants * activity.Price.Amount}>
+                Total <strong>{formatMoney(participants * activity.Price.Amount, activity.Price.Currency)}</strong>{' '}
+                <span className="muted">
+                  ({participants} × {formatMoney(activity.Price.Amount, activity.Price.Currency)})
+                </span>
+              </p>
+            )}
             <button type="submit" disabled={sale.isPending || !time}>
               {sale.isPending ? 'Selling…' : 'Sell'}
             </button>

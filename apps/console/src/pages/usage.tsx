@@ -1,5 +1,6 @@
-// Usage: a period and a time zone (in the URL), the totals, the per-meter table in the API's order and the per-day
-// chart by meter. Every figure is the API's; the page only lays them out.
+// Usage: a period and a time zone (in the URL), the event count, the per-meter table in the API's order and the per-day
+// chart by meter. Every figure is the API's; the page only lays them out. Meters count different things (SMS, API
+// calls, orders), so their usage is never added into one total.
 import { useState, type FormEvent } from 'react';
 import { addDays, today } from '../api/dates.js';
 import { useSession, useUsage } from '../api/hooks.js';
@@ -51,12 +52,6 @@ export function UsagePage() {
       {usage.data && (
         <>
           <div className="totals" aria-label="Totals">
-            <div className="card total">
-              <span className="label">Total usage</span>
-              <span className="value" data-total="usage">
-                {number.format(usage.data.Totals.Usage)}
-              </span>
-            </div>
             <div className="card total">
               <span className="label">Events</span>
               <span className="value" data-total="events">

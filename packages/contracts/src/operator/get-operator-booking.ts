@@ -11,6 +11,20 @@ export const bookingDetailSchema = {
 } as const;
 export type BookingDetail = FromSchema<typeof bookingDetailSchema>;
 
+/** The path of one booking: its reference (400 when it is not one). */
+export const operatorBookingParams = {
+  type: 'object',
+  required: ['Reference'],
+  properties: { Reference: { type: 'string', pattern: '^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$' } },
+} as const;
+
+/** The answers every change of a booking shares. */
+export const bookingChangeAnswers = {
+  200: { description: 'The booking as it is now.', schema: bookingDetailSchema },
+  400: { description: 'Reference is not a booking reference.' },
+  404: { description: 'No such booking in this account.' },
+} as const;
+
 export const getOperatorBookingOperation = {
   operationId: 'getOperatorBooking',
   method: 'get',
@@ -20,11 +34,7 @@ export const getOperatorBookingOperation = {
   scope: 'admin',
   auth: 'session-or-key',
   roles: ['owner', 'staff'],
-  params: {
-    type: 'object',
-    required: ['Reference'],
-    properties: { Reference: { type: 'string', pattern: '^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$' } },
-  },
+  params: operatorBookingParams,
   responses: {
     200: { description: 'The booking.', schema: bookingDetailSchema },
     404: { description: 'No such booking in this account.' },

@@ -21,11 +21,28 @@ export const bookingFilterProperties = {
   },
 } as const;
 
-const customerSchema = {
+export const operatorCustomerSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['FirstName', 'LastName', 'Email', 'Phone'],
   properties: { FirstName: { type: 'string' }, LastName: { type: 'string' }, Email: { type: 'string' }, Phone: { type: ['string', 'null'] } },
+} as const;
+
+/** The price as sold: per participant, its currency, the total for the party; `migration` marks a price recorded later. */
+export const operatorBookingPriceSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['UnitPriceMinor', 'Currency', 'TotalMinor', 'Source'],
+  properties: {
+    UnitPriceMinor: { type: 'integer', description: 'Minor units per participant.' },
+    Currency: { type: 'string', description: 'ISO 4217.' },
+    TotalMinor: { type: 'integer', description: 'UnitPriceMinor times Participants.' },
+    Source: {
+      type: 'string',
+      enum: ['sale', 'migration'],
+      description: "sale: recorded when the booking was made; migration: the activity's price when prices began to be recorded.",
+    },
+  },
 } as const;
 
 export const operatorBookingSchema = {
@@ -45,6 +62,10 @@ export const operatorBookingSchema = {
     'PaymentReference',
     'PartnerName',
     'CreatedAt',
+    'Price',
+    'Note',
+    'CheckedInAt',
+    'CancellationReason',
   ],
   properties: {
     Reference: { type: 'string' },
@@ -56,10 +77,14 @@ export const operatorBookingSchema = {
     Time: clockTimeSchema,
     StartsAt: { type: 'string', format: 'date-time', description: "With the offset of the activity's zone." },
     Participants: { type: 'integer' },
-    Customer: customerSchema,
+    Customer: operatorCustomerSchema,
     PaymentReference: { type: ['string', 'null'] },
     PartnerName: { type: ['string', 'null'], description: 'The partner that made an ota booking.' },
     CreatedAt: { type: 'string', format: 'date-time' },
+    Price: operatorBookingPriceSchema,
+    Note: { type: ['string', 'null'], description: "The operator's note." },
+    CheckedInAt: { type: ['string', 'null'], format: 'date-time', description: 'When the party was checked in; null until then.' },
+    CancellationReason: { type: ['string', 'null'], description: 'Why it was cancelled, when it was and a reason was given.' },
   },
 } as const;
 export type OperatorBooking = FromSchema<typeof operatorBookingSchema>;

@@ -2,7 +2,10 @@
 // them, ALL_OPERATIONS (operations.ts) includes them, and the permission table is read from them. Apart from the other
 // APIs' lists so that the console's bundle, which imports the permission table, carries no partner operation.
 import { addOperatorQuestionOperation } from './add-operator-question.js';
+import { cancelOperatorBookingOperation } from './cancel-operator-booking.js';
+import { changeOperatorBookingOperation } from './change-operator-booking.js';
 import { changeTimeslotCapacityOperation } from './change-timeslot-capacity.js';
+import { checkInOperatorBookingOperation } from './check-in-operator-booking.js';
 import { closeTimeslotOperation } from './close-timeslot.js';
 import { createOperatorActivityOperation } from './create-operator-activity.js';
 import { createOperatorKeyOperation } from './create-operator-key.js';
@@ -14,20 +17,25 @@ import { editOperatorActivityOperation } from './edit-operator-activity.js';
 import { exportOperatorBookingsOperation } from './export-operator-bookings.js';
 import { generateTimeslotsOperation } from './generate-timeslots.js';
 import { getOperatorBookingOperation } from './get-operator-booking.js';
+import { getOperatorManifestOperation } from './get-operator-manifest.js';
+import { getOperatorSalesReportOperation } from './get-operator-sales-report.js';
 import { getOperatorSessionOperation } from './get-operator-session.js';
 import { getOperatorUsageOperation } from './get-operator-usage.js';
 import { listFailedEventsOperation } from './list-failed-events.js';
 import { listOperatorActivitiesOperation } from './list-operator-activities.js';
+import { listOperatorBookingHistoryOperation } from './list-operator-booking-history.js';
 import { listOperatorBookingsOperation } from './list-operator-bookings.js';
 import { listOperatorKeysOperation } from './list-operator-keys.js';
 import { listOperatorQuestionsOperation } from './list-operator-questions.js';
 import { listOperatorTimeslotsOperation } from './list-operator-timeslots.js';
 import { listOperatorUsersOperation } from './list-operator-users.js';
 import { reopenTimeslotOperation } from './reopen-timeslot.js';
+import { rescheduleOperatorBookingOperation } from './reschedule-operator-booking.js';
 import { replayFailedEventOperation } from './replay-failed-event.js';
 import { revokeOperatorKeyOperation } from './revoke-operator-key.js';
 import { signInOperation } from './sign-in.js';
 import { signOutOperation } from './sign-out.js';
+import { undoOperatorCheckInOperation } from './undo-operator-check-in.js';
 
 /** The operator console's API (session cookie or admin key). */
 export const OPERATOR_OPERATIONS = [
@@ -37,6 +45,14 @@ export const OPERATOR_OPERATIONS = [
   listOperatorBookingsOperation,
   exportOperatorBookingsOperation,
   getOperatorBookingOperation,
+  cancelOperatorBookingOperation,
+  rescheduleOperatorBookingOperation,
+  changeOperatorBookingOperation,
+  checkInOperatorBookingOperation,
+  undoOperatorCheckInOperation,
+  getOperatorManifestOperation,
+  listOperatorBookingHistoryOperation,
+  getOperatorSalesReportOperation,
   downloadOperatorFileOperation,
   listOperatorActivitiesOperation,
   createSaleOperation,

@@ -1,0 +1,184 @@
+// The booking panel's changes: check in (and undo), edit the party, customer and note, move to another timeslot of the
+// same activity, cancel with a reason. Each is offered only when the user's role may call it and the booking is live;
+// the API decides the rest (a full timeslot is a 409 whose detail is shown as it is).
+import { useState, type FormEvent } from 'react';
+import type { BookingDetail } from '@backbone/contracts/browser';
+import { useBookingAction, useMay, useTimeslots, type BookingAction } from '../api/hooks.js';
+import { problemDetail } from './states.js';
+
+type Form = 'edit' | 'reschedule' | 'cancel' | null;
+
+export function BookingActions({ booking }: { booking: BookingDetail }) {
+  const may = useMay();
+  const action = useBookingAction(booking.Reference);
+  const [form, setForm] = useState<Form>(null);
+  const live = booking.Status === 'confirmed' || booking.Status === 'on_hold';
+  if (!live) return null;
+  const run = (change: BookingAction) => action.mutate(change, { onSuccess: () => setForm(null) });
+  const toggle = (next: Form) => {
+    action.reset();
+    setForm(form === next ? null : next);
+  };
+  return (
+    <section className="booking-actions" aria-label="Change the booking">
+      <div className="action-row">
+        {booking.CheckedInAt === null
+          ? may('checkInOperatorBooking') && (
+              <button type="button" onClick={() => run({ action: 'check-in' })} disabled={action.isPending}>
+                Check in
+              </button>
+            )
+          : may('undoOperatorCheckIn') && (
+              <button type="button" className="secondary" onClick={() => run({ action: 'undo-check-in' })} disabled={action.isPending}>
+                Undo check-in
+              </button>
+            )}
+        {may('changeOperatorBooking') && (
+          <button type="button" className="secondary" aria-expanded={form === 'edit'} onClick={() => toggle('edit')}>
+            Edit
+          </button>
+        )}
+        {may('rescheduleOperatorBooking') && (
+          <button type="button" className="secondary" aria-expanded={form === 'reschedule'} onClick={() => toggle('reschedule')}>
+            Reschedule
+          </button>
+        )}
+        {may('cancelOperatorBooking') && (
+          <button type="button" className="secondary danger-text" aria-expanded={form === 'cancel'} onClick={() => toggle('cancel')}>
+            Cancel booking
+          </button>
+        )}
+      </div>
+      {form === 'edit' && <EditForm booking={booking} pending={action.isPending} onSave={run} />}
+      {form === 'reschedule' && <RescheduleForm booking={booking} pending={action.isPending} onSave={run} />}
+      {form === 'cancel' && <CancelForm pending={action.isPending} onSave={run} />}
+      {action.isError && (
+        <p className="form-error" role="alert">
+          {problemDetail(action.error)}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pending: boolean; onSave: (change: BookingAction) => void }) {
+  const [draft, setDraft] = useState({
+    Participants: String(booking.Participants),
+    FirstName: booking.Customer.FirstName,
+    LastName: booking.Customer.LastName,
+    Email: booking.Customer.Email,
+    Phone: booking.Customer.Phone ?? '',
+    Note: booking.Note ?? '',
+  });
+  const field = (name: keyof typeof draft) => (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // Only what changed is sent: the API checks room only for a larger party.
+    const customer: Record<string, string> = {};
+    for (const name of ['FirstName', 'LastName', 'Email', 'Phone'] as const)
+      if (draft[name] !== (booking.Customer[name] ?? '') && !(name === 'Phone' && draft.Phone === '')) customer[name] = draft[name];
+    const participants = Number(draft.Participants);
+    const note = draft.Note.trim();
+    onSave({
+      action: 'change',
+      changes: {
+        ...(participants !== booking.Participants ? { Participants: participants } : {}),
+        ...(Object.keys(customer).length ? { Customer: customer } : {}),
+        ...(note !== (booking.Note ?? '') ? { Note: note === '' ? null : note } : {}),
+      },
+    });
+  };
+  return (
+    <form className="panel-form" onSubmit={submit} aria-label="Edit the booking">
+      <label>
+        Participants
+        <input type="number" name="Participants" min={1} required value={draft.Participants} onChange={field('Participants')} />
+      </label>
+      <label>
+        First name
+        <input name="FirstName" required value={draft.FirstName} onChange={field('FirstName')} autoComplete="off" />
+      </label>
+      <label>
+        Last name
+        <input name="LastName" required value={draft.LastName} onChange={field('LastName')} autoComplete="off" />
+      </label>
+      <label>
+        E-mail
+        <input type="email" name="Email" required value={draft.Email} onChange={field('Email')} autoComplete="off" />
+      </label>
+      <label>
+        Phone
+        <input type="tel" name="Phone" value={draft.Phone} onChange={field('Phone')} autoComplete="off" />
+      </label>
+      <label>
+        Note
+        <textarea name="Note" rows={3} maxLength={2000} value={draft.Note} onChange={field('Note')} />
+      </label>
+      <button type="submit" disabled={pending}>
+        Save changes
+      </button>
+    </form>
+  );
+}
+
+function RescheduleForm({ booking, pending, onSave }: { booking: BookingDetail; pending: boolean; onSave: (change: BookingAction) => void }) {
+  const [date, setDate] = useState(booking.Date);
+  const [time, setTime] = useState<string | null>(null);
+  const slots = useTimeslots(booking.ActivityID, date, date);
+  const open = slots.data?.filter((s) => s.Status === 'open' && !s.Started && !(s.Date === booking.Date && s.Time === booking.Time)) ?? [];
+  const chosen = time ?? open.find((s) => s.Available >= booking.Participants)?.Time ?? open[0]?.Time;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (chosen) onSave({ action: 'reschedule', date, time: chosen });
+  };
+  return (
+    <form className="panel-form" onSubmit={submit} aria-label="Reschedule the booking">
+      <label>
+        New date
+        <input
+          type="date"
+          name="Date"
+          required
+          value={date}
+          onChange={(e) => {
+            setDate(e.target.value);
+            setTime(null);
+          }}
+        />
+      </label>
+      <label>
+        New time
+        <select name="Time" required value={chosen ?? ''} onChange={(e) => setTime(e.target.value)} disabled={open.length === 0}>
+          {open.length === 0 && <option value="">{slots.isPending ? 'Loading…' : 'No other open timeslot'}</option>}
+          {open.map((s) => (
+            <option key={s.TimeslotID} value={s.Time}>
+              {s.Time} — {s.Available} of {s.Capacity} left
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" disabled={pending || !chosen}>
+        Move booking
+      </button>
+    </form>
+  );
+}
+
+function CancelForm({ pending, onSave }: { pending: boolean; onSave: (change: BookingAction) => void }) {
+  const [reason, setReason] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSave({ action: 'cancel', ...(reason.trim() ? { reason: reason.trim() } : {}) });
+  };
+  return (
+    <form className="panel-form" onSubmit={submit} aria-label="Cancel the booking">
+      <label>
+        Reason (optional)
+        <input name="Reason" maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} autoComplete="off" />
+      </label>
+      <button type="submit" className="danger" disabled={pending}>
+        Confirm cancel
+      </button>
+    </form>
+  );
+}

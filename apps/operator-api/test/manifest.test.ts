@@ -1,0 +1,117 @@
+// The day's manifest through HTTP: the date's timeslots by time then activity name, only live bookings (holds not yet
+// lapsed and confirmed), partners, waivers, check-ins and totals; the activity filter, the tenant wall, bad input.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestActivity, createTestQuestion, request } from '@backbone/testkit';
+import { createApiKey } from '@backbone/db';
+import type { Activity } from '@backbone/domain';
+import { createBooking } from '@backbone/use-cases';
+import { book, createOperator, createSlot, dayFromNow, signedIn, useOperatorApi, type Operator, type SessionClient } from './support.js';
+
+const { db, server } = useOperatorApi();
+
+let operator: Operator;
+let other: Operator;
+let alpha: Activity;
+let staff: SessionClient;
+const day = dayFromNow(9);
+const refs: Record<string, string> = {};
+
+beforeAll(async () => {
+  operator = await createOperator(db.pool);
+  other = await createOperator(db.pool);
+  staff = await signedIn(server.url, operator.staff.email);
+  alpha = await createTestActivity(db.pool, operator.account.id, { timeZone: 'Europe/Lisbon', name: 'Alpha canyoning', priceMinor: 3000 });
+  await createSlot(db.pool, operator, day, '10:00', 6);
+  await createSlot(db.pool, operator, day, '10:00', 8, alpha);
+  await createSlot(db.pool, operator, day, '08:00', 4, alpha);
+  await createSlot(db.pool, operator, dayFromNow(10), '10:00', 6);
+  await createSlot(db.pool, other, day, '10:00', 6);
+  const partnerKey = await createApiKey(db.pool, operator.account.id, { name: 'GetYourGuide', scopes: ['ota'] });
+  const made = await createBooking(
+    { pool: db.pool },
+    {
+      accountId: operator.account.id,
+      apiKeyId: partnerKey.id,
+      partnerId: partnerKey.partnerId,
+      hold: null,
+      channel: 'ota',
+      activityId: operator.activity.activityId,
+      date: day,
+      time: '10:00',
+      participants: 2,
+      customer: { FirstName: 'João', LastName: 'Pereira', Email: 'joao@example.com' },
+      paymentReference: null,
+      answers: undefined,
+    },
+  );
+  refs.partner = made.value.Reference;
+  refs.walkIn = (await book(db.pool, operator, { date: day, time: '10:00' }, { channel: 'pos', participants: 1, firstName: 'Walk' })).Reference;
+  refs.held = (await book(db.pool, operator, { date: day, time: '10:00' }, { participants: 1, firstName: 'Held' })).Reference;
+  refs.lapsed = (await book(db.pool, operator, { date: day, time: '10:00' }, { participants: 1, firstName: 'Lapsed' })).Reference;
+  refs.cancelled = (await book(db.pool, operator, { date: day, time: '10:00' }, { participants: 1, firstName: 'Gone' })).Reference;
+  refs.alpha = (await book(db.pool, operator, { date: day, time: '10:00' }, { activity: alpha, participants: 3, firstName: 'Al' })).Reference;
+  refs.tomorrow = (await book(db.pool, operator, { date: dayFromNow(10), time: '10:00' }, { firstName: 'Tomorrow' })).Reference;
+  await book(db.pool, other, { date: day, time: '10:00' }, { firstName: 'Stranger' });
+  await db.pool.query(`UPDATE bookings SET status = 'on_hold', expires_at = now() + interval '1 hour' WHERE reference = $1`, [refs.held]);
+  await db.pool.query(`UPDATE bookings SET status = 'on_hold', expires_at = now() - interval '1 minute' WHERE reference = $1`, [refs.lapsed]);
+  await staff.send('POST', `/api/v2/operator/bookings/${refs.cancelled}/cancel`);
+  await staff.send('POST', `/api/v2/operator/bookings/${refs.walkIn}/check-in`);
+  await staff.send('PATCH', `/api/v2/operator/bookings/${refs.walkIn}`, { Note: 'Pays at the desk' });
+  // A required question per participant: answered for both of the partner's party, by no one else.
+  const question = await createTestQuestion(db.pool, operator.activity, { question: 'Can you swim?', type: 'checkbox', required: true, perParticipant: true });
+  await db.pool.query(`UPDATE bookings SET answers = $2 WHERE reference = $1`, [
+    refs.partner,
+    JSON.stringify([1, 2].map((n) => ({ QuestionID: question.id, Question: 'Can you swim?', Type: 'checkbox', Participant: n, Value: true }))),
+  ]);
+});
+
+describe('the manifest', () => {
+  it("lists the day's timeslots by time then activity name, each with its live bookings and totals", async () => {
+    const answer = await staff.send('GET', `/api/v2/operator/manifest?Date=${day}`);
+    expect(answer.status, answer.text).toBe(200);
+    const body = answer.body;
+    expect(body.Date).toBe(day);
+    expect(body.Timeslots.map((t: { Time: string; ActivityName: string }) => `${t.Time} ${t.ActivityName}`)).toEqual([
+      '08:00 Alpha canyoning',
+      '10:00 Alpha canyoning',
+      `10:00 ${operator.activity.name}`,
+    ]);
+    const [early, alphaTen, kayak] = body.Timeslots;
+    expect(early).toMatchObject({ Capacity: 4, Booked: 0, Closed: false, Bookings: [], Totals: { Bookings: 0, Participants: 0, CheckedIn: 0 } });
+    expect(alphaTen.Bookings.map((b: { Reference: string }) => b.Reference)).toEqual([refs.alpha]);
+    expect(alphaTen.Bookings[0].Price).toEqual({ UnitPriceMinor: 3000, Currency: 'EUR', TotalMinor: 9000, Source: 'sale' });
+    expect(kayak.Bookings.map((b: { Reference: string }) => b.Reference)).toEqual([refs.partner, refs.walkIn, refs.held]);
+    expect(kayak.StartsAt).toMatch(new RegExp(`^${day}T10:00:00[+-]\\d\\d:\\d\\d$`));
+    expect(kayak).toMatchObject({ Capacity: 6, Booked: 4, Totals: { Bookings: 3, Participants: 4, CheckedIn: 1 } });
+    const [partner, walkIn, held] = kayak.Bookings;
+    expect(partner).toMatchObject({
+      Status: 'confirmed',
+      Channel: 'ota',
+      Participants: 2,
+      Customer: { FirstName: 'João', LastName: 'Pereira' },
+      Partner: { Name: 'GetYourGuide' },
+      WaiversComplete: true,
+      CheckedInAt: null,
+    });
+    expect(walkIn).toMatchObject({ Channel: 'pos', Partner: null, WaiversComplete: false, Note: 'Pays at the desk' });
+    expect(walkIn.CheckedInAt).not.toBeNull();
+    expect(held).toMatchObject({ Status: 'on_hold', WaiversComplete: false });
+    expect(body.Totals).toEqual({ Bookings: 4, Participants: 7, CheckedIn: 1 });
+    expect(answer.text).not.toContain('Stranger');
+  });
+
+  it('keeps to one activity when asked, and is empty for a day without timeslots or an unknown activity', async () => {
+    const one = await staff.send('GET', `/api/v2/operator/manifest?Date=${day}&ActivityID=${alpha.activityId.toUpperCase()}`);
+    expect(one.body.Timeslots.map((t: { Time: string }) => t.Time)).toEqual(['08:00', '10:00']);
+    expect(one.body.Totals).toEqual({ Bookings: 1, Participants: 3, CheckedIn: 0 });
+    const empty = await staff.send('GET', `/api/v2/operator/manifest?Date=${dayFromNow(30)}`);
+    expect(empty.body).toEqual({ Date: dayFromNow(30), Timeslots: [], Totals: { Bookings: 0, Participants: 0, CheckedIn: 0 } });
+    const foreign = await staff.send('GET', `/api/v2/operator/manifest?Date=${day}&ActivityID=${other.activity.activityId}`);
+    expect(foreign.body.Timeslots).toEqual([]);
+  });
+
+  it.each([[''], ['?Date=2026-02-30'], ['?Date=tomorrow'], [`?Date=${day}&ActivityID=nope`], [`?Date=${day}&Extra=1`]])('refuses %s (422)', async (query) => {
+    const answer = await request(server.url, 'GET', `/api/v2/operator/manifest${query}`, { key: operator.key });
+    expect(answer.status, answer.text).toBe(422);
+  });
+});

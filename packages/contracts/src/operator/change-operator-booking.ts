@@ -1,0 +1,49 @@
+// PATCH /api/v2/operator/bookings/:Reference: change the party size, the customer or the operator's note.
+import type { FromSchema } from 'json-schema-to-ts';
+import type { Operation } from '../operation.js';
+import { customerDetailsSchema } from '../partner/create-booking.js';
+import { bookingChangeAnswers, operatorBookingParams } from './get-operator-booking.js';
+import { operatorTags } from './shared.schemas.js';
+
+export const operatorBookingChangeSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    Participants: { type: 'integer', minimum: 1, maximum: 1000, description: "The new party size, at most the activity's MaxParticipants." },
+    Customer: { ...customerDetailsSchema, description: 'The members sent replace the stored ones; the others stay.' },
+    Note: {
+      type: ['string', 'null'],
+      maxLength: 2000,
+      pattern: '^[^\\u0000\\ud800-\\udfff]*$',
+      description: "The operator's note (at most 2000 characters); null or an empty string removes it.",
+    },
+  },
+} as const;
+export type OperatorBookingChange = FromSchema<typeof operatorBookingChangeSchema>;
+
+export const changeOperatorBookingOperation = {
+  operationId: 'changeOperatorBooking',
+  method: 'patch',
+  path: '/api/v2/operator/bookings/:Reference',
+  summary: 'Change the party, customer or note of a booking',
+  description:
+    'More participants only when the timeslot has room (409 otherwise, nothing changes); fewer free places at once. ' +
+    'Not bound by the partner cutoff. Each change (the note too) sends booking.updated; a request that changes nothing answers the booking as it is.',
+  tags: operatorTags,
+  scope: 'admin',
+  auth: 'session-or-key',
+  roles: ['owner', 'staff'],
+  params: operatorBookingParams,
+  body: operatorBookingChangeSchema,
+  idempotent: true,
+  responses: {
+    ...bookingChangeAnswers,
+    409: {
+      description:
+        '`/insufficient-capacity`: the timeslot cannot take the larger party (`Available`); `/timeslot-unavailable`: a larger party in a closed or started timeslot; ' +
+        '`/invalid-transition`: the booking is cancelled or expired.',
+    },
+    422: { description: 'Invalid body (nothing to change, unknown members), Participants over the maximum.' },
+  },
+} as const satisfies Operation;

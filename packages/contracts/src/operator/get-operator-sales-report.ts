@@ -1,0 +1,90 @@
+// GET /api/v2/operator/reports/sales: bookings, participants and revenue per currency, by channel, partner and activity.
+import type { FromSchema } from 'json-schema-to-ts';
+import { BOOKING_CHANNELS, calendarDateSchema, uuidSchema } from '../common.schemas.js';
+import type { Operation } from '../operation.js';
+import { operatorTags } from './shared.schemas.js';
+
+const figures = {
+  Bookings: { type: 'integer' },
+  Participants: { type: 'integer' },
+  RevenueMinor: { type: 'integer', description: "The bookings' totals as sold, in minor units of the currency." },
+} as const;
+const FIGURES = ['Bookings', 'Participants', 'RevenueMinor'] as const;
+
+const figuresSchema = { type: 'object', additionalProperties: false, required: FIGURES, properties: figures } as const;
+
+export const salesReportSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['From', 'To', 'Currencies'],
+  properties: {
+    From: calendarDateSchema,
+    To: calendarDateSchema,
+    Currencies: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['Currency', ...FIGURES, 'ByChannel', 'ByPartner', 'ByActivity', 'Cancelled'],
+        properties: {
+          Currency: { type: 'string' },
+          ...figures,
+          ByChannel: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['Channel', ...FIGURES],
+              properties: { Channel: { type: 'string', enum: BOOKING_CHANNELS }, ...figures },
+            },
+          },
+          ByPartner: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['PartnerID', 'PartnerName', ...FIGURES],
+              properties: { PartnerID: uuidSchema, PartnerName: { type: 'string' }, ...figures },
+            },
+          },
+          ByActivity: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['ActivityID', 'ActivityName', ...FIGURES],
+              properties: { ActivityID: uuidSchema, ActivityName: { type: 'string' }, ...figures },
+            },
+          },
+          Cancelled: figuresSchema,
+        },
+      },
+    },
+  },
+} as const;
+export type SalesReport = FromSchema<typeof salesReportSchema>;
+
+export const getOperatorSalesReportOperation = {
+  operationId: 'getOperatorSalesReport',
+  method: 'get',
+  path: '/api/v2/operator/reports/sales',
+  summary: 'Sales by channel, partner and activity',
+  description:
+    "Confirmed bookings whose timeslot's local date lies From to To (both counted, at most 366 days), per currency, by channel, by partner " +
+    '(ota bookings) and by activity, largest revenue first; cancelled bookings apart. Holds are not sales and are left out.',
+  tags: operatorTags,
+  scope: 'admin',
+  auth: 'session-or-key',
+  roles: ['owner', 'staff'],
+  query: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['From', 'To'],
+    properties: { From: calendarDateSchema, To: calendarDateSchema },
+  },
+  responses: {
+    200: { description: 'The report.', schema: salesReportSchema },
+    422: { description: 'From or To missing or not a date; To before From; more than 366 days.' },
+  },
+} as const satisfies Operation;
+export type SalesReportQuery = FromSchema<typeof getOperatorSalesReportOperation.query>;

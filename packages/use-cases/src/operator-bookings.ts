@@ -1,0 +1,128 @@
+// The operator's changes to a booking (the console's booking panel and manifest): cancel, move, resize or edit, check
+// in. Cancel and the changes are the lifecycle's and changeBooking's, with the operator's rules (no partner cutoff);
+// each answers the booking as the console shows it, read after the commit.
+import type { BookingDetail, BookingHistory, HistoryItem, OperatorBookingChange, OperatorCancelRequest, RescheduleRequest } from '@backbone/contracts';
+import { findBookingOrigin, findOperatorBooking, inTransaction, listBookingHistory, writeCheckIn, type Pool } from '@backbone/db';
+import { decideCheckIn, notFound, type BookingActor } from '@backbone/domain';
+import { cancelBooking, lockedBooking, stateOf, type BookingRef } from './booking-lifecycle.js';
+import { changeBooking } from './change-booking.js';
+import type { IdempotencyRequest, Replayable } from './idempotency.js';
+
+/** A booking of the account, as the operator sees it (every partner's). */
+export interface OperatorBookingRef {
+  accountId: string;
+  reference: string;
+}
+
+const asOperator = (ref: OperatorBookingRef): BookingRef => ({ owner: { accountId: ref.accountId, partnerId: null }, reference: ref.reference });
+
+async function shown(pool: Pool, ref: OperatorBookingRef): Promise<BookingDetail> {
+  const booking = await findOperatorBooking(pool, ref.accountId, ref.reference.toUpperCase());
+  if (!booking) throw notFound('Booking');
+  return booking;
+}
+
+export async function cancelOperatorBooking(
+  uow: { pool: Pool },
+  ref: OperatorBookingRef,
+  request: OperatorCancelRequest,
+  actor: BookingActor,
+  idempotency: IdempotencyRequest | null = null,
+): Promise<Replayable<BookingDetail>> {
+  const { replayed } = await cancelBooking(uow, asOperator(ref), request, actor, idempotency);
+  return { value: await shown(uow.pool, ref), replayed };
+}
+
+export async function rescheduleOperatorBooking(
+  uow: { pool: Pool },
+  ref: OperatorBookingRef,
+  request: RescheduleRequest,
+  actor: BookingActor,
+  idempotency: IdempotencyRequest | null = null,
+): Promise<Replayable<BookingDetail>> {
+  const { replayed } = await changeBooking(uow, asOperator(ref), { move: { date: request.Date, time: request.Time } }, actor, idempotency);
+  return { value: await shown(uow.pool, ref), replayed };
+}
+
+export async function changeOperatorBooking(
+  uow: { pool: Pool },
+  ref: OperatorBookingRef,
+  request: OperatorBookingChange,
+  actor: BookingActor,
+  idempotency: IdempotencyRequest | null = null,
+): Promise<Replayable<BookingDetail>> {
+  const change = {
+    ...(request.Participants !== undefined ? { participants: request.Participants } : {}),
+    ...(request.Customer !== undefined ? { customer: request.Customer } : {}),
+    // An emptied note is no note.
+    ...(request.Note !== undefined ? { note: request.Note === '' ? null : request.Note } : {}),
+  };
+  const { replayed } = await changeBooking(uow, asOperator(ref), change, actor, idempotency);
+  return { value: await shown(uow.pool, ref), replayed };
+}
+
+/** Checks a live booking in (`arrived`), or undoes its check-in; a repeat changes nothing and records nothing. */
+export async function checkInOperatorBooking(uow: { pool: Pool }, ref: OperatorBookingRef, arrived: boolean, actor: BookingActor): Promise<BookingDetail> {
+  await inTransaction(uow.pool, async (tx) => {
+    const booking = await lockedBooking(tx, asOperator(ref));
+    if (decideCheckIn(stateOf(booking), booking.checkedInAt, booking.now, arrived) === 'change') await writeCheckIn(tx, booking, arrived, actor);
+  });
+  return shown(uow.pool, ref);
+}
+
+const RECORDED_ACTIONS: Record<string, HistoryItem['Action']> = {
+  confirmed: 'confirmed',
+  rescheduled: 'rescheduled',
+  edited: 'edited',
+  extended: 'edited',
+  checked_in: 'checked-in',
+  check_in_undone: 'check-in-undone',
+  cancelled: 'cancelled',
+};
+
+function actorOf(who: {
+  kind: 'partner' | 'operator' | 'system';
+  partnerId: string | null;
+  partnerName: string | null;
+  apiKeyId: string | null;
+  userId: string | null;
+  userEmail: string | null;
+}): HistoryItem['Actor'] {
+  const present = <K extends string>(key: K, value: string | null) => (value === null ? {} : ({ [key]: value } as Record<K, string>));
+  if (who.kind === 'system') return { Kind: 'system' };
+  if (who.kind === 'partner')
+    return { Kind: 'partner', ...present('PartnerID', who.partnerId), ...present('PartnerName', who.partnerName), ...present('KeyID', who.apiKeyId) };
+  return { Kind: 'user', ...present('UserID', who.userId), ...present('UserEmail', who.userEmail), ...present('KeyID', who.apiKeyId) };
+}
+
+/**
+ * A booking's history, oldest first: its creation (held, when it began as a hold: it is or was on hold, or a confirm
+ * followed) and a lapsed hold's expiry come from the booking; every other change from its recorded rows.
+ */
+export async function bookingHistory(uow: { pool: Pool }, ref: OperatorBookingRef): Promise<BookingHistory> {
+  const origin = await findBookingOrigin(uow.pool, ref.accountId, ref.reference.toUpperCase());
+  if (!origin) throw notFound('Booking');
+  const recorded = await listBookingHistory(uow.pool, ref.accountId, origin.id);
+  const held = origin.status === 'on_hold' || origin.status === 'expired' || recorded.some((row) => row.action === 'confirmed');
+  const creator = origin.partnerId ? 'partner' : 'operator';
+  const items: HistoryItem[] = [
+    {
+      At: origin.createdAt.toISOString(),
+      Action: held ? 'held' : 'created',
+      Actor: actorOf({ kind: creator, ...origin }),
+      Reason: null,
+      Changes: null,
+    },
+    ...recorded.map((row): HistoryItem => ({
+      At: row.at.toISOString(),
+      Action: RECORDED_ACTIONS[row.action] ?? 'edited',
+      Actor: actorOf({ kind: row.actorKind, ...row }),
+      Reason: row.reason,
+      Changes: Object.keys(row.changes).length > 0 ? row.changes : null,
+    })),
+  ];
+  if (origin.status === 'expired' && origin.expiresAt) {
+    items.push({ At: origin.expiresAt.toISOString(), Action: 'expired', Actor: { Kind: 'system' }, Reason: null, Changes: null });
+  }
+  return { Items: items };
+}

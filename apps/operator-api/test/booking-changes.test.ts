@@ -135,6 +135,32 @@ describe('reschedule', () => {
     expect(await history(Reference)).toMatchObject([{ action: 'cancelled' }]);
   });
 
+  it('a reschedule that waited for the lock of a booking another reschedule moved finds it moved, never missing', async () => {
+    await createSlot(db.pool, operator, day, '18:00', 10);
+    const to = await createSlot(db.pool, operator, day, '19:00', 10);
+    const { Reference } = await book(db.pool, operator, { date: day, time: '18:00' });
+    // Hold the booking's row lock so that both reschedules queue behind it, then let them go one after the other: the
+    // second one's lock wait ends on a booking whose timeslot changed meanwhile.
+    const holder = await db.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM bookings WHERE reference = $1 FOR UPDATE', [Reference]);
+      const move = () => request(server.url, 'POST', path(Reference, '/reschedule'), { key: operator.key, body: { Date: day, Time: '19:00' } });
+      const first = move();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const second = move();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await holder.query('COMMIT');
+      const answers = await Promise.all([first, second]);
+      expect(answers.map((r) => r.status)).toEqual([200, 200]);
+      for (const answer of answers) expect(answer.body).toMatchObject({ Reference, Time: '19:00' });
+    } finally {
+      holder.release();
+    }
+    expect(await slotState(to.id)).toEqual({ booked: 1, live: 1 });
+    expect((await history(Reference)).filter((h) => h.action === 'rescheduled')).toHaveLength(1);
+  });
+
   it('never oversells a small slot under many concurrent reschedules and bookings; the old slot is freed exactly once', async () => {
     const from = await createSlot(db.pool, operator, day, '15:00', 100);
     const small = await createSlot(db.pool, operator, day, '16:00', 5);

@@ -26,7 +26,18 @@ export async function findBooking(db: Db, owner: BookingOwner, reference: string
             ${options.lock ? 'FOR UPDATE OF b' : ''}`,
     values: [owner.accountId, reference, owner.partnerId],
   });
-  return rows[0] ? toBookingRecord(rows[0]) : null;
+  if (rows[0]) return toBookingRecord(rows[0]);
+  if (!options.lock) return null;
+  // A booking another transaction moved to another timeslot (or activity) while this one waited for its lock is
+  // re-checked by PostgreSQL against the timeslot row the join read before the wait, and drops out of the answer
+  // (EvalPlanQual): it looked missing to the second of two concurrent moves. Lock the booking row alone, then read it
+  // again under that lock. Only this rare path pays the second round trip.
+  const locked = await db.query({
+    name: 'booking-lock-alone',
+    text: `SELECT 1 FROM bookings b WHERE b.reference = $2 AND ${tenantIs('b.account_id', '$1')} AND ($3::uuid IS NULL OR b.partner_id = $3) FOR UPDATE`,
+    values: [owner.accountId, reference, owner.partnerId],
+  });
+  return locked.rowCount ? findBooking(db, owner, reference) : null;
 }
 
 export interface LifecycleEvent {

@@ -2,7 +2,16 @@
 // included), add a waiver question and generate timeslots from a weekly pattern; each checked by the domain's rules.
 import type { ActivityChanges, NewOperatorActivity, NewQuestion, TimeslotPattern } from '@backbone/contracts';
 import { addQuestion, createActivity, findAccount, findActivity, insertTimeslots, updateActivity, withTransaction, type Db, type Pool } from '@backbone/db';
-import { checkNewActivity, checkNewQuestion, notFound, planTimeslots, type Activity, type SkippedTimeslot, type WaiverQuestion } from '@backbone/domain';
+import {
+  checkNewActivity,
+  checkNewQuestion,
+  notFound,
+  planTimeslots,
+  type Activity,
+  type PlannedTimeslot,
+  type SkippedTimeslot,
+  type WaiverQuestion,
+} from '@backbone/domain';
 
 export interface ActivityUnitOfWork {
   pool: Pool;
@@ -76,7 +85,7 @@ export async function addOperatorQuestion(
 export async function generateTimeslots(
   uow: { pool: Db },
   request: { accountId: string; activityId: string; pattern: TimeslotPattern },
-): Promise<{ activity: Activity; created: number; existing: number; skipped: SkippedTimeslot[] }> {
+): Promise<{ activity: Activity; created: number; existing: number; skipped: SkippedTimeslot[]; preview: PlannedTimeslot[] | null }> {
   const activity = await activityOf(uow.pool, request.accountId, request.activityId);
   const p = request.pattern;
   const plan = planTimeslots({
@@ -86,8 +95,10 @@ export async function generateTimeslots(
     times: p.Times,
     timeZone: activity.timeZone,
     durationMinutes: activity.durationMinutes,
-    capacity: p.Capacity,
+    // A 6-player room gets 6 places unless the operator says otherwise.
+    capacity: p.Capacity ?? activity.maxParticipants,
   });
+  if (p.DryRun) return { activity, created: 0, existing: 0, skipped: plan.skipped, preview: plan.timeslots };
   const { created, existing } = await insertTimeslots(uow.pool, request.accountId, activity.id, plan.timeslots);
-  return { activity, created, existing, skipped: plan.skipped };
+  return { activity, created, existing, skipped: plan.skipped, preview: null };
 }

@@ -129,3 +129,28 @@ describe('activities', () => {
     expect(rows[0].in_shopfront).toBe(true);
   });
 });
+
+describe('generating timeslots: preview and default capacity', () => {
+  it("previews the timeslots without making any, and defaults their capacity to the activity's MaxParticipants", async () => {
+    const owner = await signedIn(server.url, operator.owner.email);
+    const path = `/api/v2/operator/activities/${operator.activity.activityId}/timeslots`;
+    const pattern = { From: dayFromNow(60), To: dayFromNow(61), Days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], Times: ['09:00', '17:00'] };
+    const count = async () =>
+      Number((await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM timeslots WHERE activity_id = $1', [operator.activity.id])).rows[0]!.n);
+    const before = await count();
+    const preview = await owner.send('POST', path, { ...pattern, DryRun: true });
+    expect(preview.status, preview.text).toBe(200);
+    expect(preview.body.Created).toBe(0);
+    expect(preview.body.Preview).toHaveLength(4);
+    expect(preview.body.Preview[0]).toMatchObject({ Date: dayFromNow(60), Time: '09:00', Capacity: operator.activity.maxParticipants });
+    expect(await count()).toBe(before);
+    const made = await owner.send('POST', path, pattern);
+    expect(made.status).toBe(201);
+    expect(made.body.Created).toBe(4);
+    const { rows } = await db.pool.query<{ capacity: number }>('SELECT DISTINCT capacity FROM timeslots WHERE activity_id = $1 AND local_date = $2', [
+      operator.activity.id,
+      dayFromNow(60),
+    ]);
+    expect(rows).toEqual([{ capacity: operator.activity.maxParticipants }]);
+  });
+});

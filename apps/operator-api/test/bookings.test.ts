@@ -313,7 +313,9 @@ describe('CSV export', () => {
       expect(csv.status).toBe(200);
       expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
       const lines = csv.text.split('\r\n');
-      expect(lines[0]).toBe('Reference,Status,Channel,Partner,Activity,Date,Time,Participants,FirstName,LastName,Email,Phone,PaymentReference,CreatedAt');
+      expect(lines[0]).toBe(
+        'Reference,Status,Channel,Partner,Activity,Date,Time,Participants,FirstName,LastName,Email,Phone,PaymentReference,CreatedAt,UnitPriceMinor,Currency,TotalMinor,Answers,CancellationReason',
+      );
       expect(lines.at(-1)).toBe('');
       const rows = lines.slice(1, -1);
       const listed = (await client.send('GET', `/api/v2/operator/bookings${query}${query ? '&' : '?'}Limit=200`)).body.Bookings;
@@ -332,7 +334,7 @@ describe('CSV export', () => {
     const hostile = [
       { FirstName: '=HYPERLINK("x")', LastName: '+1+1', Email: '-2@example.com', Phone: '@SUM(A1)' },
       { FirstName: '\tTab', LastName: '\rReturn', Email: 'line\r\nbreak, "quoted"', Phone: '' },
-      { FirstName: 'Zoë 🚣', LastName: 'Ünïcödé 東京', Email: 'plain@example.com' },
+      { FirstName: 'Zoë 🚣', LastName: 'Ünïcödé 東京', Email: 'plain@example.com', Phone: '+49 170 1234567' },
     ];
     for (const [i, customer] of hostile.entries()) {
       await db.pool.query(
@@ -345,11 +347,13 @@ describe('CSV export', () => {
     const client = await signedIn(server.url, owner.owner.email);
     const csv = (await client.send('GET', '/api/v2/operator/bookings.csv')).text;
     const common = `confirmed,ota,"'@Partner,=1","Kayak, ""wild"" — Ærø",${date},09:30,2`;
+    // The activity's price per participant, its currency, the party's total; no answers, no cancellation reason.
+    const price = '4500,EUR,9000,,';
     expect(csv).toBe(
-      'Reference,Status,Channel,Partner,Activity,Date,Time,Participants,FirstName,LastName,Email,Phone,PaymentReference,CreatedAt\r\n' +
-        `HOST-ILE2,${common},Zoë 🚣,Ünïcödé 東京,plain@example.com,,,2026-01-02T03:04:05.678Z\r\n` +
-        `HOST-ILE1,${common},'\tTab,"'\rReturn","line\r\nbreak, ""quoted""",,"'-PAY,1",2026-01-02T03:04:05.678Z\r\n` +
-        `HOST-ILE0,${common},"'=HYPERLINK(""x"")",'+1+1,'-2@example.com,'@SUM(A1),"'-PAY,0",2026-01-02T03:04:05.678Z\r\n`,
+      'Reference,Status,Channel,Partner,Activity,Date,Time,Participants,FirstName,LastName,Email,Phone,PaymentReference,CreatedAt,UnitPriceMinor,Currency,TotalMinor,Answers,CancellationReason\r\n' +
+        `HOST-ILE2,${common},Zoë 🚣,Ünïcödé 東京,plain@example.com,+49 170 1234567,,2026-01-02T03:04:05.678Z,${price}\r\n` +
+        `HOST-ILE1,${common},'\tTab,"'\rReturn","line\r\nbreak, ""quoted""",,"'-PAY,1",2026-01-02T03:04:05.678Z,${price}\r\n` +
+        `HOST-ILE0,${common},"'=HYPERLINK(""x"")",'+1+1,'-2@example.com,'@SUM(A1),"'-PAY,0",2026-01-02T03:04:05.678Z,${price}\r\n`,
     );
     // The same cells as the list answers them (CreatedAt as its ISO text, every other text before quoting).
     const listed = (await client.send('GET', '/api/v2/operator/bookings')).body.Bookings;
@@ -388,5 +392,31 @@ describe('CSV export', () => {
   it('needs a session or an admin key', async () => {
     expect((await request(server.url, 'GET', '/api/v2/operator/bookings.csv')).status).toBe(401);
     expect((await request(server.url, 'GET', '/api/v2/operator/bookings.csv', { key: operator.key })).status).toBe(200);
+  });
+});
+
+describe('CSV export for spreadsheets', () => {
+  it('starts with a UTF-8 byte order mark, names the range in the file name, and carries answers and the cancellation reason', async () => {
+    const raw = await fetch(`${server.url}/api/v2/operator/bookings.csv?From=${d1}&To=${d2}`, { headers: { authorization: `Bearer ${operator.key}` } });
+    const bytes = new Uint8Array(await raw.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(raw.headers.get('content-disposition')).toBe(`attachment; filename="bookings-${d1}-to-${d2}.csv"`);
+    const open = await request(server.url, 'GET', `/api/v2/operator/bookings.csv?From=${d1}`, { key: operator.key });
+    expect(open.headers.get('content-disposition')).toBe(`attachment; filename="bookings-from-${d1}.csv"`);
+
+    const owner = await createOperator(db.pool);
+    const date = dayFromNow(8);
+    await createSlot(db.pool, owner, date, '09:00', 10);
+    const { Reference } = await book(db.pool, owner, { date, time: '09:00' }, { participants: 2 });
+    await db.pool.query(`UPDATE bookings SET answers = $2 WHERE reference = $1`, [
+      Reference,
+      JSON.stringify([
+        { QuestionID: 1, Question: 'Allergies?', Type: 'text', Participant: null, Value: 'Nuts' },
+        { QuestionID: 2, Question: 'Size', Type: 'multiselect', Participant: 1, Value: ['M', 'L'] },
+      ]),
+    ]);
+    await request(server.url, 'POST', `/api/v2/operator/bookings/${Reference}/cancel`, { key: owner.key, body: { Reason: 'Storm, sorry' } });
+    const line = (await request(server.url, 'GET', '/api/v2/operator/bookings.csv', { key: owner.key })).text.split('\r\n')[1]!;
+    expect(line.endsWith(`,4500,EUR,9000,"Allergies?: Nuts; Size #1: M, L","Storm, sorry"`)).toBe(true);
   });
 });

@@ -285,7 +285,7 @@ async function searchOperatorBookings(
 // CRLF line ends, BOOKING_CSV_COLUMNS, and a ' before a cell a spreadsheet would run as a formula (=, +, -, @, tab, CR).
 
 /** Each column's value as text (null: an empty cell); `free` marks those that may hold anything. */
-const CSV_VALUES: Record<(typeof BOOKING_CSV_COLUMNS)[number], { sql: string; free?: true }> = {
+const CSV_VALUES: Record<(typeof BOOKING_CSV_COLUMNS)[number], { sql: string; free?: true; phone?: true }> = {
   Reference: { sql: 'b.reference' },
   Status: { sql: STATUS },
   Channel: { sql: 'b.channel' },
@@ -297,9 +297,21 @@ const CSV_VALUES: Record<(typeof BOOKING_CSV_COLUMNS)[number], { sql: string; fr
   FirstName: { sql: `b.customer->>'FirstName'`, free: true },
   LastName: { sql: `b.customer->>'LastName'`, free: true },
   Email: { sql: `b.customer->>'Email'`, free: true },
-  Phone: { sql: `b.customer->>'Phone'`, free: true },
+  Phone: { sql: `b.customer->>'Phone'`, free: true, phone: true },
   PaymentReference: { sql: 'b.payment_reference', free: true },
   CreatedAt: { sql: isoInstantSql('b.created_at') },
+  UnitPriceMinor: { sql: 'b.unit_price_minor::text' },
+  Currency: { sql: 'b.currency' },
+  TotalMinor: { sql: 'b.total_minor::text' },
+  // Every answer in one cell, "Question: value" (with the participant's number where it asks per participant).
+  Answers: {
+    sql: `(SELECT string_agg(ans->>'Question' || coalesce(' #' || (ans->>'Participant'), '') || ': ' ||
+                   CASE jsonb_typeof(ans->'Value') WHEN 'array' THEN (SELECT string_agg(x, ', ') FROM jsonb_array_elements_text(ans->'Value') AS x)
+                                                  ELSE ans->>'Value' END, '; ')
+             FROM jsonb_array_elements(b.answers) AS ans)`,
+    free: true,
+  },
+  CancellationReason: { sql: 'b.cancellation_reason', free: true },
 };
 const CSV_COLUMNS = BOOKING_CSV_COLUMNS.map((column, i) => ({ ...CSV_VALUES[column], name: `c${i}` }));
 
@@ -308,12 +320,16 @@ const CSV_COLUMNS = BOOKING_CSV_COLUMNS.map((column, i) => ({ ...CSV_VALUES[colu
  * regular expression tells the common cell, which needs neither, from the rest (four strpos per cell cost twice as
  * much over 100,000 rows).
  */
-function csvCell(v: string): string {
-  const formula = `CASE WHEN ${v} ~ '^[-=+@\\t\\r]' THEN '''' ELSE '' END`;
+function csvCell(v: string, phone = false): string {
+  // A phone number in the Phone column (+49 170 ..., digits, spaces, ( ) . -) runs nothing: written as it is, no '.
+  const formula = `CASE WHEN ${v} ~ '^[-=+@\\t\\r]'${phone ? ` AND ${v} !~ '${PHONE}'` : ''} THEN '''' ELSE '' END`;
   return `CASE WHEN ${v} ~ '^[-=+@\\t\\r]|[",\\r\\n]'
-            THEN CASE WHEN ${v} ~ '[",\\r\\n]' THEN '"' || ${formula} || replace(${v}, '"', '""') || '"' ELSE '''' || ${v} END
+            THEN CASE WHEN ${v} ~ '[",\\r\\n]' THEN '"' || ${formula} || replace(${v}, '"', '""') || '"' ELSE ${formula} || ${v} END
             ELSE ${v} END`;
 }
+
+/** A phone number as the contracts accept one: nothing a spreadsheet could run. */
+const PHONE = '^\\+?[0-9 ().-]{4,39}$';
 
 interface CsvBatch {
   csv: string | null;
@@ -328,7 +344,7 @@ interface CsvBatch {
  */
 function csvBatch(rows: string): string {
   const columns = CSV_COLUMNS.map((c) => `coalesce(${c.sql}, '') AS ${c.name}`).join(', ');
-  const line = CSV_COLUMNS.map((c) => (c.free ? csvCell(`r.${c.name}`) : `r.${c.name}`)).join(` || ',' || `);
+  const line = CSV_COLUMNS.map((c) => (c.free ? csvCell(`r.${c.name}`, c.phone) : `r.${c.name}`)).join(` || ',' || `);
   return `SELECT string_agg(${line} || E'\\r\\n', '' ORDER BY r.id DESC) AS csv, min(r.id)::text AS low, count(*)::int AS n
             FROM (${rows.replace('{columns}', `b.id, ${columns}`)} OFFSET 0) AS r`;
 }

@@ -10,6 +10,7 @@ import {
   WEEKDAYS,
   type Activity,
   type OpeningHours,
+  type PlannedTimeslot,
   type SkippedTimeslot,
   type WaiverQuestion,
 } from '@backbone/domain';
@@ -93,7 +94,7 @@ export async function addOperatorQuestion(
 export async function generateTimeslots(
   uow: { pool: Db },
   request: { accountId: string; activityId: string; pattern: TimeslotPattern },
-): Promise<{ activity: Activity; created: number; existing: number; skipped: SkippedTimeslot[] }> {
+): Promise<{ activity: Activity; created: number; existing: number; skipped: SkippedTimeslot[]; preview: PlannedTimeslot[] | null }> {
   const activity = await activityOf(uow.pool, request.accountId, request.activityId);
   const p = request.pattern;
   // A day-admission activity without times given gets its one admission slot a day, at the opening time, every day.
@@ -105,8 +106,10 @@ export async function generateTimeslots(
     times: admission ? [activity.openingHours!.from] : p.Times,
     timeZone: activity.timeZone,
     durationMinutes: activity.durationMinutes,
-    capacity: p.Capacity,
+    // A 6-player room gets 6 places unless the operator says otherwise.
+    capacity: p.Capacity ?? activity.maxParticipants,
   });
+  if (p.DryRun) return { activity, created: 0, existing: 0, skipped: plan.skipped, preview: plan.timeslots };
   const { created, existing } = await insertTimeslots(uow.pool, request.accountId, activity.id, plan.timeslots);
-  return { activity, created, existing, skipped: plan.skipped };
+  return { activity, created, existing, skipped: plan.skipped, preview: null };
 }

@@ -6,6 +6,14 @@ import { streamOperatorBookingsCsv } from '@backbone/db';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import type { OperatorAppDeps } from '../deps.js';
 
+/** bookings-2026-11-01-to-2026-11-30.csv: the range in the name, so that two exports do not overwrite each other. */
+function csvFileName(range: { From?: string; To?: string }): string {
+  if (range.From && range.To) return `bookings-${range.From}-to-${range.To}.csv`;
+  if (range.From) return `bookings-from-${range.From}.csv`;
+  if (range.To) return `bookings-to-${range.To}.csv`;
+  return 'bookings.csv';
+}
+
 export function mountExportOperatorBookings(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(routes, deps, exportOperatorBookingsOperation, async ({ query, auth, res }) => {
     const batches = streamOperatorBookingsCsv(deps.pool, auth.accountId, query);
@@ -13,9 +21,10 @@ export function mountExportOperatorBookings(routes: OperationRoutes, deps: Opera
     let batch = await batches.next();
     res.statusCode = 200;
     res.setHeader('Content-Type', 'text/csv; charset=utf-8; header=present');
-    res.setHeader('Content-Disposition', 'attachment; filename="bookings.csv"');
+    res.setHeader('Content-Disposition', `attachment; filename="${csvFileName(query)}"`);
     res.setHeader('Cache-Control', 'no-store');
-    res.write(`${BOOKING_CSV_COLUMNS.join(',')}\r\n`);
+    // The byte order mark tells spreadsheet apps the file is UTF-8 (without it Excel reads João as JoÃ£o).
+    res.write(`\uFEFF${BOOKING_CSV_COLUMNS.join(',')}\r\n`);
     while (!batch.done) {
       if (!res.write(batch.value)) await once(res, 'drain');
       batch = await batches.next();

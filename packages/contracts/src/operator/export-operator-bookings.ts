@@ -19,6 +19,11 @@ export const BOOKING_CSV_COLUMNS = [
   'Phone',
   'PaymentReference',
   'CreatedAt',
+  'UnitPriceMinor',
+  'Currency',
+  'TotalMinor',
+  'Answers',
+  'CancellationReason',
 ] as const;
 
 export const exportOperatorBookingsOperation = {
@@ -26,7 +31,8 @@ export const exportOperatorBookingsOperation = {
   method: 'get',
   path: '/api/v2/operator/bookings.csv',
   summary: 'Export the bookings as CSV',
-  description: "The same filters and order as the list, every row. A cell that begins with =, +, - or @ is prefixed with ' so that spreadsheets do not run it.",
+  description:
+    "The same filters and order as the list, every row, after a UTF-8 byte order mark; named for the range. A cell that begins with =, +, - or @ is prefixed with ' so that spreadsheets do not run it, except a phone number in the Phone column.",
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',

@@ -9,16 +9,38 @@ import { operatorTags } from './shared.schemas.js';
 export const timeslotPatternSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['From', 'To', 'Days', 'Times', 'Capacity'],
+  required: ['From', 'To', 'Days', 'Times'],
   properties: {
     From: calendarDateSchema,
     To: calendarDateSchema,
     Days: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] } },
     Times: { type: 'array', minItems: 1, maxItems: 48, uniqueItems: true, items: clockTimeSchema },
-    Capacity: { type: 'integer', minimum: 0, maximum: 100000 },
+    Capacity: { type: 'integer', minimum: 0, maximum: 100000, description: "Places per timeslot; the activity's MaxParticipants when left out." },
+    DryRun: { type: 'boolean', description: 'true: answer the timeslots it would make (Preview), and make none.' },
   },
 } as const;
 export type TimeslotPattern = FromSchema<typeof timeslotPatternSchema>;
+
+const generatedSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Created', 'Existing', 'Skipped'],
+  properties: {
+    Created: { type: 'integer', description: 'With DryRun: 0.' },
+    Preview: {
+      type: 'array',
+      description: 'With DryRun only: every timeslot of the pattern (those that exist already are kept as they are).',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['Date', 'Time', 'StartsAt', 'Capacity'],
+        properties: { Date: { type: 'string' }, Time: { type: 'string' }, StartsAt: { type: 'string', format: 'date-time' }, Capacity: { type: 'integer' } },
+      },
+    },
+    Existing: { type: 'integer' },
+    Skipped: { type: 'array', items: { type: 'object', required: ['Date', 'Time'], properties: { Date: { type: 'string' }, Time: { type: 'string' } } } },
+  },
+} as const;
 
 export const generateTimeslotsOperation = {
   operationId: 'generateTimeslots',
@@ -33,18 +55,10 @@ export const generateTimeslotsOperation = {
   params: activityParams,
   body: timeslotPatternSchema,
   responses: {
+    200: { description: 'DryRun: what it would make (Preview); nothing was made.', schema: generatedSchema },
     201: {
       description: 'What was created.',
-      schema: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['Created', 'Existing', 'Skipped'],
-        properties: {
-          Created: { type: 'integer' },
-          Existing: { type: 'integer' },
-          Skipped: { type: 'array', items: { type: 'object', required: ['Date', 'Time'], properties: { Date: { type: 'string' }, Time: { type: 'string' } } } },
-        },
-      },
+      schema: generatedSchema,
     },
     404: { description: 'No such activity in this account.' },
     422: { description: 'Invalid pattern.' },

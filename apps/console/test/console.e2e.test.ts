@@ -128,7 +128,8 @@ describe('console: sign-in and bookings', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
     const csv = await readFile(await download.path(), 'utf8');
     const lines = csv.split('\r\n').filter((l) => l !== '');
-    expect(lines[0]).toMatch(/^Reference,Status,Channel,/);
+    // A byte order mark first, so that spreadsheet apps read the file as UTF-8.
+    expect(lines[0]).toMatch(/^\uFEFFReference,Status,Channel,/);
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(shown);
 
     await page.getByLabel('Search').fill('pereira');

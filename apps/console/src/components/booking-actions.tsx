@@ -2,6 +2,7 @@
 // same activity, cancel with a reason. Each is offered only when the user's role may call it and the booking is live;
 // the API decides the rest (a full timeslot is a 409 whose detail is shown as it is).
 import { useState, type FormEvent } from 'react';
+import { CustomerInputs } from './customer-inputs.js';
 import type { BookingDetail } from '@backbone/contracts/browser';
 import { useBookingAction, useMay, useTimeslots, type BookingAction } from '../api/hooks.js';
 import { problemDetail } from './states.js';
@@ -94,22 +95,7 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
         Participants
         <input type="number" name="Participants" min={1} required value={draft.Participants} onChange={field('Participants')} />
       </label>
-      <label>
-        First name
-        <input name="FirstName" required value={draft.FirstName} onChange={field('FirstName')} autoComplete="off" />
-      </label>
-      <label>
-        Last name
-        <input name="LastName" required value={draft.LastName} onChange={field('LastName')} autoComplete="off" />
-      </label>
-      <label>
-        E-mail
-        <input type="email" name="Email" required value={draft.Email} onChange={field('Email')} autoComplete="off" />
-      </label>
-      <label>
-        Phone
-        <input type="tel" name="Phone" value={draft.Phone} onChange={field('Phone')} autoComplete="off" />
-      </label>
+      <CustomerInputs values={draft} field={field} />
       <label>
         Note
         <textarea name="Note" rows={3} maxLength={2000} value={draft.Note} onChange={field('Note')} />

@@ -2,6 +2,7 @@
 // The API decides: a full or closed timeslot comes back as a 409 whose detail is shown as it is. The total is shown
 // before selling; after "Sold" the customer is cleared so that the next click cannot sell to them again.
 import { useRef, useState, type FormEvent } from 'react';
+import { CustomerInputs } from '../components/customer-inputs.js';
 import { Link } from 'wouter';
 import { today } from '../api/dates.js';
 import { ApiProblem } from '../api/client.js';
@@ -101,22 +102,7 @@ export function NewSalePage() {
             </label>
           </div>
           <div className="row">
-            <label>
-              First name
-              <input name="FirstName" required value={form.FirstName} onChange={field('FirstName')} autoComplete="off" />
-            </label>
-            <label>
-              Last name
-              <input name="LastName" required value={form.LastName} onChange={field('LastName')} autoComplete="off" />
-            </label>
-            <label>
-              E-mail
-              <input type="email" name="Email" required value={form.Email} onChange={field('Email')} autoComplete="off" />
-            </label>
-            <label>
-              Phone (optional)
-              <input type="tel" name="Phone" value={form.Phone} onChange={field('Phone')} autoComplete="off" />
-            </label>
+            <CustomerInputs values={form} field={field} />
             <label>
               Payment reference (optional)
               <input name="PaymentReference" value={form.PaymentReference} onChange={field('PaymentReference')} autoComplete="off" />

@@ -1,0 +1,35 @@
+// The customer's inputs, as the sale form and the booking panel's Edit both ask for them: one place for their names,
+// types and which are required, so both forms send the API the same Customer.
+import type { ChangeEvent } from 'react';
+
+export interface CustomerValues {
+  FirstName: string;
+  LastName: string;
+  Email: string;
+  Phone: string;
+}
+
+type OnInput = (name: keyof CustomerValues) => (event: ChangeEvent<HTMLInputElement>) => void;
+
+export function CustomerInputs({ values, field }: { values: CustomerValues; field: OnInput }) {
+  return (
+    <>
+      <label>
+        First name
+        <input name="FirstName" required value={values.FirstName} onChange={field('FirstName')} autoComplete="off" />
+      </label>
+      <label>
+        Last name
+        <input name="LastName" required value={values.LastName} onChange={field('LastName')} autoComplete="off" />
+      </label>
+      <label>
+        E-mail
+        <input type="email" name="Email" required value={values.Email} onChange={field('Email')} autoComplete="off" />
+      </label>
+      <label>
+        Phone (optional)
+        <input type="tel" name="Phone" value={values.Phone} onChange={field('Phone')} autoComplete="off" />
+      </label>
+    </>
+  );
+}

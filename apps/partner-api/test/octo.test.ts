@@ -182,6 +182,37 @@ describe('OCTO booking lifecycle', () => {
     expect(changed.body).toEqual({ error: 'INVALID_BOOKING_UUID', errorMessage: expect.any(String), uuid });
   });
 
+  it('updates the resellerReference and a reservation’s expiry, with a booking.updated event naming the reference', async () => {
+    const slot = await freshSlot(6);
+    const reserved = await octo('POST', '/bookings', reservation(slot, 1, { resellerReference: 'OLD-REF', expirationMinutes: 5 }));
+    expect(reserved.status).toBe(200);
+    const { uuid, supplierReference } = reserved.body;
+
+    const updated = await octo('PATCH', `/bookings/${uuid}`, { resellerReference: 'NEW-REF', expirationMinutes: 50 });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ resellerReference: 'NEW-REF', status: 'ON_HOLD' });
+    expect(Date.parse(updated.body.utcExpiresAt) - Date.now()).toBeGreaterThan(45 * 60_000);
+    expect((await octo('GET', `/bookings?resellerReference=NEW-REF`)).body.map((b: { uuid: string }) => b.uuid)).toEqual([uuid]);
+    expect((await octo('GET', `/bookings?resellerReference=OLD-REF`)).body).toEqual([]);
+
+    const { rows: events } = await db.pool.query<{ payload: { Changed: string[] } }>(
+      `SELECT payload FROM outbox_events WHERE type = 'booking.updated' AND payload->>'Reference' = $1`,
+      [supplierReference],
+    );
+    expect(events.map((e) => e.payload.Changed)).toEqual([['PaymentReference']]);
+    const { rows: history } = await db.pool.query<{ action: string }>(
+      `SELECT h.action FROM booking_history h JOIN bookings b ON b.id = h.booking_id WHERE b.reference = $1 ORDER BY h.id`,
+      [supplierReference],
+    );
+    expect(history.map((h) => h.action)).toEqual(['extended', 'edited']);
+
+    // Once confirmed there is no expiry to move; the reference can still change, and null removes it.
+    await octo('POST', `/bookings/${uuid}/confirm`, { contact });
+    const cleared = await octo('PATCH', `/bookings/${uuid}`, { resellerReference: null, expirationMinutes: 30 });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toMatchObject({ resellerReference: null, utcExpiresAt: null, status: 'CONFIRMED' });
+  });
+
   it('keeps resellers apart: another reseller’s uuid is INVALID_BOOKING_UUID', async () => {
     const slot = await freshSlot(6);
     const mine = await octo('POST', '/bookings', reservation(slot, 1));

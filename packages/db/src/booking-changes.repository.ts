@@ -71,6 +71,7 @@ export interface BookingChangeWrite {
   customer: Record<string, unknown>;
   answers: unknown[];
   note: string | null;
+  paymentReference: string | null;
   /** Places to add to (negative: give back to) each timeslot, by id; zero entries are left out. */
   places: ReadonlyMap<number, number>;
 }
@@ -103,7 +104,8 @@ export async function writeBookingChange(
                FROM unnest($3::bigint[], $4::int[]) AS d(id, delta)
               WHERE t.id = d.id AND ${tenantIs('t.account_id', '$1')}
            ), changed AS (
-             UPDATE bookings SET activity_id = $5, timeslot_id = $6, participants = $7, customer = $8, answers = $9, note = $10
+             UPDATE bookings SET activity_id = $5, timeslot_id = $6, participants = $7, customer = $8, answers = $9, note = $10,
+                    payment_reference = $20
               WHERE id = $2 AND ${tenantIs('account_id', '$1')}
              RETURNING unit_price_minor, currency, price_source
            ), history AS (
@@ -131,6 +133,7 @@ export async function writeBookingChange(
       ...actorColumns(history.actor),
       history.reason,
       JSON.stringify(history.changes),
+      write.paymentReference,
     ],
   });
   const row = rows[0]!;

@@ -1,5 +1,5 @@
 // Change a live booking: move it to another timeslot (of its activity, or of another one), change the party size,
-// the customer, the waiver answers or the operator's note. One transaction under the booking's row lock: the places
+// the customer, the waiver answers, the operator's note or the partner's payment reference. One transaction under the booking's row lock: the places
 // leave the old timeslot and take the new one (or the party grows or shrinks in place) with the same rule as a create,
 // so the booking fits or nothing changes; the booking, its booking.updated event and its history row commit with the
 // places. Partners (the partner API, OCTO) may change until the activity's cancellation cutoff, the operator at any
@@ -34,6 +34,8 @@ export interface BookingChangeRequest {
   answers?: readonly BookingAnswer[];
   /** The operator's note; null removes it. */
   note?: string | null;
+  /** The partner's payment reference (OCTO's resellerReference); null removes it. */
+  paymentReference?: string | null;
   /** Why (recorded in the booking's history). */
   reason?: string | null;
 }
@@ -68,11 +70,12 @@ export async function changeBooking(
       const answers = await changedAnswers(tx, booking, activity, participants, request.answers);
       const customer = request.customer ? { ...booking.customer, ...definedMembers(request.customer) } : booking.customer;
       const note = request.note === undefined ? booking.note : request.note;
+      const paymentReference = request.paymentReference === undefined ? booking.paymentReference : request.paymentReference;
 
       const moved = timeslotId !== booking.timeslotId;
       const date = request.move?.date ?? booking.date;
       const time = request.move?.time ?? booking.time;
-      const changed = changedMembers(booking, { activityId: activity.activityId, date, time, participants, customer, answers, note });
+      const changed = changedMembers(booking, { activityId: activity.activityId, date, time, participants, customer, answers, note, paymentReference });
       if (changed.length === 0) return toBookingDetails(booking);
 
       const slots = await lockTimeslotsForChange(tx, booking.accountId, moved ? [booking.timeslotId, timeslotId] : [timeslotId]);
@@ -101,6 +104,7 @@ export async function changeBooking(
         if (member === 'Customer') history.Customer = { From: booking.customer, To: customer };
         else if (member === 'Answers') history.Answers = { From: booking.answers.length, To: answers.length };
         else if (member === 'Note') history.Note = { From: booking.note, To: note };
+        else if (member === 'PaymentReference') history.PaymentReference = { From: booking.paymentReference, To: paymentReference };
         else history[member] = { From: previous[member], To: after[member] };
       }
       const payload: Omit<BookingUpdatedPayload, 'OccurredAt'> = {
@@ -117,7 +121,7 @@ export async function changeBooking(
       await writeBookingChange(
         tx,
         booking,
-        { activityInternalId: activity.id, timeslotId, participants, customer, answers, note, places },
+        { activityInternalId: activity.id, timeslotId, participants, customer, answers, note, paymentReference, places },
         { eventId: payload.EventID, payload },
         { action: moved || activity.id !== booking.activityInternalId ? 'rescheduled' : 'edited', actor, reason: request.reason ?? null, changes: history },
       );
@@ -175,7 +179,16 @@ function definedMembers(customer: CustomerDetails): Record<string, unknown> {
 
 function changedMembers(
   booking: BookingRecord,
-  after: { activityId: string; date: string; time: string; participants: number; customer: Record<string, unknown>; answers: unknown[]; note: string | null },
+  after: {
+    activityId: string;
+    date: string;
+    time: string;
+    participants: number;
+    customer: Record<string, unknown>;
+    answers: unknown[];
+    note: string | null;
+    paymentReference: string | null;
+  },
 ): BookingChangeMember[] {
   const changed: BookingChangeMember[] = [];
   if (after.activityId !== booking.activityId) changed.push('ActivityID');
@@ -185,6 +198,7 @@ function changedMembers(
   if (!sameJson(after.customer, booking.customer)) changed.push('Customer');
   if (!sameJson(after.answers, booking.answers)) changed.push('Answers');
   if (after.note !== booking.note) changed.push('Note');
+  if (after.paymentReference !== booking.paymentReference) changed.push('PaymentReference');
   return changed;
 }
 

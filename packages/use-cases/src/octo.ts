@@ -32,6 +32,7 @@ import {
   lockOctoBookingReference,
   setOctoIdentity,
   setOctoUnitItems,
+  type BookingRecord,
   type Db,
   type OctoBookingRecord,
   type OctoSupplierRecord,
@@ -312,6 +313,12 @@ export async function updateOctoBooking(uow: Uow, caller: OctoCaller, uuid: stri
   }
   const items = unitItemsChange(caller, request.unitItems);
   const customer = request.contact ? customerOfContact(request.contact) : undefined;
+  const holdMinutes = request.expirationMinutes === undefined ? undefined : holdMinutesOf(request.expirationMinutes);
+  // Under the change's row lock: the unit items, and a reservation's new expiry (a confirmed booking has none to move).
+  const withinChange = async (tx: Db, booking: BookingRecord) => {
+    await items.withinChange?.(tx, booking);
+    if (holdMinutes !== undefined && booking.status === 'on_hold') await extendHold(tx, booking, holdMinutes, actorOf(caller));
+  };
   await changeBooking(
     uow,
     { owner: ownerOf(caller), reference },
@@ -320,10 +327,11 @@ export async function updateOctoBooking(uow: Uow, caller: OctoCaller, uuid: stri
       ...(items.participants !== undefined ? { participants: items.participants } : {}),
       ...(customer ? { customer } : {}),
       ...(request.notes !== undefined ? { note: request.notes } : {}),
+      ...(request.resellerReference !== undefined ? { paymentReference: request.resellerReference || null } : {}),
     },
     actorOf(caller),
     null,
-    items.withinChange ? { withinChange: items.withinChange } : {},
+    { withinChange },
   );
   return answer(uow, caller, uuid.toLowerCase(), view);
 }

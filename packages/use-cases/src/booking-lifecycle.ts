@@ -111,12 +111,15 @@ export async function confirmBooking(
   request: ConfirmBookingRequest,
   actor: BookingActor,
   idempotency: IdempotencyRequest | null = null,
+  options: { beforeConfirm?: (tx: Db) => Promise<void> } = {},
 ): Promise<Replayable<BookingDetails>> {
   // Counted once the transaction committed, and only when this call made the change (not a repeat, not a replay).
   let confirmed: BookingRecord['channel'] | null = null;
   const result = await runIdempotently(uow.pool, ref.owner.accountId, idempotency, (db) =>
     inTransaction(db, async (tx) => {
       confirmed = null;
+      // A write of the caller's (OCTO's confirm changes the hold first) that commits or rolls back with the confirm.
+      await options.beforeConfirm?.(tx);
       const booking = await lockedBooking(tx, ref);
       if (decideConfirm(stateOf(booking), booking.now) === 'unchanged') return toBookingDetails(booking);
       const mismatched = unchangeableMembers(booking, request);

@@ -56,83 +56,100 @@ export async function changeBooking(
   let releasedLapsedHolds = false;
   const result = await runIdempotently(uow.pool, ref.owner.accountId, idempotency, (db) =>
     inTransaction(db, async (tx) => {
-      releasedLapsedHolds = false;
-      const booking = await lockedBooking(tx, ref);
-      assertChangeable(stateOf(booking), booking.now, actingAs(actor));
-      await options.withinChange?.(tx, booking);
-
-      const activity = await targetActivity(tx, booking, request, actor);
-      const participants = request.participants ?? booking.participants;
-      if (participants > activity.maxParticipants) {
-        throw new ValidationError([{ field: 'Participants', message: `Participants must be at most ${activity.maxParticipants} for this activity.` }]);
-      }
-      const timeslotId = request.move ? await targetTimeslot(tx, booking, activity.id, request.move, actor) : booking.timeslotId;
-      const answers = await changedAnswers(tx, booking, activity, participants, request.answers);
-      const customer = request.customer ? { ...booking.customer, ...definedMembers(request.customer) } : booking.customer;
-      const note = request.note === undefined ? booking.note : request.note;
-      const paymentReference = request.paymentReference === undefined ? booking.paymentReference : request.paymentReference;
-
-      const moved = timeslotId !== booking.timeslotId;
-      const date = request.move?.date ?? booking.date;
-      const time = request.move?.time ?? booking.time;
-      const changed = changedMembers(booking, { activityId: activity.activityId, date, time, participants, customer, answers, note, paymentReference });
-      if (changed.length === 0) return toBookingDetails(booking);
-
-      const slots = await lockTimeslotsForChange(tx, booking.accountId, moved ? [booking.timeslotId, timeslotId] : [timeslotId]);
-      const party = { fromTimeslotId: booking.timeslotId, participantsBefore: booking.participants, participantsAfter: participants };
-      let target = slots.get(timeslotId)!;
-      if (placesToTake(party, target).verdict === 'release-lapsed') {
-        // Places of holds that lapsed are free from that instant: released now, as a create would.
-        await releaseLapsedHolds(tx, { timeslotId, limit: 1000 });
-        releasedLapsedHolds = true;
-        target = (await lockTimeslotsForChange(tx, booking.accountId, [timeslotId])).get(timeslotId)!;
-        if (placesToTake(party, target).verdict !== 'fits') throw new Error('lapsed holds released, yet the timeslot still counts them');
-      }
-      const places = new Map<number, number>(
-        moved
-          ? [
-              [booking.timeslotId, -booking.participants],
-              [timeslotId, participants],
-            ]
-          : [[timeslotId, participants - booking.participants]],
-      );
-
-      const history: Record<string, { From: unknown; To: unknown }> = {};
-      const previous = { ActivityID: booking.activityId, Date: booking.date, Time: booking.time, Participants: booking.participants };
-      const after = { ActivityID: activity.activityId, Date: date, Time: time, Participants: participants };
-      for (const member of changed) {
-        if (member === 'Customer') history.Customer = { From: booking.customer, To: customer };
-        else if (member === 'Answers') history.Answers = { From: booking.answers.length, To: answers.length };
-        else if (member === 'Note') history.Note = { From: booking.note, To: note };
-        else if (member === 'PaymentReference') history.PaymentReference = { From: booking.paymentReference, To: paymentReference };
-        else history[member] = { From: previous[member], To: after[member] };
-      }
-      const payload: Omit<BookingUpdatedPayload, 'OccurredAt'> = {
-        EventID: randomUUID(),
-        AccountID: booking.accountId,
-        ...(booking.partnerId ? { PartnerID: booking.partnerId } : {}),
-        Reference: booking.reference,
-        Status: booking.status === 'on_hold' ? 'on_hold' : 'confirmed',
-        UpdatedAt: booking.now.toISOString(),
-        ...after,
-        Changed: changed,
-        Previous: previous,
-      };
-      await writeBookingChange(
-        tx,
-        booking,
-        { activityInternalId: activity.id, timeslotId, participants, customer, answers, note, paymentReference, places },
-        { eventId: payload.EventID, payload },
-        { action: moved || activity.id !== booking.activityInternalId ? 'rescheduled' : 'edited', actor, reason: request.reason ?? null, changes: history },
-      );
-      if (request.answers) await keepAnswerFiles(tx, booking, request.answers);
-      const changedBooking = await findBooking(tx, ref.owner, booking.reference);
-      return toBookingDetails(changedBooking!);
+      const change = await applyBookingChange(tx, ref, request, actor, options);
+      releasedLapsedHolds = change.releasedLapsedHolds;
+      return change.booking;
     }),
   );
   // Releasing lapsed holds commits without waiting for the disk (see releaseLapsedHolds); this answer must not.
   if (releasedLapsedHolds) await awaitDurable(uow.pool);
   return result;
+}
+
+/**
+ * The change within the caller's transaction (changeBooking's, or OCTO's confirm, which changes and confirms in one).
+ * When it released lapsed holds the transaction commits without waiting for the disk: the caller awaits durability
+ * before it answers.
+ */
+export async function applyBookingChange(
+  tx: Db,
+  ref: BookingRef,
+  request: BookingChangeRequest,
+  actor: BookingActor,
+  options: BookingChangeOptions = {},
+): Promise<{ booking: BookingDetails; releasedLapsedHolds: boolean }> {
+  let releasedLapsedHolds = false;
+  const booking = await lockedBooking(tx, ref);
+  assertChangeable(stateOf(booking), booking.now, actingAs(actor));
+  await options.withinChange?.(tx, booking);
+
+  const activity = await targetActivity(tx, booking, request, actor);
+  const participants = request.participants ?? booking.participants;
+  if (participants > activity.maxParticipants) {
+    throw new ValidationError([{ field: 'Participants', message: `Participants must be at most ${activity.maxParticipants} for this activity.` }]);
+  }
+  const timeslotId = request.move ? await targetTimeslot(tx, booking, activity.id, request.move, actor) : booking.timeslotId;
+  const answers = await changedAnswers(tx, booking, activity, participants, request.answers);
+  const customer = request.customer ? { ...booking.customer, ...definedMembers(request.customer) } : booking.customer;
+  const note = request.note === undefined ? booking.note : request.note;
+  const paymentReference = request.paymentReference === undefined ? booking.paymentReference : request.paymentReference;
+
+  const moved = timeslotId !== booking.timeslotId;
+  const date = request.move?.date ?? booking.date;
+  const time = request.move?.time ?? booking.time;
+  const changed = changedMembers(booking, { activityId: activity.activityId, date, time, participants, customer, answers, note, paymentReference });
+  if (changed.length === 0) return { booking: toBookingDetails(booking), releasedLapsedHolds };
+
+  const slots = await lockTimeslotsForChange(tx, booking.accountId, moved ? [booking.timeslotId, timeslotId] : [timeslotId]);
+  const party = { fromTimeslotId: booking.timeslotId, participantsBefore: booking.participants, participantsAfter: participants };
+  let target = slots.get(timeslotId)!;
+  if (placesToTake(party, target).verdict === 'release-lapsed') {
+    // Places of holds that lapsed are free from that instant: released now, as a create would.
+    await releaseLapsedHolds(tx, { timeslotId, limit: 1000 });
+    releasedLapsedHolds = true;
+    target = (await lockTimeslotsForChange(tx, booking.accountId, [timeslotId])).get(timeslotId)!;
+    if (placesToTake(party, target).verdict !== 'fits') throw new Error('lapsed holds released, yet the timeslot still counts them');
+  }
+  const places = new Map<number, number>(
+    moved
+      ? [
+          [booking.timeslotId, -booking.participants],
+          [timeslotId, participants],
+        ]
+      : [[timeslotId, participants - booking.participants]],
+  );
+
+  const history: Record<string, { From: unknown; To: unknown }> = {};
+  const previous = { ActivityID: booking.activityId, Date: booking.date, Time: booking.time, Participants: booking.participants };
+  const after = { ActivityID: activity.activityId, Date: date, Time: time, Participants: participants };
+  for (const member of changed) {
+    if (member === 'Customer') history.Customer = { From: booking.customer, To: customer };
+    else if (member === 'Answers') history.Answers = { From: booking.answers.length, To: answers.length };
+    else if (member === 'Note') history.Note = { From: booking.note, To: note };
+    else if (member === 'PaymentReference') history.PaymentReference = { From: booking.paymentReference, To: paymentReference };
+    else history[member] = { From: previous[member], To: after[member] };
+  }
+  const payload: Omit<BookingUpdatedPayload, 'OccurredAt'> = {
+    EventID: randomUUID(),
+    AccountID: booking.accountId,
+    ...(booking.partnerId ? { PartnerID: booking.partnerId } : {}),
+    Reference: booking.reference,
+    Status: booking.status === 'on_hold' ? 'on_hold' : 'confirmed',
+    UpdatedAt: booking.now.toISOString(),
+    ...after,
+    Changed: changed,
+    Previous: previous,
+  };
+  await writeBookingChange(
+    tx,
+    booking,
+    { activityInternalId: activity.id, timeslotId, participants, customer, answers, note, paymentReference, places },
+    { eventId: payload.EventID, payload },
+    { action: moved || activity.id !== booking.activityInternalId ? 'rescheduled' : 'edited', actor, reason: request.reason ?? null, changes: history },
+  );
+  if (request.answers) await keepAnswerFiles(tx, booking, request.answers);
+  const changedBooking = await findBooking(tx, ref.owner, booking.reference);
+  return { booking: toBookingDetails(changedBooking!), releasedLapsedHolds };
 }
 
 async function targetActivity(db: Parameters<typeof findActivityForChange>[0], booking: BookingRecord, request: BookingChangeRequest, actor: BookingActor) {

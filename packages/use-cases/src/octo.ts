@@ -20,6 +20,7 @@ import type {
   OctoUpdateRequest,
 } from '@backbone/contracts';
 import {
+  awaitDurable,
   extendHold,
   findBooking,
   findOctoBooking,
@@ -63,7 +64,7 @@ import {
   type OctoView,
 } from '@backbone/domain';
 import { cancelBooking, confirmBooking } from './booking-lifecycle.js';
-import { changeBooking } from './change-booking.js';
+import { applyBookingChange, changeBooking } from './change-booking.js';
 import { createBooking } from './create-booking.js';
 import { IdempotencyError } from './errors.js';
 import { hashRequest } from './idempotency.js';
@@ -278,23 +279,33 @@ export async function confirmOctoBooking(uow: Uow, caller: OctoCaller, uuid: str
   const ref = { owner: ownerOf(caller), reference };
   const items = unitItemsChange(caller, request.unitItems);
   const customer = customerOfContact(request.contact);
-  // New unit items or notes change the hold first (the same rule as any change: it fits, or nothing changes).
-  if (items.participants !== undefined || request.notes !== undefined) {
-    await changeBooking(
-      uow,
-      ref,
-      { ...(items.participants !== undefined ? { participants: items.participants } : {}), ...(request.notes !== undefined ? { note: request.notes } : {}) },
-      actorOf(caller),
-      null,
-      items.withinChange ? { withinChange: items.withinChange } : {},
-    );
-  }
+  // New unit items or notes change the hold first, in the confirm's transaction: the change fits and the hold is
+  // confirmed, or neither happens.
+  const change =
+    items.participants !== undefined || request.notes !== undefined
+      ? {
+          ...(items.participants !== undefined ? { participants: items.participants } : {}),
+          ...(request.notes !== undefined ? { note: request.notes } : {}),
+        }
+      : null;
+  let releasedLapsedHolds = false;
   await confirmBooking(
     uow,
     ref,
     { Customer: customer, ...(request.resellerReference ? { PaymentReference: request.resellerReference } : {}) },
     actorOf(caller),
+    null,
+    change
+      ? {
+          beforeConfirm: async (tx) => {
+            const changed = await applyBookingChange(tx, ref, change, actorOf(caller), items.withinChange ? { withinChange: items.withinChange } : {});
+            releasedLapsedHolds = changed.releasedLapsedHolds;
+          },
+        }
+      : {},
   );
+  // Releasing lapsed holds let the transaction commit without waiting for the disk; the answer waits for it.
+  if (releasedLapsedHolds) await awaitDurable(uow.pool);
   return answer(uow, caller, uuid.toLowerCase(), view);
 }
 

@@ -1,6 +1,7 @@
 // Lint rules for every workspace: the recommended sets, type-checked (floating and misused promises, awaits of
 // non-promises, unsafe `any`). Each file is checked with the tsconfig.json that includes it (projectService); the
-// three plain JavaScript files no tsconfig includes (this one, scripts/*.mjs) get TypeScript's default project.
+// plain JavaScript files no tsconfig includes (this one, scripts/*.mjs, the migrations that must run outside a
+// transaction) get TypeScript's default project.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -13,7 +14,7 @@ export default tseslint.config(
     languageOptions: {
       globals: { ...globals.node },
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/*.mjs'] },
+        projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/*.mjs', 'packages/db/migrations/*.js'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

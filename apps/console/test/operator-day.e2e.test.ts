@@ -155,6 +155,26 @@ describe('console: changing a booking from the panel', () => {
     await screenshot(page, 'booking-edited-top', false);
   });
 
+  it("clears the customer's phone when its field is emptied", async () => {
+    const reference = await partnerBooking({
+      Time: '11:30',
+      Participants: 1,
+      Customer: { FirstName: 'Phone', LastName: 'Owner', Email: 'phone@example.com', Phone: '+351 912 345 678' },
+    });
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/bookings?Open=${reference}`);
+    const panel = panelOf(page, reference);
+    await panel.getByText('+351 912 345 678').waitFor();
+    await panel.getByRole('button', { name: 'Edit' }).click();
+    const form = panel.getByRole('form', { name: 'Edit the booking' });
+    await form.getByLabel('Phone (optional)').fill('');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await panel.locator('.history li[data-action="edited"]').last().waitFor();
+    expect((await apiBooking(reference)).Customer.Phone).toBeNull();
+    await expect.poll(async () => (await panel.textContent()) ?? '').not.toContain('+351 912 345 678 ');
+    expect(await panel.locator('dt:text-is("Phone") + dd').textContent()).toBe('—');
+  });
+
   it('reschedules to another timeslot: the old places freed, the new ones taken', async () => {
     const reference = await partnerBooking({ Time: '15:00', Participants: 2, Customer: { FirstName: 'Move', LastName: 'Me', Email: 'move@example.com' } });
     const slots = async () =>
@@ -307,6 +327,58 @@ describe('console: what staff are not offered', () => {
     await browser.desktop.goto(url);
     await browser.desktop.locator(`li.slot[aria-label="${date} 15:00"]`).getByRole('button', { name: 'Close' }).waitFor();
     await browser.desktop.getByText('Generate timeslots').waitFor();
+  });
+});
+
+describe('console: bookings by slot time', () => {
+  it('orders the list by slot time from the Order selector, keeps it in the URL, pages on in that order and exports without it', async () => {
+    for (const time of ['08:00', '19:30']) await createSlot(db.pool, operator.activity, dayFromNow(2), time, 8);
+    await bookDirect(db.pool, operator, { date: dayFromNow(2), time: '19:30' }, 'online', { FirstName: 'Late', LastName: 'Evening' });
+    await bookDirect(db.pool, operator, { date: dayFromNow(2), time: '08:00' }, 'pos', { FirstName: 'Early', LastName: 'Morning' });
+    const api = async (query: string) => (await request(operatorApi.url, 'GET', `/api/v2/operator/bookings?${query}`, { key: operator.key })).body;
+    const bySlot = await api('Sort=starts_at&Limit=50');
+    for (const width of [1280, 390]) {
+      const page = browser.desktop;
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${operatorApi.url}/console/bookings`);
+      await page.locator('tr[data-reference]').first().waitFor();
+      await page.getByLabel('Order').selectOption({ label: 'By slot time' });
+      await page.waitForURL(/Sort=starts_at/);
+      const shown = () => page.locator('tr[data-reference]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-reference')));
+      await expect.poll(shown).toEqual(bySlot.Bookings.map((b: { Reference: string }) => b.Reference));
+      expect(await page.locator('tr[data-reference] .customer').first().textContent()).toBe('Early Morning');
+      expect(await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).not.toContain('Sort');
+      expect(await layoutProblems(page)).toEqual([]);
+      await screenshot(page, 'bookings-by-slot-time', false);
+      // A reload keeps the order; Later follows the API's Next in the same order.
+      await page.goto(`${operatorApi.url}/console/bookings?Sort=starts_at&Q=pereira`);
+      await expect.poll(async () => page.getByLabel('Order').inputValue()).toBe('starts_at');
+      const pereiras = (await api('Sort=starts_at&Q=pereira&Limit=50')).Bookings.map((b: { Reference: string }) => b.Reference);
+      await expect.poll(shown).toEqual(pereiras);
+      await page.getByLabel('Order').selectOption({ label: 'Newest booked first' });
+      await expect.poll(() => page.url()).not.toContain('Sort=');
+      await expect.poll(shown).toEqual((await api('Q=pereira&Limit=50')).Bookings.map((b: { Reference: string }) => b.Reference));
+    }
+    await browser.desktop.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('pages by slot time with Later and back to the Earliest', async () => {
+    const page = browser.desktop;
+    // More than a page: the console asks for 50.
+    await createSlot(db.pool, operator.activity, dayFromNow(5), '10:00', 40);
+    for (let i = 0; i < 30; i++)
+      await bookDirect(db.pool, operator, { date: dayFromNow(5), time: '10:00' }, 'online', { FirstName: `Guest ${i}`, LastName: 'Later' });
+    const first = (await request(operatorApi.url, 'GET', '/api/v2/operator/bookings?Sort=starts_at&Limit=50', { key: operator.key })).body;
+    expect(first.Next).not.toBeNull();
+    const second = (await request(operatorApi.url, 'GET', `/api/v2/operator/bookings?Sort=starts_at&Limit=50&Cursor=${first.Next}`, { key: operator.key }))
+      .body;
+    await page.goto(`${operatorApi.url}/console/bookings?Sort=starts_at`);
+    const shown = () => page.locator('tr[data-reference]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-reference')));
+    await expect.poll(shown).toEqual(first.Bookings.map((b: { Reference: string }) => b.Reference));
+    await page.getByRole('button', { name: 'Later' }).click();
+    await expect.poll(shown).toEqual(second.Bookings.map((b: { Reference: string }) => b.Reference));
+    await page.getByRole('button', { name: 'Earliest' }).click();
+    await expect.poll(shown).toEqual(first.Bookings.map((b: { Reference: string }) => b.Reference));
   });
 });
 

@@ -7,7 +7,14 @@ import { sqlParameters } from './sql-parameters.js';
 import { tenantIs } from './tenant-check.js';
 import type { Db } from './pool.js';
 
-export type BookingFilters = Omit<BookingListQuery, 'Limit' | 'Cursor'>;
+export type BookingFilters = Omit<BookingListQuery, 'Limit' | 'Cursor' | 'Sort'>;
+
+/** Where a page in slot order (Sort=starts_at) starts: after the booking with this id in the timeslot starting then. */
+export interface SlotKey {
+  /** The timeslot's start, microseconds since the Unix epoch. */
+  startsAtMicros: string;
+  id: string;
+}
 
 /** What the console's list shows of a booking (its status as shown: a hold past its expiry is expired). */
 const LISTED = [
@@ -44,9 +51,12 @@ const JOINED = `JOIN timeslots t ON t.id = b.timeslot_id
        ${PARTNER_JOIN}`;
 const FROM = `FROM bookings b ${JOINED}`;
 
-// The free-text search's haystack: exactly the expression of the trigram index bookings_search_idx.
-const SEARCH_TEXT = `(b.reference || ' ' || coalesce(b.payment_reference, '') || ' ' || coalesce(b.customer->>'Email', '') || ' ' ||
-  coalesce(b.customer->>'FirstName', '') || ' ' || coalesce(b.customer->>'LastName', ''))`;
+// The free-text search's haystack, its accents folded (migration 1763790000000): exactly the expression of the
+// trigram index bookings_unaccented_search_idx. The text searched for is folded alike, so that "Joao" finds João and
+// "João" Joao; ILIKE ignores case.
+const HAYSTACK = `b.reference || ' ' || coalesce(b.payment_reference, '') || ' ' || coalesce(b.customer->>'Email', '') || ' ' ||
+  coalesce(b.customer->>'FirstName', '') || ' ' || coalesce(b.customer->>'LastName', '')`;
+const SEARCH_TEXT = `unaccented(${HAYSTACK})`;
 
 // The statements' parameters, numbered in this order: the account; the date range (From, To); the filters (Channel,
 // Status, ActivityID, the free text's LIKE pattern) and the keyset's id below, null for the first page. Each statement
@@ -77,12 +87,14 @@ const ACCOUNT_LAST_ID = `(SELECT id FROM bookings WHERE account_id >= ${$.accoun
 // for an account that holds most bookings) would otherwise read every newer booking of other accounts before the
 // first page and every older one after the last.
 const WITHIN_ACCOUNT = `b.id >= ${ACCOUNT_FIRST_ID} AND b.id <= ${ACCOUNT_LAST_ID}`;
-// The free text as the walks below test it: the same text, written so that it is not the index's expression. A walk
-// must stay a walk that its LIMIT bounds; the planner would otherwise swap it for the index's bitmap of every match,
-// which for a frequent term holds tens of thousands of bookings to read and sort (150 ms and more over a million).
-const WALKED_SEARCH_TEXT = `(${SEARCH_TEXT} || '')`;
+// The free text as the walks below test it: the same folded text, written so that it is not the index's expression. A
+// walk must stay a walk that its LIMIT bounds; the planner would otherwise swap it for the index's bitmap of every
+// match, which for a frequent term holds tens of thousands of bookings to read and sort (150 ms and more over a
+// million). The wrapper's body itself, not the wrapper: an IMMUTABLE SQL function over a STABLE one is never inlined,
+// and its call costs more than the fold (4.1 against 2.2 µs a booking). The pattern is folded once, as an InitPlan.
+const WALKED_SEARCH_TEXT = `public.unaccent('public.unaccent'::regdictionary, ${HAYSTACK})`;
 const FILTERS = `(${$.channel}::text IS NULL OR b.channel = ${$.channel}) AND (${$.status}::text IS NULL OR ${STATUS} = ${$.status})
-        AND (${$.pattern}::text IS NULL OR ${WALKED_SEARCH_TEXT} ILIKE ${$.pattern})`;
+        AND (${$.pattern}::text IS NULL OR ${WALKED_SEARCH_TEXT} ILIKE (SELECT unaccented(${$.pattern}::text)))`;
 // Every filter on the booking's own columns (the activity by its internal id), for the search's queries, which join
 // the timeslot, activity and partner only for the rows of the page.
 const ROW_FILTERS = `${FILTERS}
@@ -151,10 +163,41 @@ const SEARCH_WALKED = `${SELECT} FROM (
 // time: the planner weighs the term's rarity against the account's size, which a generic plan cannot.
 const SEARCH_INDEX = `WITH found AS MATERIALIZED (
          SELECT b.id FROM bookings b
-          WHERE b.account_id = ${$.account} AND b.id < ${$.below}::bigint AND b.id >= ${INDEX.$.lowest}::bigint AND ${SEARCH_TEXT} ILIKE ${INDEX.$.indexPattern} AND ${ROW_FILTERS}
+          WHERE b.account_id = ${$.account} AND b.id < ${$.below}::bigint AND b.id >= ${INDEX.$.lowest}::bigint AND ${SEARCH_TEXT} ILIKE unaccented(${INDEX.$.indexPattern}::text) AND ${ROW_FILTERS}
        )
        ${SELECT} FROM (SELECT id FROM found ORDER BY id DESC LIMIT ${INDEX.$.limit}) AS page JOIN bookings b ON b.id = page.id ${JOINED}
        ORDER BY b.id DESC`;
+
+// In slot order: by the timeslot's start, then by id (several activities may start at once), after the key. The
+// account's timeslots are walked in starting order (timeslots_account_starts_idx) and each one's bookings joined
+// (bookings_timeslot_idx): a timeslot holds a few dozen bookings, so a page reads about as many as it shows, the last
+// page too, and a date range only bounds the walk. Ties on the start are put in id order by an incremental sort of
+// that one start's bookings.
+const SLOT = FILTERED.and('afterMicros', 'afterId', 'limit');
+const AFTER_MICROS = `to_timestamp(${SLOT.$.afterMicros}::bigint / 1000000.0)`;
+const SLOT_KEY = `(extract(epoch FROM t.starts_at) * 1000000)::bigint::text AS "slotMicros"`;
+// A date range bounds the walk's start in the index: a local date begins at most 14 hours before it does in UTC and
+// ends at most 12 hours after, and the session's zone moves a date's cast by as much again, so two days either side
+// hold every start of the range (then the timeslot's own date decides, before its bookings are read). Without the
+// bound a month in the autumn walked every timeslot and booking of the months before it (2.4 s over a million).
+const AFTER_KEY = `t.account_id = ${$.account} AND t.starts_at >= coalesce(${AFTER_MICROS}, '-infinity')
+        AND t.starts_at >= coalesce((${$.from}::date - 2)::timestamptz, '-infinity') AND t.starts_at < coalesce((${$.to}::date + 3)::timestamptz, 'infinity')
+        AND (${$.from}::date IS NULL OR t.local_date >= ${$.from}::date) AND (${$.to}::date IS NULL OR t.local_date <= ${$.to}::date)
+        AND (${SLOT.$.afterMicros}::bigint IS NULL OR t.starts_at > ${AFTER_MICROS} OR b.id > ${SLOT.$.afterId}::bigint)`;
+const SLOT_PAGE = `${SELECT}, ${SLOT_KEY} ${FROM} ${WHERE} AND ${AFTER_KEY} ORDER BY t.starts_at, b.id LIMIT ${SLOT.$.limit}`;
+// Free text in slot order: every match the trigram index finds (as SEARCH_INDEX), then ordered by slot. No walk in
+// slot order first: unlike ids, a slot order has no bound a walk could stop at cheaply, and a name's handful of
+// matches is the common search. A frequent term (an e-mail domain) costs its every match.
+// Each match is ordered by its timeslot alone; the page's rows only are then read whole.
+const SLOT_SEARCH = `WITH found AS MATERIALIZED (
+         SELECT b.id, b.timeslot_id FROM bookings b
+          WHERE b.account_id = ${$.account} AND ${BELOW} AND ${SEARCH_TEXT} ILIKE unaccented(${SLOT.and('indexPattern').$.indexPattern}::text) AND ${ROW_FILTERS}
+       ), page AS (
+         SELECT b.id FROM found AS b JOIN timeslots t ON t.id = b.timeslot_id
+          WHERE ${AFTER_KEY} ORDER BY t.starts_at, b.id LIMIT ${SLOT.$.limit}
+       )
+       ${SELECT}, ${SLOT_KEY} FROM page JOIN bookings b ON b.id = page.id ${JOINED}
+        ORDER BY t.starts_at, b.id`;
 
 function toBooking(row: Row): OperatorBooking {
   const b = toBookingRecord(row);
@@ -237,6 +280,30 @@ export async function listOperatorBookings(
   return toPage(rows, page.limit);
 }
 
+/** A page of at most `limit` bookings in slot order after `after` (null: from the first); `next` when more follow. */
+export async function listOperatorBookingsBySlot(
+  db: Db,
+  accountId: string,
+  filters: BookingFilters,
+  page: { limit: number; after: SlotKey | null },
+): Promise<{ bookings: OperatorBooking[]; next: SlotKey | null }> {
+  const values = {
+    ...filterValues(accountId, filters, null),
+    afterMicros: page.after?.startsAtMicros ?? null,
+    afterId: page.after?.id ?? null,
+    limit: page.limit + 1,
+  };
+  const { rows } = await db.query<Row & { slotMicros: string }>(
+    filters.Q === undefined
+      ? { name: 'operator-bookings-slot-page', text: SLOT_PAGE, values: SLOT.values(values) }
+      : { text: SLOT_SEARCH, values: SLOT.and('indexPattern').values({ ...values, indexPattern: indexPattern(filters.Q) }) },
+  );
+  const more = rows.length > page.limit;
+  const shown = more ? rows.slice(0, page.limit) : rows;
+  const last = shown[shown.length - 1];
+  return { bookings: shown.map(toBooking), next: more && last ? { startsAtMicros: last.slotMicros, id: String(last.id) } : null };
+}
+
 function toPage(rows: Row[], limit: number): { bookings: OperatorBooking[]; next: string | null } {
   const more = rows.length > limit;
   const shown = more ? rows.slice(0, limit) : rows;
@@ -303,17 +370,23 @@ const CSV_VALUES: Record<(typeof BOOKING_CSV_COLUMNS)[number], { sql: string; fr
   UnitPriceMinor: { sql: 'b.unit_price_minor::text' },
   Currency: { sql: 'b.currency' },
   TotalMinor: { sql: 'b.total_minor::text' },
-  // Every answer in one cell, "Question: value" (with the participant's number where it asks per participant).
-  Answers: {
-    sql: `(SELECT string_agg(ans->>'Question' || coalesce(' #' || (ans->>'Participant'), '') || ': ' ||
-                   CASE jsonb_typeof(ans->'Value') WHEN 'array' THEN (SELECT string_agg(x, ', ') FROM jsonb_array_elements_text(ans->'Value') AS x)
-                                                  ELSE ans->>'Value' END, '; ')
-             FROM jsonb_array_elements(b.answers) AS ans)`,
-    free: true,
-  },
+  Answers: { sql: 'answered.cell', free: true },
   CancellationReason: { sql: 'b.cancellation_reason', free: true },
 };
 const CSV_COLUMNS = BOOKING_CSV_COLUMNS.map((column, i) => ({ ...CSV_VALUES[column], name: `c${i}` }));
+
+/**
+ * The joins of an exported booking b: its timeslot, activity and partner, and every answer in one cell, "Question:
+ * value" (with the participant's number where it asks per participant; a multiple choice's values joined with ", "),
+ * aggregated in one lateral join rather than a subquery in the select list.
+ */
+const CSV_JOINED = `${JOINED}
+       LEFT JOIN LATERAL (
+         SELECT string_agg(ans->>'Question' || coalesce(' #' || (ans->>'Participant'), '') || ': ' ||
+                  CASE jsonb_typeof(ans->'Value') WHEN 'array' THEN array_to_string(ARRAY(SELECT jsonb_array_elements_text(ans->'Value')), ', ')
+                                                 ELSE ans->>'Value' END, '; ') AS cell
+           FROM jsonb_array_elements(b.answers) AS ans
+       ) AS answered ON true`;
 
 /**
  * The cell of text `v` (not null): quoted when it holds a quote, comma or line break, with ' before a formula. One
@@ -350,13 +423,21 @@ function csvBatch(rows: string): string {
 }
 
 /**
+ * Rows of one batch of the export. Each batch arrives as one string, and the process holds up to three at once (the
+ * one being written and those asked ahead): 5,000 rows made strings of megabytes (twice that in memory once an accent
+ * makes the string two bytes a character), and the operator API peaked at 197 MiB of its 200 over the bench's
+ * million-booking exports. 2,000 rows make a few hundred kilobytes.
+ */
+const CSV_BATCH_ROWS = 2000;
+
+/**
  * The matching bookings as CSV lines, newest first, a batch at a time.
- * With a date range the export walks down the ids of the range's bookings in windows of `batchSize * 5` ids
+ * With a date range the export walks down the ids of the range's bookings in windows of `batchSize * 2` ids
  * (bookings_account_id_idx), reading each of the account's bookings in that span once: paging it like the list would
  * merge a page of every date for each batch, which costs more than the batch itself. Without one it pages down the
  * account's bookings, free text included (an export reads them all anyway), as the list's walk does.
  */
-export async function* streamOperatorBookingsCsv(db: Db, accountId: string, filters: BookingFilters, batchSize = 5000): AsyncGenerator<string> {
+export async function* streamOperatorBookingsCsv(db: Db, accountId: string, filters: BookingFilters, batchSize = CSV_BATCH_ROWS): AsyncGenerator<string> {
   // Each page is asked for as soon as the one before it has arrived, before that one is written: PostgreSQL writes
   // the next page while the API sends this one.
   if (filters.From === undefined && filters.To === undefined) {
@@ -369,7 +450,7 @@ export async function* streamOperatorBookingsCsv(db: Db, accountId: string, filt
           text: csvBatch(`SELECT {columns} FROM (
                    SELECT b.* FROM bookings b WHERE b.account_id = ${$.account} AND ${BELOW} AND ${WITHIN_ACCOUNT} AND ${ROW_FILTERS}
                     ORDER BY b.id DESC LIMIT ${PAGE.$.limit}
-                 ) AS b ${JOINED}`),
+                 ) AS b ${CSV_JOINED}`),
           values: PAGE.values({ ...filterValues(accountId, filters, below), limit: batchSize }),
         }),
       );
@@ -394,14 +475,16 @@ export async function* streamOperatorBookingsCsv(db: Db, accountId: string, filt
   });
   const { low, high } = span[0]!;
   if (low === null || high === null) return;
-  const window = batchSize * 5;
+  // Half the ids of a span or more are the range's (bookings are made weeks before their date): a window of twice the
+  // batch holds about a batch of rows.
+  const window = batchSize * 2;
   const windowBelow = (below: number) =>
     prefetch(
       db.query<CsvBatch>({
         name: 'operator-bookings-csv-window',
         // The range once more on the timeslot, whose date is the booking's (it never changes): the join then hashes
         // the range's timeslots for each window rather than every one of the account's (a tenth of the export's time).
-        text: csvBatch(`SELECT {columns} ${FROM} ${WHERE} AND b.id >= ${WINDOW.$.lowest}::bigint
+        text: csvBatch(`SELECT {columns} FROM bookings b ${CSV_JOINED} ${WHERE} AND b.id >= ${WINDOW.$.lowest}::bigint
                           AND (${$.from}::date IS NULL OR t.local_date >= ${$.from}::date) AND (${$.to}::date IS NULL OR t.local_date <= ${$.to}::date)`),
         values: WINDOW.values({ ...filterValues(accountId, filters, String(below)), lowest: Math.max(low, below - window) }),
       }),

@@ -75,9 +75,10 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // Only what changed is sent: the API checks room only for a larger party.
-    const customer: Record<string, string> = {};
-    for (const name of ['FirstName', 'LastName', 'Email', 'Phone'] as const)
-      if (draft[name] !== (booking.Customer[name] ?? '') && !(name === 'Phone' && draft.Phone === '')) customer[name] = draft[name];
+    const customer: Record<string, string | null> = {};
+    for (const name of ['FirstName', 'LastName', 'Email', 'Phone'] as const) if (draft[name] !== (booking.Customer[name] ?? '')) customer[name] = draft[name];
+    // An emptied phone field removes the number (the API takes null, never an empty number).
+    if (customer.Phone !== undefined && draft.Phone.trim() === '') customer.Phone = null;
     const participants = Number(draft.Participants);
     const note = draft.Note.trim();
     onSave({

@@ -6,7 +6,6 @@ import {
   BOOKING_STATUSES,
   downloadOperatorFileOperation,
   exportOperatorBookingsOperation,
-  listOperatorBookingsOperation,
   type BookingDetail as BookingAnswers,
   type BookingListQuery,
   type OperatorBooking,
@@ -21,8 +20,6 @@ import { Empty, ErrorState, Loading } from '../components/states.js';
 
 const FILTERS = ['From', 'To', 'Channel', 'Status', 'ActivityID', 'Sort', 'Q'] as const;
 const URL_STATE = [...FILTERS, 'Cursor', 'Open'] as const;
-/** The order by timeslot (Sort=starts_at) is offered once the contract declares it (issue 24; the API side may lag). */
-const SORTABLE = 'Sort' in listOperatorBookingsOperation.query.properties;
 
 function ChannelBadge({ channel }: { channel: OperatorBooking['Channel'] }) {
   return <span className={`badge badge-${channel}`}>{channel}</span>;
@@ -197,15 +194,13 @@ function Filters({
           ))}
         </select>
       </label>
-      {SORTABLE && (
-        <label>
-          Order
-          <select name="Sort" value={values.Sort ?? ''} onChange={set('Sort')}>
-            <option value="">Newest booked first</option>
-            <option value="starts_at">By timeslot</option>
-          </select>
-        </label>
-      )}
+      <label>
+        Order
+        <select name="Sort" value={values.Sort ?? ''} onChange={set('Sort')}>
+          <option value="">Newest booked first</option>
+          <option value="starts_at">By slot time</option>
+        </select>
+      </label>
       <label className="grow">
         Search
         <input type="search" name="Q" placeholder="Reference, name, e-mail, payment ref." value={q} onChange={(e) => setQ(e.target.value)} />
@@ -219,6 +214,8 @@ export function BookingsPage() {
   const [state, setState] = useUrlState(URL_STATE);
   const { Open, Cursor, ...filters } = state;
   const query = { ...filters, ...(Cursor ? { Cursor } : {}) } as Partial<BookingListQuery>;
+  // The export takes the list's filters, not its order: a spreadsheet sorts by any column.
+  const { Sort, ...exported } = filters;
   const bookings = useBookings(query);
   const open = (reference: string) => setState({ Open: reference });
   const onRowKey = (reference: string) => (event: KeyboardEvent) => {
@@ -232,7 +229,7 @@ export function BookingsPage() {
       <div className="page-main">
         <div className="page-head">
           <h1>Bookings</h1>
-          <a className="button secondary" href={operationUrl(exportOperatorBookingsOperation, { query: filters })} download>
+          <a className="button secondary" href={operationUrl(exportOperatorBookingsOperation, { query: exported })} download>
             Export CSV
           </a>
         </div>
@@ -292,10 +289,10 @@ export function BookingsPage() {
         )}
         <div className="pager">
           <button type="button" className="secondary" disabled={!Cursor} onClick={() => setState({ Cursor: null })}>
-            Newest
+            {Sort ? 'Earliest' : 'Newest'}
           </button>
           <button type="button" className="secondary" disabled={!bookings.data?.Next} onClick={() => setState({ Cursor: bookings.data?.Next ?? null })}>
-            Older
+            {Sort ? 'Later' : 'Older'}
           </button>
         </div>
       </div>

@@ -11,7 +11,14 @@ export const operatorBookingChangeSchema = {
   minProperties: 1,
   properties: {
     Participants: { type: 'integer', minimum: 1, maximum: 1000, description: "The new party size, at most the activity's MaxParticipants." },
-    Customer: { ...customerDetailsSchema, description: 'The members sent replace the stored ones; the others stay.' },
+    Customer: {
+      ...customerDetailsSchema,
+      properties: {
+        ...customerDetailsSchema.properties,
+        Phone: { ...customerDetailsSchema.properties.Phone, type: ['string', 'null'], description: 'null removes the phone number.' },
+      },
+      description: 'The members sent replace the stored ones; the others stay. Phone null removes the phone number.',
+    },
     Note: {
       type: ['string', 'null'],
       maxLength: 2000,

@@ -32,7 +32,7 @@ export const exportOperatorBookingsOperation = {
   path: '/api/v2/operator/bookings.csv',
   summary: 'Export the bookings as CSV',
   description:
-    "The same filters and order as the list, every row, after a UTF-8 byte order mark; named for the range. A cell that begins with =, +, - or @ is prefixed with ' so that spreadsheets do not run it, except a phone number in the Phone column.",
+    "The same filters as the list, newest booked first (the list's default order; it takes no Sort), every row, after a UTF-8 byte order mark; named for the range. A cell that begins with =, +, - or @ is prefixed with ' so that spreadsheets do not run it, except a phone number in the Phone column.",
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',

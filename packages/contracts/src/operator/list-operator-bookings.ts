@@ -1,4 +1,5 @@
-// GET /api/v2/operator/bookings: the account's bookings of every channel, filtered and keyset-paged, newest first.
+// GET /api/v2/operator/bookings: the account's bookings of every channel, filtered and keyset-paged, newest first or
+// by slot time.
 import type { FromSchema } from 'json-schema-to-ts';
 import { BOOKING_CHANNELS, BOOKING_STATUSES, calendarDateSchema, clockTimeSchema, uuidSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
@@ -17,7 +18,8 @@ export const bookingFilterProperties = {
     minLength: 1,
     maxLength: 200,
     pattern: '^[^\\u0000\\ud800-\\udfff]*$',
-    description: "Free text, case-insensitive, within the reference, the customer's name or e-mail, or the payment reference.",
+    description:
+      "Free text, case- and accent-insensitive (Joao finds João, muller Müller), within the reference, the customer's e-mail or full name (FirstName LastName), or the payment reference.",
   },
 } as const;
 
@@ -123,7 +125,8 @@ export const listOperatorBookingsOperation = {
   path: '/api/v2/operator/bookings',
   summary: 'List the bookings of every channel',
   description:
-    "Newest first. Keyset-paged: pass the answer's `Next` as `Cursor`; bookings made meanwhile never shift later pages. " +
+    "Newest first, or with Sort=starts_at by the timeslot's start (then by booking). Keyset-paged: pass the answer's `Next` as `Cursor` " +
+    '(with the same Sort: a cursor of the other order is refused with 422); bookings made meanwhile never shift later pages of the default order. ' +
     'Carries an ETag: send it back in If-None-Match to get 304 while the page is unchanged.',
   tags: operatorTags,
   scope: 'admin',
@@ -132,7 +135,16 @@ export const listOperatorBookingsOperation = {
   query: {
     type: 'object',
     additionalProperties: false,
-    properties: { ...bookingFilterProperties, Limit: limitSchema, Cursor: cursorSchema },
+    properties: {
+      ...bookingFilterProperties,
+      Sort: {
+        type: 'string',
+        enum: ['starts_at'],
+        description: "starts_at: by the timeslot's start, earliest first, then in the order they were booked. Leave out for newest booked first.",
+      },
+      Limit: limitSchema,
+      Cursor: cursorSchema,
+    },
   },
   responses: {
     200: {

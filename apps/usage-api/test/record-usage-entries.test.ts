@@ -25,6 +25,13 @@ describe('POST /api/v2/usage/meters/batch', () => {
     expect(results.map(({ Entry: { ID: _id, ...rest } }) => rest)).toEqual(Entries);
     expect(new Set(results.map((r) => r.Entry.ID)).size).toBe(1000);
     expect(await countEntries(db.pool, client.account.id)).toBe(1000);
+    // Each answered ID is the row holding that entry.
+    const stored = await db.pool.query(
+      `SELECT id AS "ID", meter AS "Meter", usage::float8 AS "Usage", extra_info AS "ExtraInfo", extract(epoch FROM occurred_at)::int AS "OccurredAt"
+         FROM usage_entries WHERE account_id = $1 ORDER BY id`,
+      [client.account.id],
+    );
+    expect(stored.rows).toEqual(results.map((r) => r.Entry).sort((a, b) => a.ID - b.ID));
   });
 
   it('answers 207 when some entries are rejected, with each entry its own errors, and stores the valid ones', async () => {

@@ -1,6 +1,6 @@
 // The processes under test: each app and ceiling runs as its own child process so its resident memory can be
 // sampled from /proc, and every child is stopped when the bench ends, fails or is interrupted (no orphans).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -35,6 +35,21 @@ function readStatusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+// Kernel clock ticks per second, the unit of utime and stime in /proc/<pid>/stat.
+let clockTicks: number | undefined;
+
+/** CPU seconds (user + system) a process has used so far; 0 once it is gone or when /proc cannot be read. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    // The command name (field 2) may hold spaces; the fields after its closing parenthesis start at field 3.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
   } catch {
     return 0;
   }

@@ -151,7 +151,9 @@ async function timeDrain(
 
 /** Alternating rounds of the no-op and ours, as in the HTTP sections: one drain per side can land on a noisy spell. */
 const ROUNDS = 3;
-/** Issue 27: the metering worker drains at this share of BullMQ's no-op rate or better (issue 3 asked for 50%). */
+/** Issue 3: the metering worker drains at this share of BullMQ's no-op rate or better. */
+const ISSUE_3_RATIO = 0.5;
+/** Issue 27 raised it to this share (open until a full run meets it). */
 const TARGET_RATIO = 0.85;
 
 interface Round {
@@ -270,6 +272,12 @@ export async function workerSection(ctx: BenchContext): Promise<Section> {
       ours: fmt.int(median.ours.perSecond),
       ceiling: fmt.int(median.noop.perSecond),
       ratio: `${fmt.pct(median.ratio)} (rounds ${rounds.map((r) => fmt.pct(r.ratio)).join(', ')})`,
+      target: `>= ${fmt.pct(ISSUE_3_RATIO)} of BullMQ no-op (issue 3)`,
+      pass: median.ratio >= ISSUE_3_RATIO && allStored,
+    },
+    {
+      metric: 'Drain rate as a share of BullMQ no-op, same run (issue 27)',
+      ours: fmt.pct(median.ratio),
       target: `>= ${fmt.pct(TARGET_RATIO)} of BullMQ no-op`,
       pass: median.ratio >= TARGET_RATIO && allStored,
     },
@@ -324,7 +332,7 @@ export async function workerSection(ctx: BenchContext): Promise<Section> {
       `${ROUNDS} rounds alternating the no-op and ours, each with its own account and events, empty queues and a CHECKPOINT before each drain; the round with the median ratio is reported, every round's ratio in brackets (single drains of the same side swung by a third between runs).`,
       'Ceiling: bench/ceilings/bullmq-noop-worker.ts, a BullMQ Worker with an empty processor, same concurrency, same job options (jobOptionsFor: account.EventID job ids, kept completed and failed jobs) on the same Redis; done = no job waiting or active.',
       'Ours: apps/metering-worker as its own process (validation, handler, usage entry with rollups and the EventID dedupe key); done = all entries stored in usage_entries.',
-      `Target: issue 27 raised issue 3's ">= 50% of the no-op" to ${fmt.pct(TARGET_RATIO)}, judged on the median round.`,
+      `Targets: issue 3's ">= ${fmt.pct(ISSUE_3_RATIO)} of the no-op" and issue 27's ${fmt.pct(TARGET_RATIO)}, both judged on the median round.`,
       "Where the time goes, as deltas over the timed drain: CPU seconds (utime + stime, /proc/<pid>/stat) of the consumer process and of the PostgreSQL backends whose application_name is metering-worker; xact_commit of the bench database (pg_stat_database); Redis's INFO commandstats calls and used_cpu_user + used_cpu_sys. The Redis figures are the whole server's: any other client of this Redis (another bench on another db number) counts in them.",
       'Two processes: one more drain pair after the rounds, with two consumer processes of each side on the same queue, each with the same concurrency; no target (the cores are shared with Redis, PostgreSQL and the bench driver).',
     ],

@@ -73,7 +73,7 @@ async function createConsoleAccount(ctx: BenchContext): Promise<{ email: string 
     );
   }
   const email = `owner-${accountId.slice(0, 8)}@example.com`;
-  await createOperatorUser({ pool: ctx.pool }, { accountId, email, role: 'owner', password: PASSWORD });
+  await createOperatorUser({ pool: ctx.pool }, { accountId, email, role: 'owner', password: PASSWORD, actor: { kind: 'system' } });
   return { email };
 }
 

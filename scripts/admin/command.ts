@@ -3,7 +3,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { compileValidator } from '@backbone/contracts';
 import type { Pool } from '@backbone/db';
-import { ValidationError, type FieldError } from '@backbone/domain';
+import { ValidationError, type AuditActor, type FieldError } from '@backbone/domain';
 
 export interface AdminContext {
   pool: Pool;
@@ -11,6 +11,9 @@ export interface AdminContext {
   /** The queues' prefix unless a command's --prefix names another: QUEUE_PREFIX, else the running stack's, else 'bull'. */
   queuePrefix: string;
 }
+
+/** Who the audit log records as making a change through the CLI. */
+export const CLI_ACTOR: AuditActor = { kind: 'cli' };
 
 export interface AdminCommand {
   summary: string;

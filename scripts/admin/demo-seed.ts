@@ -181,7 +181,7 @@ export async function seedDemoOwner(pool: Pool): Promise<null | { Email: string;
   if (!(await findAccount(pool, DEMO_ACCOUNT_ID))) return null;
   if (await findOperatorUserByEmail(pool, DEMO_ACCOUNT_ID, DEMO_OWNER_EMAIL)) return null;
   try {
-    const { password } = await createOperatorUser({ pool }, { accountId: DEMO_ACCOUNT_ID, email: DEMO_OWNER_EMAIL, role: 'owner' });
+    const { password } = await createOperatorUser({ pool }, { accountId: DEMO_ACCOUNT_ID, email: DEMO_OWNER_EMAIL, role: 'owner', actor: { kind: 'system' } });
     return { Email: DEMO_OWNER_EMAIL, Password: password };
   } catch (error) {
     // Another process created it at the same moment.

@@ -3,7 +3,7 @@
 import { newUserSchema, OPERATOR_ROLES, type OperatorRole } from '@backbone/contracts';
 import { findAccount, type OperatorUser, type Pool } from '@backbone/db';
 import { createOperatorUser, disableOperatorUser, resetOperatorPassword } from '@backbone/use-cases';
-import { checkAgainstContract, naming, requireOption, type AdminCommand } from './command.js';
+import { checkAgainstContract, CLI_ACTOR, naming, requireOption, type AdminCommand } from './command.js';
 
 type Options = Record<string, string | boolean | string[] | undefined>;
 
@@ -52,7 +52,7 @@ export const operatorCommands: Record<string, AdminCommand> = {
       // The console's own check of a new user (createOperatorUser's route takes the same body).
       checkAgainstContract(newUserSchema, 'body', { Email: email, Role: role }, USER_OPTIONS);
       const given = await passwordFrom(options);
-      const request = { accountId, email, role: role as OperatorRole, password: given };
+      const request = { accountId, email, role: role as OperatorRole, password: given, actor: CLI_ACTOR };
       const { user, password } = await naming(USER_OPTIONS, () => createOperatorUser({ pool }, request));
       return withPassword(user, password, given === undefined);
     },
@@ -65,7 +65,7 @@ export const operatorCommands: Record<string, AdminCommand> = {
     async run(options, { pool }) {
       const accountId = await accountIdOf(pool, options);
       const given = await passwordFrom(options);
-      const request = { accountId, email: requireOption(options, 'email'), password: given };
+      const request = { accountId, email: requireOption(options, 'email'), password: given, actor: CLI_ACTOR };
       const { user, password } = await naming(USER_OPTIONS, () => resetOperatorPassword({ pool }, request));
       return withPassword(user, password, given === undefined);
     },
@@ -77,7 +77,7 @@ export const operatorCommands: Record<string, AdminCommand> = {
     options: { account: { type: 'string' }, email: { type: 'string' } },
     async run(options, { pool }) {
       const accountId = await accountIdOf(pool, options);
-      return describe(await disableOperatorUser({ pool }, { accountId, email: requireOption(options, 'email') }));
+      return describe(await disableOperatorUser({ pool }, { accountId, email: requireOption(options, 'email'), actor: CLI_ACTOR }));
     },
   },
 };

@@ -38,7 +38,7 @@ import {
   revokeKey,
   setKeyRateLimit,
 } from '@backbone/use-cases';
-import { checkAgainstContract, naming, requireOption, type AdminCommand } from './command.js';
+import { checkAgainstContract, CLI_ACTOR, naming, requireOption, type AdminCommand } from './command.js';
 
 /** The operator at the admin CLI: recorded in a booking's history with neither a user nor a key. */
 const ADMIN_CLI: BookingActor = { kind: 'operator', userId: null, apiKeyId: null };
@@ -205,6 +205,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
         name: requireOption(options, 'name'),
         scopes: listOption(options, 'scopes'),
         partner: optional(options, 'partner'),
+        actor: CLI_ACTOR,
       };
       const key = await naming({ Scopes: 'scopes', Partner: 'partner' }, () => createOperatorKey({ pool }, request));
       return { ...describeKey(key), AccountID: key.accountId, Secret: key.secret, Note: 'Store the secret now: it is not shown again.' };
@@ -218,7 +219,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
     async run(options, { pool, redisUrl }) {
       const account = await accountOf(pool, options);
       const keyId = uuidOption(options, 'key');
-      const { revoked, heardBy } = await revokeKey({ pool, keyRevocations: keyRevocationsOver(redisUrl) }, { accountId: account.id, keyId });
+      const { revoked, heardBy } = await revokeKey({ pool, keyRevocations: keyRevocationsOver(redisUrl) }, { accountId: account.id, keyId, actor: CLI_ACTOR });
       if (!revoked) throw new Error(`account ${account.id} has no active key ${keyId}`);
       const note =
         heardBy === null
@@ -255,7 +256,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
         throw new Error('--clear takes neither --per-second nor --burst');
       const limit = clear ? null : { perSecond: integerOption(options, 'per-second'), burst: integerOption(options, 'burst') };
       const { keyId, heardBy } = await naming({ perSecond: 'per-second', burst: 'burst' }, () =>
-        setKeyRateLimit({ pool, keyRevocations: keyRevocationsOver(redisUrl) }, { accountId: account.id, key, limit }),
+        setKeyRateLimit({ pool, keyRevocations: keyRevocationsOver(redisUrl) }, { accountId: account.id, key, limit, actor: CLI_ACTOR }),
       );
       if (!keyId) throw new Error(`account ${account.id} has no single active key with id or prefix '${key}'`);
       const note =
@@ -299,7 +300,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
         MaxParticipants: integerOption(options, 'max-participants'),
         InShopfront: options.hidden !== true,
       };
-      const created = await createOperatorActivity({ pool }, { accountId: account.id, activity, ...(openingHours ? { openingHours } : {}) });
+      const created = await createOperatorActivity({ pool }, { accountId: account.id, activity, ...(openingHours ? { openingHours } : {}), actor: CLI_ACTOR });
       // The opening hours only when it has some: otherwise the answer is the console API's, member for member.
       return {
         ...toOperatorActivity(created),
@@ -346,7 +347,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
         Times: options.times === undefined ? [] : listOption(options, 'times'),
         Capacity: integerOption(options, 'capacity'),
       };
-      const { activity, created, existing, skipped } = await generateTimeslots({ pool }, { accountId: account.id, activityId, pattern });
+      const { activity, created, existing, skipped } = await generateTimeslots({ pool }, { accountId: account.id, activityId, pattern, actor: CLI_ACTOR });
       return {
         ActivityID: activity.activityId,
         TimeZone: activity.timeZone,
@@ -382,7 +383,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
         Options: optional(options, 'options') ? listOption(options, 'options') : [],
         PerParticipant: options['per-participant'] === true,
       };
-      return toQuestion(await addOperatorQuestion({ pool }, { accountId: account.id, activityId, question }));
+      return toQuestion(await addOperatorQuestion({ pool }, { accountId: account.id, activityId, question, actor: CLI_ACTOR }));
     },
   },
 

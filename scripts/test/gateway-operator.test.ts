@@ -51,7 +51,7 @@ afterAll(async () => {
 async function owner(): Promise<string> {
   const { account } = await createTestAccount(db.pool);
   const email = `owner-${account.id.slice(0, 8)}@example.com`;
-  await createOperatorUser({ pool: db.pool }, { accountId: account.id, email, role: 'owner', password: PASSWORD });
+  await createOperatorUser({ pool: db.pool }, { accountId: account.id, email, role: 'owner', password: PASSWORD, actor: { kind: 'system' } });
   return email;
 }
 

@@ -1,7 +1,8 @@
 // The admin CLI's console-user commands and the demo owner, against a real database: a created user can sign in
-// with the printed password, a reset ends old sessions and old passwords, a disabled user cannot sign in.
+// with the printed password, a reset ends old sessions and old passwords, a disabled user cannot sign in; each change
+// is in the audit log as the CLI's.
 import { describe, expect, it } from 'vitest';
-import { createAccount, findOperatorCredentials } from '@backbone/db';
+import { createAccount, findOperatorCredentials, listAuditEntries } from '@backbone/db';
 import { verifyPassword } from '@backbone/use-cases';
 import { useTestDatabase } from '@backbone/testkit';
 import { operatorCommands } from '../admin/operator.commands.js';
@@ -29,6 +30,16 @@ describe('admin CLI: console users', () => {
     expect(await verifyPassword(reset.Password, after.passwordHash)).toBe(true);
 
     expect(await run('disable-user', { account: account.id, email: 'staff@example.com' })).toMatchObject({ Disabled: true });
+
+    // Each change is in the account's audit log, by the CLI, without a password or its hash.
+    const { entries } = await listAuditEntries(db.pool, account.id, { timeZone: 'UTC' }, { limit: 10, below: null });
+    expect(entries.map((e) => [e.Action, e.Actor.Kind, e.Subject.Label])).toEqual([
+      ['user.disabled', 'cli', 'staff@example.com'],
+      ['password.changed', 'cli', 'staff@example.com'],
+      ['user.created', 'cli', 'staff@example.com'],
+    ]);
+    const recorded = JSON.stringify(entries);
+    for (const secret of [created.Password, reset.Password, 'scrypt$']) expect(recorded).not.toContain(secret);
   });
 
   it("refuses a taken e-mail, a bad role and another account's user", async () => {

@@ -6,6 +6,7 @@ import { useSession } from './api/hooks.js';
 import { Layout } from './components/layout.js';
 import { ErrorState, Loading } from './components/states.js';
 import { ActivitiesPage } from './pages/activities.js';
+import { AuditPage } from './pages/audit.js';
 import { AvailabilityPage } from './pages/availability.js';
 import { BookingsPage } from './pages/bookings.js';
 import { FailedEventsPage } from './pages/failed-events.js';
@@ -28,6 +29,7 @@ const PAGES = [
   { path: '/keys', page: KeysPage },
   { path: '/users', page: UsersPage },
   { path: '/failed-events', page: FailedEventsPage },
+  { path: '/audit', page: AuditPage },
 ] as const;
 
 export function App() {

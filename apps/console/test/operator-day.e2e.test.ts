@@ -1,9 +1,11 @@
 // The operator's day in a real headless Chromium: the booking panel following a partner's change, waiver answers
-// that stay readable, a sale that a double click cannot turn into two bookings, what staff are not offered, and a
-// layout check of every page at 1280 and 390 px with realistic data (long names, long answers, many rows).
+// that stay readable, a sale that a double click cannot turn into two bookings, what staff are not offered, the audit
+// log (an owner's new key in it, no Audit page for staff), and a layout check of every page at 1280 and 390 px with
+// realistic data (long names, long answers, many rows).
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestQuestion, request, sampleFile } from '@backbone/testkit';
+import { changeTimeslotCapacity, createOperatorActivity, editOperatorActivity } from '@backbone/use-cases';
 import { bookDirect, createConsoleOperator, createSlot, dayFromNow, layoutProblems, screenshot, signIn, useConsole, type ConsoleOperator } from './support.js';
 
 const { db, operatorApi, partnerApi, browser } = useConsole();
@@ -382,8 +384,82 @@ describe('console: bookings by slot time', () => {
   });
 });
 
+describe('console: the audit log', () => {
+  const KEY_NAME = 'Booking platform of the Alentejo coast (production, read-only reports)';
+
+  beforeAll(async () => {
+    // Realistic history: a long-named activity edited by the CLI, and more capacity changes than one page holds.
+    const cli = { kind: 'cli' } as const;
+    const accountId = operator.account.id;
+    const long = await createOperatorActivity(
+      { pool: db.pool },
+      {
+        accountId,
+        actor: cli,
+        activity: {
+          Name: 'Sunset sea-kayak expedition along the Costa Vicentina cliffs, with a picnic on a hidden beach',
+          Description: 'Three hours.',
+          DurationMinutes: 180,
+          Price: { Amount: 6500, Currency: 'EUR' },
+          MaxParticipants: 10,
+        },
+      },
+    );
+    const changes = { Description: 'Three hours; bring a towel, sunscreen and a change of clothes.', Price: { Amount: 7200, Currency: 'EUR' } };
+    await editOperatorActivity({ pool: db.pool }, { accountId, activityId: long.activityId, actor: cli, changes });
+    const slot = await createSlot(db.pool, operator.activity, dayFromNow(9), '10:00', 1);
+    for (let capacity = 2; capacity <= 56; capacity++)
+      await changeTimeslotCapacity({ pool: db.pool }, { accountId, timeslotId: slot.id, capacity, actor: cli });
+  });
+
+  it('shows the owner a key just created, with who created it, and one more page on "Load more"', async () => {
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/keys`);
+    await page.getByRole('form', { name: 'New API key' }).getByLabel('Name').fill(KEY_NAME);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.locator('[data-secret]').textContent())!.trim();
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Audit' }).click();
+    const newest = page.locator('.audit-table tbody tr').first();
+    await newest.waitFor();
+    expect(await newest.getAttribute('data-action')).toBe('key.created');
+    expect(await newest.locator('td[data-label="Action"]').textContent()).toBe('API key created');
+    expect(await newest.locator('td[data-label="Subject"]').textContent()).toBe(KEY_NAME);
+    expect(await newest.locator('td[data-label="Who"]').textContent()).toBe(operator.ownerEmail);
+    expect(await newest.locator('td[data-label="Changes"]').textContent()).toContain('Scopes: ota');
+    expect(await page.locator('.audit-table').textContent()).not.toContain(secret);
+    expect(await page.locator('.audit-table tbody tr').count()).toBe(50);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => page.locator('.audit-table tbody tr').count()).toBeGreaterThan(50);
+    expect(await page.locator('tr[data-action="activity.updated"] td[data-label="Who"]').textContent()).toBe('Admin CLI');
+    await screenshot(page, 'audit');
+
+    await page.getByLabel('Action').selectOption('key.created');
+    await expect.poll(() => page.locator('.audit-table tbody tr').count()).toBe(1);
+    expect(page.url()).toContain('Action=key.created');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByLabel('Action').selectOption('');
+    // Back to every action: the pages loaded before come back from the cache.
+    await expect.poll(() => page.locator('.audit-table tbody tr').count()).toBeGreaterThan(50);
+    expect(await layoutProblems(page)).toEqual([]);
+    await screenshot(page, 'audit');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('offers staff no Audit page', async () => {
+    const page = browser.phone;
+    await page.goto(`${operatorApi.url}/console/bookings`);
+    const nav = page.getByRole('navigation', { name: 'Pages' });
+    await nav.getByRole('link', { name: 'Bookings' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Audit' }).count()).toBe(0);
+    // A link shared by an owner answers the API's refusal, not the log.
+    await page.goto(`${operatorApi.url}/console/audit`);
+    await page.locator('.state-error').waitFor();
+    expect(await page.locator('.audit-table').count()).toBe(0);
+  });
+});
+
 describe('console: layout of every page', () => {
-  const PAGES = ['bookings', 'manifest', 'availability', 'sale', 'reports', 'usage', 'activities', 'keys', 'users', 'failed-events'];
+  const PAGES = ['bookings', 'manifest', 'availability', 'sale', 'reports', 'usage', 'activities', 'keys', 'users', 'failed-events', 'audit'];
 
   it('fits every page in 1280 and 390 px: nothing wider than the viewport, no text box narrower than 120 px', async () => {
     const page = browser.desktop;
@@ -403,5 +479,6 @@ describe('console: layout of every page', () => {
     }
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(problems).toEqual([]);
-  });
+    // 22 pages loaded and measured one after another in one browser: a minute on a busy machine.
+  }, 180_000);
 });

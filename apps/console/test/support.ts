@@ -91,8 +91,8 @@ export async function createConsoleOperator(pool: import('@backbone/db').Pool, n
   const suffix = account.account.id.slice(0, 8);
   const ownerEmail = `owner-${suffix}@example.com`;
   const staffEmail = `staff-${suffix}@example.com`;
-  await createOperatorUser({ pool }, { accountId: account.account.id, email: ownerEmail, role: 'owner', password: PASSWORD });
-  await createOperatorUser({ pool }, { accountId: account.account.id, email: staffEmail, role: 'staff', password: PASSWORD });
+  await createOperatorUser({ pool }, { accountId: account.account.id, email: ownerEmail, role: 'owner', password: PASSWORD, actor: { kind: 'system' } });
+  await createOperatorUser({ pool }, { accountId: account.account.id, email: staffEmail, role: 'staff', password: PASSWORD, actor: { kind: 'system' } });
   return { ...account, activity, ownerEmail, staffEmail, ota: await account.keyWith(['ota']) };
 }
 

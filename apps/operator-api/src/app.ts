@@ -1,5 +1,5 @@
 // The operator API as an Express app without listen(): the console's sign-in, bookings, sales, availability,
-// activities, keys, usage and failed events, plus the built console itself under /console.
+// activities, keys, users, usage, failed events and the audit log, plus the built console itself under /console.
 import type { Express } from 'express';
 import { OPERATOR_OPERATIONS } from '@backbone/contracts';
 import { isDatabaseReachable } from '@backbone/db';
@@ -27,6 +27,7 @@ import { mountGetOperatorSalesReport } from './routes/get-operator-sales-report.
 import { mountGetOperatorSession } from './routes/get-operator-session.js';
 import { mountGetOperatorUsage } from './routes/get-operator-usage.js';
 import { mountListFailedEvents } from './routes/list-failed-events.js';
+import { mountListOperatorAudit } from './routes/list-operator-audit.js';
 import { mountListOperatorActivities } from './routes/list-operator-activities.js';
 import { mountListOperatorBookingHistory } from './routes/list-operator-booking-history.js';
 import { mountListOperatorBookings } from './routes/list-operator-bookings.js';
@@ -89,6 +90,7 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           listOperatorUsers: mountListOperatorUsers,
           createOperatorUser: mountCreateOperatorUser,
           disableOperatorUser: mountDisableOperatorUser,
+          listOperatorAudit: mountListOperatorAudit,
         },
         deps,
       );

@@ -133,9 +133,13 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
   listOperatorUsers: async () => ({ status: 200 }),
   createOperatorUser: async () => ({ body: { Email: `new-${++made}@example.com`, Role: 'staff' }, status: 201 }),
   disableOperatorUser: async () => {
-    const { user } = await createOperatorUser({ pool: db.pool }, { accountId: operator.account.id, email: `leaving-${++made}@example.com`, role: 'staff' });
+    const { user } = await createOperatorUser(
+      { pool: db.pool },
+      { accountId: operator.account.id, email: `leaving-${++made}@example.com`, role: 'staff', actor: { kind: 'system' } },
+    );
     return { params: { UserID: user.id }, status: 200 };
   },
+  listOperatorAudit: async () => ({ query: 'Action=user.created&Limit=5', status: 200 }),
 };
 
 const SESSION_OPERATIONS = OPERATOR_OPERATIONS.filter(

@@ -59,7 +59,7 @@ describe('sign-in', () => {
     const operator = await createOperator(db.pool);
     const client = await signedIn(server.url, operator.staff.email);
     const { disableOperatorUser } = await import('@backbone/use-cases');
-    await disableOperatorUser({ pool: db.pool }, { accountId: operator.account.id, email: operator.staff.email });
+    await disableOperatorUser({ pool: db.pool }, { accountId: operator.account.id, email: operator.staff.email, actor: { kind: 'system' } });
     expect((await client.send('GET', '/api/v2/operator/session')).status).toBe(401);
     expect((await new SessionClient(server.url).signIn(operator.staff.email)).status).toBe(401);
   });

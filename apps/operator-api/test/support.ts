@@ -60,7 +60,7 @@ export async function createOperator(pool: Pool): Promise<Operator> {
   const activity = await createTestActivity(pool, account.account.id, { timeZone: 'Europe/Lisbon', name: `Kayak ${++counter}` });
   const user = async (role: OperatorRole) => {
     const email = `${role}-${counter}-${account.account.id.slice(0, 8)}@example.com`;
-    await createOperatorUser({ pool }, { accountId: account.account.id, email, role, password: PASSWORD });
+    await createOperatorUser({ pool }, { accountId: account.account.id, email, role, password: PASSWORD, actor: { kind: 'system' } });
     return { email };
   };
   return { ...account, activity, owner: await user('owner'), staff: await user('staff') };

@@ -104,25 +104,37 @@ function rateLimitOf(perSecond: number | null, burst: number | null): KeyRateLim
 
 /**
  * Sets (or with null clears) the rate limit of an active key of this account, named by its id or its prefix; the key's
- * id, or null when the account has no such active key. A prefix shared by two active keys names neither.
+ * id, name and the limit it had, or null when the account has no such active key. A prefix shared by two active keys
+ * names neither.
  */
-export async function setApiKeyRateLimit(db: Db, accountId: string, idOrPrefix: string, limit: KeyRateLimitOverride | null): Promise<string | null> {
-  const { rows } = await db.query<{ id: string }>(
+export async function setApiKeyRateLimit(
+  db: Db,
+  accountId: string,
+  idOrPrefix: string,
+  limit: KeyRateLimitOverride | null,
+): Promise<{ id: string; name: string; previous: KeyRateLimitOverride | null } | null> {
+  const { rows } = await db.query<{ id: string; name: string; per_second: number | null; burst: number | null }>(
     `WITH named AS (
-       SELECT id FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL AND (id::text = lower($2) OR prefix = $2)
+       SELECT id, rate_limit_per_second AS per_second, rate_limit_burst AS burst
+         FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL AND (id::text = lower($2) OR prefix = $2)
      )
-     UPDATE api_keys SET rate_limit_per_second = $3, rate_limit_burst = $4
-      WHERE id IN (SELECT id FROM named) AND (SELECT count(*) FROM named) = 1
-      RETURNING id`,
+     UPDATE api_keys k SET rate_limit_per_second = $3, rate_limit_burst = $4
+       FROM named n
+      WHERE k.id = n.id AND (SELECT count(*) FROM named) = 1
+      RETURNING k.id, k.name, n.per_second, n.burst`,
     [accountId, idOrPrefix, limit?.perSecond ?? null, limit?.burst ?? null],
   );
-  return rows[0]?.id ?? null;
+  const row = rows[0];
+  return row ? { id: row.id, name: row.name, previous: rateLimitOf(row.per_second, row.burst) } : null;
 }
 
-/** Revokes a key of this account; false when the account has no such active key. */
-export async function revokeApiKey(db: Db, accountId: string, keyId: string): Promise<boolean> {
-  const { rowCount } = await db.query(`UPDATE api_keys SET revoked_at = now() WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL`, [accountId, keyId]);
-  return rowCount === 1;
+/** Revokes a key of this account; its name, or null when the account has no such active key. */
+export async function revokeApiKey(db: Db, accountId: string, keyId: string): Promise<{ name: string } | null> {
+  const { rows } = await db.query<{ name: string }>(
+    `UPDATE api_keys SET revoked_at = now() WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING name`,
+    [accountId, keyId],
+  );
+  return rows[0] ?? null;
 }
 
 export async function listApiKeys(db: Db, accountId: string) {

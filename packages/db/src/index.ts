@@ -27,3 +27,4 @@ export * from './booking-changes.repository.js';
 export * from './files.repository.js';
 export * from './octo.repository.js';
 export * from './operator-day.repository.js';
+export * from './audit.repository.js';

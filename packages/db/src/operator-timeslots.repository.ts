@@ -64,6 +64,17 @@ export async function findOperatorTimeslot(
   return rows[0] ? toTimeslot(rows[0]) : null;
 }
 
+/** How the audit log names a timeslot: its activity's name, its local date and time. */
+export async function findTimeslotLabel(db: Db, accountId: string, timeslotId: number): Promise<string | null> {
+  const { rows } = await db.query<{ label: string }>(
+    `SELECT a.name || ', ' || to_char(t.local_date, 'YYYY-MM-DD') || ' ' || to_char(t.local_time, 'HH24:MI') AS label
+       FROM timeslots t JOIN activities a ON a.account_id = t.account_id AND a.id = t.activity_id
+      WHERE t.account_id = $1 AND t.id = $2`,
+    [accountId, timeslotId],
+  );
+  return rows[0]?.label ?? null;
+}
+
 /** Opens or closes a timeslot of the account; null when there is no such timeslot. */
 export async function setTimeslotStatusById(
   db: Db,

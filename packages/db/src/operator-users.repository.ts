@@ -92,8 +92,9 @@ export async function updateOperatorPassword(db: Db, accountId: string, userId: 
   return rowCount === 1;
 }
 
+/** Disables an enabled user of the account; false when there is no such user or it was disabled already. */
 export async function disableOperatorUser(db: Db, accountId: string, userId: string): Promise<boolean> {
-  const { rowCount } = await db.query(`UPDATE operator_users SET disabled_at = coalesce(disabled_at, now()) WHERE account_id = $1 AND id = $2`, [
+  const { rowCount } = await db.query(`UPDATE operator_users SET disabled_at = now() WHERE account_id = $1 AND id = $2 AND disabled_at IS NULL`, [
     accountId,
     userId,
   ]);

@@ -11,7 +11,7 @@ describe('API keys', () => {
     const stored = await db.pool.query<{ secret_hash: Buffer }>('SELECT secret_hash FROM api_keys WHERE id = $1', [created.id]);
     expect(stored.rows[0]!.secret_hash.toString('utf8')).not.toContain(created.secret);
     expect(await findActiveApiKey(db.pool, created.secret)).toMatchObject({ accountId: account.id, scopes: ['ota'] });
-    expect(await revokeApiKey(db.pool, account.id, created.id)).toBe(true);
+    expect(await revokeApiKey(db.pool, account.id, created.id)).toEqual({ name: 'partner' });
     expect(await findActiveApiKey(db.pool, created.secret)).toBeNull();
   });
 
@@ -19,7 +19,7 @@ describe('API keys', () => {
     const owner = await createTestAccount(db.pool);
     const other = await createTestAccount(db.pool);
     const created = await createApiKey(db.pool, owner.account.id, { name: 'partner', scopes: ['ota'] });
-    expect(await revokeApiKey(db.pool, other.account.id, created.id)).toBe(false);
+    expect(await revokeApiKey(db.pool, other.account.id, created.id)).toBeNull();
     expect(await findActiveApiKey(db.pool, created.secret)).not.toBeNull();
   });
 });

@@ -5,11 +5,11 @@
 // nothing changes.
 import type { BookingStatus } from '@backbone/contracts';
 import { DomainError } from './errors.js';
+import type { OperatorActor } from './audit.js';
 import { effectiveStatus, type BookingState } from './booking-lifecycle.js';
 
 /** Who made a change: a partner's key, an operator (a console user, or an admin key acting as owner), or the service. */
-export type BookingActor =
-  { kind: 'partner'; partnerId: string; apiKeyId: string | null } | { kind: 'operator'; userId: string | null; apiKeyId: string | null } | { kind: 'system' };
+export type BookingActor = { kind: 'partner'; partnerId: string; apiKeyId: string | null } | OperatorActor | { kind: 'system' };
 
 /** A timeslot as a change sees it, read under its row lock. */
 export interface ChangeTimeslot {

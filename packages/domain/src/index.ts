@@ -6,6 +6,7 @@ export * from './booking-reference.js';
 export * from './booking.js';
 export * from './booking-lifecycle.js';
 export * from './booking-changes.js';
+export * from './audit.js';
 export * from './timeslot-pattern.js';
 export * from './waiver-questions.js';
 export * from './waiver-answers.js';

@@ -2,7 +2,7 @@
 // into the domain and the repositories, which is what keeps tenants apart.
 import type { Request } from 'express';
 import type { OperatorRole, OperatorRoles, Scope } from '@backbone/contracts';
-import type { BookingActor } from '@backbone/domain';
+import type { BookingActor, OperatorActor } from '@backbone/domain';
 import { findActiveApiKey, touchOperatorSession, type ApiKeyRecord, type KeyRateLimitOverride, type Pool } from '@backbone/db';
 import { HttpProblem } from './problems.js';
 
@@ -103,7 +103,7 @@ export function bookingActorOf(auth: AuthContext): BookingActor {
  * Who acts through the operator API: the console user, or the admin key acting as the owner, even a key that also
  * carries a partner's `ota` scope (there it is the operator's script, not the partner).
  */
-export function operatorActorOf(auth: AuthContext): BookingActor {
+export function operatorActorOf(auth: AuthContext): OperatorActor {
   return { kind: 'operator', userId: auth.user?.id ?? null, apiKeyId: auth.keyId };
 }
 

@@ -22,3 +22,4 @@ export * from './files.js';
 export * from './octo.js';
 export * from './operator-bookings.js';
 export * from './operator-reports.js';
+export * from './operator-audit.js';

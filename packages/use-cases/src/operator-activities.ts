@@ -1,14 +1,31 @@
 // The operator's activity changes, for the console and the admin CLI alike: create, edit (hiding from the shopfront
-// included), add a waiver question and generate timeslots from a weekly pattern; each checked by the domain's rules.
+// included), add a waiver question and generate timeslots from a weekly pattern; each checked by the domain's rules and
+// written with its audit entry in one transaction.
 import type { ActivityChanges, NewOperatorActivity, NewQuestion, TimeslotPattern } from '@backbone/contracts';
-import { addQuestion, createActivity, findAccount, findActivity, insertTimeslots, updateActivity, withTransaction, type Db, type Pool } from '@backbone/db';
 import {
+  addQuestion,
+  createActivity,
+  findAccount,
+  findActivity,
+  inTransaction,
+  insertTimeslots,
+  recordAudit,
+  updateActivity,
+  withTransaction,
+  type Db,
+  type Pool,
+} from '@backbone/db';
+import {
+  auditChanges,
   checkNewActivity,
   checkNewQuestion,
   notFound,
   planTimeslots,
+  toOperatorActivity,
+  toQuestion,
   WEEKDAYS,
   type Activity,
+  type AuditActor,
   type OpeningHours,
   type PlannedTimeslot,
   type SkippedTimeslot,
@@ -31,6 +48,7 @@ export async function createOperatorActivity(
     activityId?: string;
     /** A day-admission activity (OCTO's OPENING_HOURS): open from-to each day, one admission timeslot a day. */
     openingHours?: OpeningHours;
+    actor: AuditActor;
   },
 ): Promise<Activity> {
   const a = request.activity;
@@ -47,11 +65,28 @@ export async function createOperatorActivity(
     openingHours: request.openingHours ?? null,
   };
   checkNewActivity(input);
-  return createActivity(uow.pool, request.accountId, { ...input, ...(request.activityId ? { activityId: request.activityId } : {}) });
+  return inTransaction(uow.pool, async (client) => {
+    const activity = await createActivity(client, request.accountId, { ...input, ...(request.activityId ? { activityId: request.activityId } : {}) });
+    await recordAudit(client, request.accountId, {
+      actor: request.actor,
+      action: 'activity.created',
+      subject: activitySubject(activity),
+      changes: auditChanges(null, toOperatorActivity(activity), ACTIVITY_IDS),
+    });
+    return activity;
+  });
 }
 
+// Ids name the subject; the audit's changes are the activity's other members, as the API shows them.
+const ACTIVITY_IDS = ['ID', 'ActivityID'];
+
+const activitySubject = (activity: Activity) => ({ type: 'activity' as const, id: activity.activityId, label: activity.name });
+
 /** Applies the changes sent; the result must still be a valid activity (422 otherwise). Two edits at once: the last wins. */
-export function editOperatorActivity(uow: ActivityUnitOfWork, request: { accountId: string; activityId: string; changes: ActivityChanges }): Promise<Activity> {
+export function editOperatorActivity(
+  uow: ActivityUnitOfWork,
+  request: { accountId: string; activityId: string; changes: ActivityChanges; actor: AuditActor },
+): Promise<Activity> {
   return withTransaction(uow.pool, async (client) => {
     const current = await findActivity(client, request.accountId, request.activityId);
     if (!current) throw notFound('Activity');
@@ -68,7 +103,11 @@ export function editOperatorActivity(uow: ActivityUnitOfWork, request: { account
       inShopfront: c.InShopfront ?? current.inShopfront,
     };
     checkNewActivity(next);
-    return (await updateActivity(client, request.accountId, request.activityId, next))!;
+    const updated = (await updateActivity(client, request.accountId, request.activityId, next))!;
+    const changes = auditChanges(toOperatorActivity(current), toOperatorActivity(updated), ACTIVITY_IDS);
+    if (Object.keys(changes).length > 0)
+      await recordAudit(client, request.accountId, { actor: request.actor, action: 'activity.updated', subject: activitySubject(updated), changes });
+    return updated;
   });
 }
 
@@ -81,19 +120,24 @@ async function activityOf(db: Db, accountId: string, activityId: string): Promis
 /** `uow.pool` may be a transaction's client (seedOperator). */
 export async function addOperatorQuestion(
   uow: { pool: Db },
-  request: { accountId: string; activityId: string; question: NewQuestion },
+  request: { accountId: string; activityId: string; question: NewQuestion; actor: AuditActor },
 ): Promise<WaiverQuestion> {
   const activity = await activityOf(uow.pool, request.accountId, request.activityId);
   const q = request.question;
   const input = { question: q.Question, type: q.Type, required: q.Required ?? false, options: q.Options ?? [], perParticipant: q.PerParticipant ?? false };
   checkNewQuestion(input);
-  return addQuestion(uow.pool, request.accountId, activity.id, input);
+  return inTransaction(uow.pool, async (client) => {
+    const added = await addQuestion(client, request.accountId, activity.id, input);
+    const changes = auditChanges(null, toQuestion(added), ['ID']);
+    await recordAudit(client, request.accountId, { actor: request.actor, action: 'question.added', subject: activitySubject(activity), changes });
+    return added;
+  });
 }
 
 /** `uow.pool` may be a transaction's client (seedOperator). */
 export async function generateTimeslots(
   uow: { pool: Db },
-  request: { accountId: string; activityId: string; pattern: TimeslotPattern },
+  request: { accountId: string; activityId: string; pattern: TimeslotPattern; actor: AuditActor },
 ): Promise<{ activity: Activity; created: number; existing: number; skipped: SkippedTimeslot[]; preview: PlannedTimeslot[] | null }> {
   const activity = await activityOf(uow.pool, request.accountId, request.activityId);
   const p = request.pattern;
@@ -110,6 +154,19 @@ export async function generateTimeslots(
     capacity: p.Capacity ?? activity.maxParticipants,
   });
   if (p.DryRun) return { activity, created: 0, existing: 0, skipped: plan.skipped, preview: plan.timeslots };
-  const { created, existing } = await insertTimeslots(uow.pool, request.accountId, activity.id, plan.timeslots);
+  const { created, existing } = await inTransaction(uow.pool, async (client) => {
+    const inserted = await insertTimeslots(client, request.accountId, activity.id, plan.timeslots);
+    // A pattern whose timeslots all existed already changed nothing.
+    if (inserted.created > 0) {
+      const generated = { Created: inserted.created, From: p.From, To: p.To, Days: p.Days, Times: p.Times, Capacity: p.Capacity ?? activity.maxParticipants };
+      await recordAudit(client, request.accountId, {
+        actor: request.actor,
+        action: 'timeslots.generated',
+        subject: activitySubject(activity),
+        changes: { Timeslots: { From: null, To: generated } },
+      });
+    }
+    return inserted;
+  });
   return { activity, created, existing, skipped: plan.skipped, preview: null };
 }

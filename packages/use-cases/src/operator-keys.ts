@@ -1,10 +1,22 @@
 // API keys, for the console and the admin CLI alike: create one (the secret shown once; an ota key joins the partner
 // named, or else gets a partner of its own in the same statement), revoke one, give one its own rate limit. A revocation
 // or a new limit is announced to every running API process through the KeyRevocations port, so that each drops the key
-// from its cache at once instead of within AUTH_CACHE_TTL_MS.
+// from its cache at once instead of within AUTH_CACHE_TTL_MS. Each change is written with its audit entry (never the
+// secret) in one transaction.
 import { SCOPES, type Scope } from '@backbone/contracts';
-import { createApiKey, findPartner, revokeApiKey, setApiKeyRateLimit, type CreatedApiKey, type Db, type Pool } from '@backbone/db';
-import { checkKeyRateLimit, ValidationError, type RateLimit } from '@backbone/domain';
+import {
+  createApiKey,
+  findPartner,
+  inTransaction,
+  recordAudit,
+  revokeApiKey,
+  setApiKeyRateLimit,
+  withTransaction,
+  type CreatedApiKey,
+  type Db,
+  type Pool,
+} from '@backbone/db';
+import { auditChanges, checkKeyRateLimit, ValidationError, type AuditActor, type RateLimit } from '@backbone/domain';
 
 /** Where a changed key is announced (packages/publisher keyRevocationsOver: a Redis channel every API listens on). */
 export interface KeyRevocations {
@@ -22,7 +34,14 @@ const isScope = (scope: string): scope is Scope => (SCOPES as readonly string[])
 /** `uow.pool` may be a transaction's client, for a write that joins a larger one (seedOperator). */
 export async function createOperatorKey(
   uow: { pool: Db },
-  request: { accountId: string; name: string; scopes: readonly string[]; /** A partner's id or name (any case), for an ota key. */ partner?: string },
+  request: {
+    accountId: string;
+    name: string;
+    scopes: readonly string[];
+    /** A partner's id or name (any case), for an ota key. */
+    partner?: string;
+    actor: AuditActor;
+  },
 ): Promise<CreatedApiKey> {
   const scopes = [...new Set(request.scopes)];
   const unknown = scopes.filter((scope) => !isScope(scope));
@@ -37,7 +56,20 @@ export async function createOperatorKey(
     if (!partner) throw new ValidationError([{ field: 'Partner', message: `The account has no partner '${request.partner}'.` }]);
     partnerId = partner.id;
   }
-  return createApiKey(uow.pool, request.accountId, { name: request.name, scopes: scopes as Scope[], partnerId });
+  return inTransaction(uow.pool, async (client) => {
+    const key = await createApiKey(client, request.accountId, { name: request.name, scopes: scopes as Scope[], partnerId });
+    await recordAudit(client, request.accountId, {
+      actor: request.actor,
+      action: 'key.created',
+      subject: { type: 'key', id: key.id, label: key.name },
+      changes: {
+        Name: { From: null, To: key.name },
+        Scopes: { From: null, To: key.scopes },
+        ...(key.partnerId ? { PartnerID: { From: null, To: key.partnerId } } : {}),
+      },
+    });
+    return key;
+  });
 }
 
 export interface KeyRevocation {
@@ -48,10 +80,24 @@ export interface KeyRevocation {
 }
 
 /** Revokes a key of this account and announces it to every running API process. */
-export async function revokeKey(uow: KeyUnitOfWork, request: { accountId: string; keyId: string }): Promise<KeyRevocation> {
-  if (!(await revokeApiKey(uow.pool, request.accountId, request.keyId))) return { revoked: false, heardBy: null };
+export async function revokeKey(uow: KeyUnitOfWork, request: { accountId: string; keyId: string; actor: AuditActor }): Promise<KeyRevocation> {
+  const revoked = await withTransaction(uow.pool, async (client) => {
+    const key = await revokeApiKey(client, request.accountId, request.keyId);
+    if (key)
+      await recordAudit(client, request.accountId, {
+        actor: request.actor,
+        action: 'key.revoked',
+        subject: { type: 'key', id: request.keyId, label: key.name },
+        changes: { Revoked: { From: false, To: true } },
+      });
+    return key !== null;
+  });
+  if (!revoked) return { revoked: false, heardBy: null };
   return { revoked: true, heardBy: await uow.keyRevocations.announce(request.keyId) };
 }
+
+/** A rate limit as the CLI's list-keys shows it (null: the defaults of the key's scopes). */
+const shownLimit = (limit: RateLimit | null) => limit && { PerSecond: limit.perSecond, Burst: limit.burst };
 
 export interface KeyRateLimitChange {
   /** The key's id; null when the account has no single active key of that id or prefix. */
@@ -64,9 +110,24 @@ export interface KeyRateLimitChange {
  * Gives an active key of this account (by id or prefix) its own rate limit, or with null takes it back to the defaults
  * of its scopes, and announces it so that running APIs look the key up again on its next request.
  */
-export async function setKeyRateLimit(uow: KeyUnitOfWork, request: { accountId: string; key: string; limit: RateLimit | null }): Promise<KeyRateLimitChange> {
+export async function setKeyRateLimit(
+  uow: KeyUnitOfWork,
+  request: { accountId: string; key: string; limit: RateLimit | null; actor: AuditActor },
+): Promise<KeyRateLimitChange> {
   if (request.limit) checkKeyRateLimit(request.limit);
-  const keyId = await setApiKeyRateLimit(uow.pool, request.accountId, request.key, request.limit);
+  const keyId = await withTransaction(uow.pool, async (client) => {
+    const key = await setApiKeyRateLimit(client, request.accountId, request.key, request.limit);
+    if (!key) return null;
+    const changes = auditChanges({ RateLimit: shownLimit(key.previous) }, { RateLimit: shownLimit(request.limit) });
+    if (Object.keys(changes).length > 0)
+      await recordAudit(client, request.accountId, {
+        actor: request.actor,
+        action: 'key.rate_limit_changed',
+        subject: { type: 'key', id: key.id, label: key.name },
+        changes,
+      });
+    return key.id;
+  });
   if (!keyId) return { keyId: null, heardBy: null };
   return { keyId, heardBy: await uow.keyRevocations.announce(keyId) };
 }

@@ -1,29 +1,61 @@
 // The operator's timeslot changes: close, reopen, change the capacity. Closing stops every channel at once (the
-// reservation and the partner reads only take open slots); a capacity never goes below what is booked.
-import { awaitDurable, findOperatorTimeslot, releaseLapsedHolds, setTimeslotCapacity, setTimeslotStatusById, withTransaction, type Pool } from '@backbone/db';
+// reservation and the partner reads only take open slots); a capacity never goes below what is booked. Each change is
+// written with its audit entry in one transaction; a change to what the timeslot already is records nothing.
 import type { OperatorTimeslot } from '@backbone/contracts';
-import { DomainError, notFound } from '@backbone/domain';
+import {
+  awaitDurable,
+  findOperatorTimeslot,
+  findTimeslotLabel,
+  recordAudit,
+  releaseLapsedHolds,
+  setTimeslotCapacity,
+  setTimeslotStatusById,
+  withTransaction,
+  type AuditRecord,
+  type DbClient,
+  type Pool,
+} from '@backbone/db';
+import { DomainError, notFound, type AuditActor } from '@backbone/domain';
 
 export interface TimeslotUnitOfWork {
   pool: Pool;
 }
 
-export async function closeTimeslot(uow: TimeslotUnitOfWork, request: { accountId: string; timeslotId: number }): Promise<OperatorTimeslot> {
-  return (await setTimeslotStatusById(uow.pool, request.accountId, request.timeslotId, 'closed')) ?? Promise.reject(notFound('Timeslot'));
+interface TimeslotRequest {
+  accountId: string;
+  timeslotId: number;
+  actor: AuditActor;
 }
 
-export async function reopenTimeslot(uow: TimeslotUnitOfWork, request: { accountId: string; timeslotId: number }): Promise<OperatorTimeslot> {
-  return (await setTimeslotStatusById(uow.pool, request.accountId, request.timeslotId, 'open')) ?? Promise.reject(notFound('Timeslot'));
+async function recordTimeslotAudit(client: DbClient, request: TimeslotRequest, action: AuditRecord['action'], changes: AuditRecord['changes']): Promise<void> {
+  const label = (await findTimeslotLabel(client, request.accountId, request.timeslotId))!;
+  await recordAudit(client, request.accountId, { actor: request.actor, action, subject: { type: 'timeslot', id: String(request.timeslotId), label }, changes });
+}
+
+function setStatus(uow: TimeslotUnitOfWork, request: TimeslotRequest, status: OperatorTimeslot['Status']): Promise<OperatorTimeslot> {
+  return withTransaction(uow.pool, async (client) => {
+    const slot = await findOperatorTimeslot(client, request.accountId, request.timeslotId, { forUpdate: true });
+    if (!slot) throw notFound('Timeslot');
+    if (slot.Status === status) return slot;
+    const changed = (await setTimeslotStatusById(client, request.accountId, request.timeslotId, status))!;
+    await recordTimeslotAudit(client, request, status === 'closed' ? 'timeslot.closed' : 'timeslot.reopened', { Status: { From: slot.Status, To: status } });
+    return changed;
+  });
+}
+
+export function closeTimeslot(uow: TimeslotUnitOfWork, request: TimeslotRequest): Promise<OperatorTimeslot> {
+  return setStatus(uow, request, 'closed');
+}
+
+export function reopenTimeslot(uow: TimeslotUnitOfWork, request: TimeslotRequest): Promise<OperatorTimeslot> {
+  return setStatus(uow, request, 'open');
 }
 
 /**
  * In one transaction: lock the slot (404 for another account's), release its lapsed holds (their places are free but
  * still counted in `booked`), then set the capacity only if it is at least what is booked (409 otherwise).
  */
-export async function changeTimeslotCapacity(
-  uow: TimeslotUnitOfWork,
-  request: { accountId: string; timeslotId: number; capacity: number },
-): Promise<OperatorTimeslot> {
+export async function changeTimeslotCapacity(uow: TimeslotUnitOfWork, request: TimeslotRequest & { capacity: number }): Promise<OperatorTimeslot> {
   const changed = await withTransaction(uow.pool, async (client) => {
     const slot = await findOperatorTimeslot(client, request.accountId, request.timeslotId, { forUpdate: true });
     if (!slot) throw notFound('Timeslot');
@@ -33,6 +65,8 @@ export async function changeTimeslotCapacity(
       const booked = now?.Booked ?? slot.Booked;
       throw new DomainError('capacity-below-booked', `${booked} places are booked: the capacity cannot go below that.`, { Booked: booked });
     }
+    if (slot.Capacity !== request.capacity)
+      await recordTimeslotAudit(client, request, 'timeslot.capacity_changed', { Capacity: { From: slot.Capacity, To: request.capacity } });
     return (await findOperatorTimeslot(client, request.accountId, request.timeslotId))!;
   });
   // Releasing lapsed holds commits without a flush (it holds the timeslot's row): the answer waits until it is on disk.

@@ -1,6 +1,7 @@
 // Operator users and their sessions: create a user (admin CLI, console), reset a password, disable a user, sign in
 // (throttled per e-mail and address, with a ceiling per address) and sign out. Each use case owns its statements; a
-// password change or a disabled user ends that user's sessions in the same transaction.
+// password change or a disabled user ends that user's sessions in the same transaction, which also writes the change's
+// audit entry (never the password nor its hash).
 import { randomBytes } from 'node:crypto';
 import {
   deleteExpiredOperatorSessions,
@@ -12,13 +13,14 @@ import {
   findOperatorUserById,
   insertOperatorSession,
   insertOperatorUser,
+  recordAudit,
   updateOperatorPassword,
   withTransaction,
   type OperatorRole,
   type OperatorUser,
   type Pool,
 } from '@backbone/db';
-import { DomainError, ValidationError } from '@backbone/domain';
+import { DomainError, ValidationError, type AuditActor } from '@backbone/domain';
 import { SignInError } from './errors.js';
 import { decoyPasswordHash, generatePassword, hashPassword, verifyPassword } from './operator-passwords.js';
 
@@ -58,18 +60,27 @@ function checkPassword(password: string): void {
 /** A new user; `password` omitted: a one-time password is generated and returned (the only time it exists in clear). */
 export async function createOperatorUser(
   uow: OperatorUnitOfWork,
-  input: { accountId: string; email: string; role: OperatorRole; password?: string },
+  input: { accountId: string; email: string; role: OperatorRole; password?: string; actor: AuditActor },
 ): Promise<{ user: OperatorUser; password: string }> {
   const password = input.password ?? generatePassword();
   checkPassword(password);
-  const user = await insertOperatorUser(uow.pool, input.accountId, {
-    email: normaliseEmail(input.email),
-    role: input.role,
-    passwordHash: await hashPassword(password),
+  const passwordHash = await hashPassword(password);
+  const user = await withTransaction(uow.pool, async (client) => {
+    const inserted = await insertOperatorUser(client, input.accountId, { email: normaliseEmail(input.email), role: input.role, passwordHash });
+    if (!inserted) return null;
+    await recordAudit(client, input.accountId, {
+      actor: input.actor,
+      action: 'user.created',
+      subject: userSubject(inserted),
+      changes: { Email: { From: null, To: inserted.email }, Role: { From: null, To: inserted.role } },
+    });
+    return inserted;
   });
   if (!user) throw new ValidationError([{ field: 'Email', message: 'is already used by another user.' }]);
   return { user, password };
 }
+
+const userSubject = (user: OperatorUser) => ({ type: 'user' as const, id: user.id, label: user.email });
 
 /** A user of the account, by e-mail (the admin CLI) or id (the operator API); another account's: not found. */
 export type UserSelector = { email: string } | { userId: string };
@@ -86,7 +97,7 @@ async function userOf(uow: OperatorUnitOfWork, accountId: string, which: UserSel
 /** A new password (given or generated) for a user of the account; the user's sessions end. */
 export async function resetOperatorPassword(
   uow: OperatorUnitOfWork,
-  input: { accountId: string; email: string; password?: string },
+  input: { accountId: string; email: string; password?: string; actor: AuditActor },
 ): Promise<{ user: OperatorUser; password: string }> {
   const user = await userOf(uow, input.accountId, { email: input.email });
   const password = input.password ?? generatePassword();
@@ -95,15 +106,22 @@ export async function resetOperatorPassword(
   await withTransaction(uow.pool, async (client) => {
     await updateOperatorPassword(client, input.accountId, user.id, passwordHash);
     await deleteOperatorSessionsOfUser(client, input.accountId, user.id);
+    await recordAudit(client, input.accountId, { actor: input.actor, action: 'password.changed', subject: userSubject(user), changes: {} });
   });
   return { user, password };
 }
 
 /** Disables a user of the account and ends its sessions; repeating it changes nothing. */
-export async function disableOperatorUser(uow: OperatorUnitOfWork, input: { accountId: string } & UserSelector): Promise<OperatorUser> {
+export async function disableOperatorUser(uow: OperatorUnitOfWork, input: { accountId: string; actor: AuditActor } & UserSelector): Promise<OperatorUser> {
   const user = await userOf(uow, input.accountId, input);
   await withTransaction(uow.pool, async (client) => {
-    await markDisabled(client, input.accountId, user.id);
+    if (await markDisabled(client, input.accountId, user.id))
+      await recordAudit(client, input.accountId, {
+        actor: input.actor,
+        action: 'user.disabled',
+        subject: userSubject(user),
+        changes: { Disabled: { From: false, To: true } },
+      });
     await deleteOperatorSessionsOfUser(client, input.accountId, user.id);
   });
   return { ...user, disabled: true };

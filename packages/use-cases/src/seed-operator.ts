@@ -23,15 +23,16 @@ export async function seedOperator(uow: { pool: Pool }, seed: OperatorSeed): Pro
   try {
     return await withTransaction(uow.pool, async (client) => {
       const tx = { pool: client };
+      const actor = { kind: 'system' } as const;
       await createOperatorAccount(tx, seed.account);
       const activities: Activity[] = [];
       for (const { activityId, activity, timeslots, questions } of seed.activities) {
-        activities.push(await createOperatorActivity(tx, { accountId, activity, activityId }));
-        await generateTimeslots(tx, { accountId, activityId, pattern: timeslots });
-        for (const question of questions) await addOperatorQuestion(tx, { accountId, activityId, question });
+        activities.push(await createOperatorActivity(tx, { accountId, activity, activityId, actor }));
+        await generateTimeslots(tx, { accountId, activityId, pattern: timeslots, actor });
+        for (const question of questions) await addOperatorQuestion(tx, { accountId, activityId, question, actor });
       }
       const keys: CreatedApiKey[] = [];
-      for (const key of seed.keys) keys.push(await createOperatorKey(tx, { accountId, ...key }));
+      for (const key of seed.keys) keys.push(await createOperatorKey(tx, { accountId, ...key, actor }));
       return { activities, keys };
     });
   } catch (error) {

@@ -1,6 +1,6 @@
 // The console's data hooks: each wraps one operation of the API client in TanStack Query (caching, retries, polling),
 // so pages stay thin and never call fetch themselves.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   getOperatorBookingOperation,
   getOperatorSessionOperation,
@@ -37,6 +37,8 @@ import {
   getOperatorManifestOperation,
   listOperatorBookingHistoryOperation,
   getOperatorSalesReportOperation,
+  listOperatorAuditOperation,
+  type AuditAction,
   type BookingDetail,
   type OperatorBookingChange,
   type NewOperatorUser,
@@ -333,5 +335,16 @@ export function useSalesReport(query: { From: string; To: string }) {
     queryKey: ['sales-report', query],
     queryFn: ({ signal }) => call(getOperatorSalesReportOperation, { query }, signal),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** The audit log, newest first: its pages so far, one more with fetchNextPage ("Load more"). */
+export function useAudit(action: AuditAction | null) {
+  return useInfiniteQuery({
+    queryKey: ['audit', action],
+    queryFn: ({ pageParam, signal }) =>
+      call(listOperatorAuditOperation, { query: { ...(action ? { Action: action } : {}), ...(pageParam ? { Cursor: pageParam } : {}) } }, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.Next,
   });
 }

@@ -2,6 +2,7 @@
 // user, or the system) and why.
 import type { listOperatorBookingHistoryOperation, ResultOf } from '@backbone/contracts/browser';
 import { useBookingHistory } from '../api/hooks.js';
+import { changeSummary } from './change-summary.js';
 import { ErrorState, Loading } from './states.js';
 
 type HistoryItem = ResultOf<typeof listOperatorBookingHistoryOperation>['Items'][number];
@@ -10,23 +11,6 @@ function who(actor: HistoryItem['Actor']): string {
   if (actor.Kind === 'partner') return `${actor.PartnerName ?? 'Partner'}${actor.KeyID ? ` (key ${actor.KeyID})` : ''}`;
   if (actor.Kind === 'user') return actor.UserEmail ?? 'A console user';
   return 'System';
-}
-
-function shown(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '—';
-  if (typeof value === 'object')
-    return Object.entries(value as Record<string, unknown>)
-      .map(([name, member]) => `${name} ${shown(member)}`)
-      .join(', ');
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
-}
-
-/** "Participants: 1 → 2; Time: 15:00 → 09:00" from the API's { Member: { From, To } }. */
-function changes(item: HistoryItem): string {
-  if (item.Changes === null || item.Changes === undefined) return '';
-  return Object.entries(item.Changes as Record<string, { From?: unknown; To?: unknown }>)
-    .map(([name, change]) => `${name}: ${shown(change.From)} → ${shown(change.To)}`)
-    .join('; ');
 }
 
 export function BookingHistory({ reference }: { reference: string }) {
@@ -43,7 +27,7 @@ export function BookingHistory({ reference }: { reference: string }) {
               <span className="history-what">{item.Action}</span> <span className="muted">{new Date(item.At).toLocaleString()}</span>
               <span className="history-who">{who(item.Actor)}</span>
               {item.Reason && <span className="history-reason">“{item.Reason}”</span>}
-              {changes(item) && <span className="history-changes muted">{changes(item)}</span>}
+              {changeSummary(item.Changes) && <span className="history-changes muted">{changeSummary(item.Changes)}</span>}
             </li>
           ))}
         </ol>

@@ -17,6 +17,7 @@ const PAGES = [
   { href: '/keys', label: 'Keys', operation: 'listOperatorKeys' },
   { href: '/users', label: 'Users', operation: 'listOperatorUsers' },
   { href: '/failed-events', label: 'Failed events', operation: 'listFailedEvents' },
+  { href: '/audit', label: 'Audit', operation: 'listOperatorAudit' },
 ] as const satisfies ReadonlyArray<{ href: string; label: string; operation: OperatorOperationId }>;
 
 export type PagePath = (typeof PAGES)[number]['href'];

@@ -1,12 +1,12 @@
 // POST /api/v2/operator/keys (owners): the create-key use case; the answer carries the secret, once.
 import { createOperatorKeyOperation } from '@backbone/contracts';
-import { mountOperation, type OperationRoutes } from '@backbone/http';
+import { mountOperation, operatorActorOf, type OperationRoutes } from '@backbone/http';
 import { createOperatorKey } from '@backbone/use-cases';
 import type { OperatorAppDeps } from '../deps.js';
 
 export function mountCreateOperatorKey(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(routes, deps, createOperatorKeyOperation, async ({ body, auth }) => {
-    const key = await createOperatorKey(deps, { accountId: auth.accountId, name: body.Name, scopes: body.Scopes });
+    const key = await createOperatorKey(deps, { accountId: auth.accountId, name: body.Name, scopes: body.Scopes, actor: operatorActorOf(auth) });
     return {
       status: 201,
       body: {

@@ -2,13 +2,13 @@
 // to forget the key at once.
 import { revokeOperatorKeyOperation } from '@backbone/contracts';
 import { notFound } from '@backbone/domain';
-import { mountOperation, type OperationRoutes } from '@backbone/http';
+import { mountOperation, operatorActorOf, type OperationRoutes } from '@backbone/http';
 import { revokeKey } from '@backbone/use-cases';
 import type { OperatorAppDeps } from '../deps.js';
 
 export function mountRevokeOperatorKey(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(routes, deps, revokeOperatorKeyOperation, async ({ params, auth }) => {
-    const { revoked } = await revokeKey(deps, { accountId: auth.accountId, keyId: params.KeyID.toLowerCase() });
+    const { revoked } = await revokeKey(deps, { accountId: auth.accountId, keyId: params.KeyID.toLowerCase(), actor: operatorActorOf(auth) });
     if (!revoked) throw notFound('API key');
     return { status: 204, body: undefined };
   });

@@ -38,4 +38,5 @@ export * from './users.schemas.js';
 export * from './list-operator-users.js';
 export * from './create-operator-user.js';
 export * from './disable-operator-user.js';
+export * from './list-operator-audit.js';
 export * from './permissions.js';

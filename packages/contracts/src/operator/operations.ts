@@ -22,6 +22,7 @@ import { getOperatorSalesReportOperation } from './get-operator-sales-report.js'
 import { getOperatorSessionOperation } from './get-operator-session.js';
 import { getOperatorUsageOperation } from './get-operator-usage.js';
 import { listFailedEventsOperation } from './list-failed-events.js';
+import { listOperatorAuditOperation } from './list-operator-audit.js';
 import { listOperatorActivitiesOperation } from './list-operator-activities.js';
 import { listOperatorBookingHistoryOperation } from './list-operator-booking-history.js';
 import { listOperatorBookingsOperation } from './list-operator-bookings.js';
@@ -74,4 +75,5 @@ export const OPERATOR_OPERATIONS = [
   listOperatorUsersOperation,
   createOperatorUserOperation,
   disableOperatorUserOperation,
+  listOperatorAuditOperation,
 ] as const;

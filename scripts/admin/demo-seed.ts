@@ -5,7 +5,7 @@
 // null), then createSale the bookings.
 import { SCOPES, type BookingChannel, type NewOperatorActivity, type NewQuestion, type Scope, type TimeslotPattern } from '@backbone/contracts';
 import { findAccount, findOperatorUserByEmail, type Pool } from '@backbone/db';
-import { addDays, todayIn, ValidationError } from '@backbone/domain';
+import { addDays, todayIn, ValidationError, weekdayOf } from '@backbone/domain';
 import { createOperatorUser, createSale, seedOperator } from '@backbone/use-cases';
 
 export const DEMO_ACCOUNT_ID = 'd3e0d3e0-0000-4000-8000-000000000001';
@@ -149,6 +149,10 @@ export async function seedDemoOperator(pool: Pool): Promise<null | { accountId: 
   if (!seeded) return null;
 
   for (const sample of SAMPLE_BOOKINGS) {
+    const demo = DEMO_ACTIVITIES[sample.activity]!;
+    // The sample's day, or the next one its activity runs (the climbing gym is closed on Sundays).
+    let date = addDays(today, sample.day);
+    while (!demo.days.includes(weekdayOf(date))) date = addDays(date, 1);
     await createSale(
       { pool },
       {
@@ -157,8 +161,8 @@ export async function seedDemoOperator(pool: Pool): Promise<null | { accountId: 
         userId: null,
         channel: sample.channel,
         sale: {
-          ActivityID: DEMO_ACTIVITIES[sample.activity]!.activityId,
-          Date: addDays(today, sample.day),
+          ActivityID: demo.activityId,
+          Date: date,
           Time: sample.time,
           Participants: sample.participants,
           Customer: { FirstName: sample.name[0], LastName: sample.name[1], Email: sample.email },

@@ -1,11 +1,11 @@
-// `npm run bench`: the benchmarks of issues 2, 3, 10, 11 and 12 in one run (10 and 11 partly over an account holding
-// 1,000,000 bookings), each figure next to its ceiling, written to bench/RESULTS.md and printed. Bounded: every load
+// `npm run bench`: the benchmarks of issues 2, 3, 10, 11, 12, 24, 25 and 26 in one run (10, 11 and 24 partly over an
+// account holding 1,000,000 bookings), each figure next to its ceiling, written to bench/RESULTS.md and printed. Bounded: every load
 // runs for a fixed time or request count, every wait has a
 // deadline, all traffic goes to 127.0.0.1, and every child process is stopped at the end or on Ctrl+C.
 //
 // Knobs (environment): BENCH_DURATION (s per run, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32),
 // BENCH_WORKER_JOBS (100000), BENCH_WORKER_CONCURRENCY (the worker's default WORKER_CONCURRENCY), BENCH_USAGE_ENTRIES (10000000), BENCH_LOG_LEVEL
-// (info), BENCH_ONLY (comma list of partner, lifecycle, usage, worker, console, million, webhooks, overhead, files: a partial run, written to
+// (info), BENCH_ONLY (comma list of partner, lifecycle, usage, worker, console, million, webhooks, overhead, files, operator-day, octo: a partial run, written to
 // bench/.tmp/RESULTS.partial.md instead), CHROMIUM_PATH (the console's browser, /usr/bin/chromium),
 // DATABASE_URL / REDIS_URL / BENCH_DATABASE_URL, PGOPTIONS (passed to every process, e.g. '-c jit=off') and
 // BENCH_NODE_OPTIONS (NODE_OPTIONS of every process under test, e.g. '--max-old-space-size=128'), both recorded
@@ -30,6 +30,8 @@ import { consoleSection } from './sections/console.js';
 import { filesSection } from './sections/files.js';
 import { lifecycleSection } from './sections/lifecycle.js';
 import { millionSection } from './sections/million.js';
+import { octoSection } from './sections/octo.js';
+import { operatorDaySection } from './sections/operator-day.js';
 import { partnerSection } from './sections/partner.js';
 import { usageSection } from './sections/usage.js';
 import { webhooksSection } from './sections/webhooks.js';
@@ -67,8 +69,10 @@ function memorySection(): Section {
     'partner-api': 200,
     'partner-api-lifecycle': 200,
     'partner-api-uploads': 200,
+    'partner-api-octo': 200,
     'usage-api': 200,
     'operator-api': 200,
+    'operator-api-day': 200,
     'metering-worker': 300,
   };
   const rows: Row[] = [...peaks.entries()]
@@ -128,7 +132,7 @@ async function main(): Promise<void> {
   // Loaded now, when no other account has a booking: the loader's references cannot collide with those the APIs of
   // the earlier sections draw at random (an API draws again on a collision; a 1,000,000-row load cannot). Over a
   // space of 32^8, 1,000,000 against the 200,000 a fast machine's partner section books collide one run in five.
-  const millionLoad = !only || only.has('million') ? await ensureBookingsLoaded(pool, log) : undefined;
+  const millionLoad = !only || only.has('million') || only.has('operator-day') ? await ensureBookingsLoaded(pool, log) : undefined;
 
   const sections: Section[] = [];
   const failures: string[] = [];
@@ -142,6 +146,8 @@ async function main(): Promise<void> {
     ['webhooks', webhooksSection],
     ['overhead', overheadSection],
     ['files', filesSection],
+    ['operator-day', (c) => operatorDaySection(c, millionLoad)],
+    ['octo', octoSection],
   ];
   for (const [name, run] of plan) {
     if (only && !only.has(name)) continue;

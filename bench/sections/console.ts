@@ -78,11 +78,11 @@ async function createConsoleAccount(ctx: BenchContext): Promise<{ email: string 
 }
 
 /** Signs in through the API, as the sign-in page does, and answers the session cookie's value. */
-async function signIn(url: string, email: string): Promise<string> {
+export async function signIn(url: string, email: string, password = PASSWORD): Promise<string> {
   const answer = await fetch(`${url}/api/v2/operator/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ Email: email, Password: PASSWORD }),
+    body: JSON.stringify({ Email: email, Password: password }),
   });
   const cookie = answer.headers.getSetCookie().find((c) => c.startsWith('backbone_session='));
   if (answer.status !== 204 || !cookie) throw new Error(`sign-in answered ${answer.status}: ${await answer.text()}`);

@@ -86,7 +86,7 @@ export async function createLifecycleFixture(ctx: BenchContext, hotCapacity: num
 // that a stock of any size is unique without a round trip per reference.
 const ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 let nextReference = Math.floor(Math.random() * 2 ** 38);
-function drawReference(): string {
+export function drawReference(): string {
   let n = nextReference++;
   let text = '';
   for (let i = 0; i < 8; i++) {
@@ -100,41 +100,53 @@ function drawReference(): string {
  * `count` fresh bookings of the fixture's partner, `on_hold` (for 60 minutes) or `confirmed`, spread round-robin over
  * the activity's 1,440 timeslots, their places counted in the timeslots as the reservation counts them. Written with
  * SQL outside every measured window: each confirm or cancel of the load needs a booking of its own, and making them
- * through the API would take longer than the runs themselves.
+ * through the API would take longer than the runs themselves. `octo`: each also gets the OCTO identity a reservation
+ * gives it (a uuid and one adult unit item, as setOctoIdentity writes them).
  */
-async function stockBookings(ctx: BenchContext, fixture: LifecycleFixture, status: 'on_hold' | 'confirmed', count: number): Promise<Stocked[]> {
+export async function stockBookings(
+  ctx: BenchContext,
+  fixture: LifecycleFixture,
+  status: 'on_hold' | 'confirmed',
+  count: number,
+  options: { octo?: boolean } = {},
+): Promise<Stocked[]> {
   const references: Stocked[] = [];
   const CHUNK = 20_000;
   for (let done = 0; done < count; done += CHUNK) {
     const batch = Array.from({ length: Math.min(CHUNK, count - done) }, drawReference);
     const slots = batch.map((_, i) => fixture.timeslots[(done + i) % fixture.timeslots.length]!);
-    const { rows } = await ctx.pool.query<{ reference: string }>(
+    const { rows } = await ctx.pool.query<{ reference: string; octo_uuid: string | null }>(
       `WITH made AS (
-         INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer, payment_reference, api_key_id, partner_id, status, expires_at)
+         INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer, payment_reference, api_key_id, partner_id, status, expires_at,
+                               octo_uuid, octo_unit_items)
          SELECT $1, r.reference, $2, r.timeslot_id, 'ota', 1, $3::jsonb, 'PAY-' || r.reference, $4, $5, $6,
-                CASE WHEN $6 = 'on_hold' THEN now() + interval '60 minutes' END
+                CASE WHEN $6 = 'on_hold' THEN now() + interval '60 minutes' END,
+                CASE WHEN $9 THEN gen_random_uuid() END,
+                CASE WHEN $9 THEN jsonb_build_array(jsonb_build_object('uuid', gen_random_uuid(), 'unitId', 'adult')) END
            FROM unnest($7::text[], $8::bigint[]) AS r(reference, timeslot_id)
          ON CONFLICT (reference) DO NOTHING
-         RETURNING reference, timeslot_id
+         RETURNING reference, timeslot_id, octo_uuid
        ), counted AS (
          UPDATE timeslots t SET booked = t.booked + m.n
            FROM (SELECT timeslot_id, count(*)::int AS n FROM made GROUP BY timeslot_id) m WHERE t.id = m.timeslot_id
        )
-       SELECT reference FROM made`,
-      [fixture.accountId, fixture.activity, JSON.stringify(CUSTOMER), fixture.apiKeyId, fixture.partnerId, status, batch, slots],
+       SELECT reference, octo_uuid FROM made`,
+      [fixture.accountId, fixture.activity, JSON.stringify(CUSTOMER), fixture.apiKeyId, fixture.partnerId, status, batch, slots, options.octo === true],
     );
-    const made = new Set(rows.map((r) => r.reference));
+    const made = new Map(rows.map((r) => [r.reference, r.octo_uuid]));
     batch.forEach((reference, i) => {
-      if (made.has(reference)) references.push({ reference, slot: (done + i) % fixture.timeslots.length });
+      const octoUuid = made.get(reference);
+      if (octoUuid !== undefined) references.push({ reference, slot: (done + i) % fixture.timeslots.length, ...(octoUuid ? { octoUuid } : {}) });
     });
   }
   return references;
 }
 
-/** A stocked booking and the position of its timeslot in the fixture's `timeslots`. */
-interface Stocked {
+/** A stocked booking and the position of its timeslot in the fixture's `timeslots` (and its OCTO uuid, when it has one). */
+export interface Stocked {
   reference: string;
   slot: number;
+  octoUuid?: string;
 }
 
 /** confirm and cancel (issue 11), and move: PATCH booking/{Reference} to the timeslot half the list away (issue 25). */
@@ -142,46 +154,52 @@ export type Transition = 'confirm' | 'cancel' | 'move';
 
 const partnerHeaders = (fixture: LifecycleFixture) => ({ authorization: `Bearer ${fixture.key}`, 'content-type': 'application/json' });
 
+/**
+ * The timeslot half the fixture's list away from a stocked booking's: a move leaves one timeslot row and takes another
+ * that no neighbouring request of the run touches, so the figure is the move's own cost, not a queue on one row.
+ */
+export function farSlot(fixture: LifecycleFixture, stocked: Stocked): { date: string; time: string } {
+  return fixture.slots[(stocked.slot + Math.floor(fixture.slots.length / 2)) % fixture.slots.length]!;
+}
+
+/** Date and Time of a move, as both the partner PATCH and the operator's reschedule take them. */
+export const moveBody = (slot: { date: string; time: string }) => JSON.stringify({ Date: slot.date, Time: slot.time });
+
 function transitionBody(transition: 'confirm' | 'cancel', n: number): string {
   return transition === 'confirm'
     ? JSON.stringify({ Customer: { ...CUSTOMER, LastName: `Lovelace ${n}` }, PaymentReference: `PAY-CONFIRM-${n}` })
     : JSON.stringify({ Reason: 'The traveller asked for a refund.' });
 }
 
+/**
+ * Writes that each take a booking of their own from a stock made before each run: what a row is called, how the stock
+ * is made, and the request that uses one stocked booking (the `n`th of the run).
+ */
+export interface StockedWrites {
+  name: string;
+  stock: (count: number) => Promise<Stocked[]>;
+  headers: Record<string, string>;
+  request: (stocked: Stocked, n: number) => { method: string; path: string; body?: string };
+}
+
 /** Requests that each take the next booking of `references`; `used()` says how many were sent. */
-function transitionRequests(fixture: LifecycleFixture, transition: Transition, references: Stocked[]) {
+function stockedRequests(writes: StockedWrites, references: Stocked[]) {
   let n = 0;
   return {
-    next() {
-      const { reference, slot } = references[n] ?? references.at(-1)!;
+    next(): PacedRequest {
+      const stocked = references[n] ?? references.at(-1)!;
       n += 1;
-      if (transition === 'move') {
-        // Half the list away: the booking leaves one timeslot row and takes another that no neighbouring request of
-        // the run touches, so the figure is the move's own cost, not a queue on one row.
-        const target = fixture.slots[(slot + Math.floor(fixture.slots.length / 2)) % fixture.slots.length]!;
-        return {
-          method: 'PATCH',
-          path: `/api/v2/ota/partner/booking/${reference}`,
-          headers: partnerHeaders(fixture),
-          body: JSON.stringify({ Date: target.date, Time: target.time }),
-        };
-      }
-      return {
-        method: 'POST',
-        path: `/api/v2/ota/partner/booking/${reference}/${transition}`,
-        headers: partnerHeaders(fixture),
-        body: transitionBody(transition, n),
-      };
+      return { ...writes.request(stocked, n), headers: writes.headers };
     },
     used: () => n,
   };
 }
 
 /** The same requests for autocannon: headers once, method, path and body per request. */
-function autocannonRequests(fixture: LifecycleFixture, next: () => PacedRequest): Pick<LoadOptions, 'method' | 'headers' | 'setupRequest'> {
+function autocannonRequests(headers: Record<string, string>, next: () => PacedRequest): Pick<LoadOptions, 'method' | 'headers' | 'setupRequest'> {
   return {
     method: 'POST',
-    headers: partnerHeaders(fixture),
+    headers,
     setupRequest: (request) => {
       const built = next();
       return { ...request, method: built.method, path: built.path, body: built.body! };
@@ -209,22 +227,44 @@ export async function measureTransition(
   roundSec: number,
 ): Promise<TransitionFigures> {
   const status = transition === 'confirm' ? 'on_hold' : 'confirmed';
+  const writes: StockedWrites = {
+    name: transition === 'move' ? 'PATCH booking/{Reference} (move to another timeslot)' : `POST booking/{Reference}/${transition}`,
+    stock: (count) => stockBookings(ctx, fixture, status, count),
+    headers: partnerHeaders(fixture),
+    request: (stocked, n) =>
+      transition === 'move'
+        ? { method: 'PATCH', path: `/api/v2/ota/partner/booking/${stocked.reference}`, body: moveBody(farSlot(fixture, stocked)) }
+        : { method: 'POST', path: `/api/v2/ota/partner/booking/${stocked.reference}/${transition}`, body: transitionBody(transition, n) },
+  };
+  return measureStockedWrites(ctx, writes, urls, roundSec);
+}
+
+/**
+ * Throughput of `writes` next to the ceiling in alternating rounds, then their latency at a steady half-ceiling rate;
+ * every request on a fresh booking of the stock, and every answer must be 200.
+ */
+export async function measureStockedWrites(
+  ctx: BenchContext,
+  writes: StockedWrites,
+  urls: { ours: string; ceiling: string },
+  roundSec: number,
+): Promise<TransitionFigures> {
+  const { name } = writes;
   const problems: string[] = [];
   let bestRate = 0;
   // One closed-loop run on fresh bookings: stocked for twice the best rate seen so far, and never more requests than
   // the stock (a booking confirmed or cancelled twice would answer the cheap "unchanged" path and flatter the figure).
   const closedRun = async (url: string, seconds: number): Promise<LoadResult> => {
-    const references = await stockBookings(ctx, fixture, status, Math.ceil((bestRate || FIRST_RATE_GUESS) * 2 * seconds) + 1_000);
-    const requests = transitionRequests(fixture, transition, references);
+    const references = await writes.stock(Math.ceil((bestRate || FIRST_RATE_GUESS) * 2 * seconds) + 1_000);
+    const requests = stockedRequests(writes, references);
     const result = await runLoad({
       url,
       connections: ctx.connections,
       durationSec: seconds,
       maxRequests: references.length,
-      ...autocannonRequests(fixture, () => requests.next()),
+      ...autocannonRequests(writes.headers, () => requests.next()),
     });
-    if (result.requests >= references.length)
-      problems.push(`${transition}: a run used up its ${references.length} pre-created bookings before its time was up`);
+    if (result.requests >= references.length) problems.push(`${name}: a run used up its ${references.length} pre-created bookings before its time was up`);
     bestRate = Math.max(bestRate, result.rps);
     return result;
   };
@@ -237,12 +277,11 @@ export async function measureTransition(
       const result = await closedRun(urls[side], roundSec);
       ctx.log(`  ${side === 'ours' ? 'ours:   ' : 'ceiling:'} ${summarize(result)}`);
       const issue = unexpected(result, 200);
-      if (issue) problems.push(`${transition} (${side}): ${issue}`);
+      if (issue) problems.push(`${name} (${side}): ${issue}`);
       rounds[side].push(result);
     }
   }
   const median = medianRound(rounds, (r) => r.rps);
-  const name = transition === 'move' ? 'PATCH booking/{Reference} (move to another timeslot)' : `POST booking/{Reference}/${transition}`;
   const rows: Row[] = [
     {
       metric: `${name}: req/s`,
@@ -264,8 +303,8 @@ export async function measureTransition(
   for (let round = 0; round < PACED_ROUNDS; round++) {
     for (const side of ['ours', 'ceiling'] as const) {
       // The warm-up and the measured window draw from one stock; a tenth more for the requests a late timer catches up.
-      const references = await stockBookings(ctx, fixture, status, Math.ceil(rate * (PACED_SEC + PACED_WARMUP_SEC) * 1.1) + 100);
-      const requests = transitionRequests(fixture, transition, references);
+      const references = await writes.stock(Math.ceil(rate * (PACED_SEC + PACED_WARMUP_SEC) * 1.1) + 100);
+      const requests = stockedRequests(writes, references);
       const result = await runPaced({
         url: urls[side],
         connections: ctx.connections,
@@ -274,9 +313,9 @@ export async function measureTransition(
         warmupSec: PACED_WARMUP_SEC,
         request: () => requests.next(),
       });
-      if (requests.used() > references.length) problems.push(`${transition} paced: used up its ${references.length} pre-created bookings`);
+      if (requests.used() > references.length) problems.push(`${name} paced: used up its ${references.length} pre-created bookings`);
       const issue = unexpected(result, 200);
-      if (issue) problems.push(`${transition} paced (${side}): ${issue}`);
+      if (issue) problems.push(`${name} paced (${side}): ${issue}`);
       paced[side].push(result);
     }
   }
@@ -407,7 +446,12 @@ async function measureHotHolds(
       let load: LoadResult;
       try {
         const next = hotRequests(fixture, time);
-        load = await runLoad({ url: urls[side], connections: ctx.connections, durationSec: ctx.durationSec, ...autocannonRequests(fixture, next) });
+        load = await runLoad({
+          url: urls[side],
+          connections: ctx.connections,
+          durationSec: ctx.durationSec,
+          ...autocannonRequests(partnerHeaders(fixture), next),
+        });
       } finally {
         await aging.stop();
       }

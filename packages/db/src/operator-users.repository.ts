@@ -127,18 +127,30 @@ export interface OperatorSession {
 }
 
 /**
- * The live session with this id, its idle clock restarted; null when unknown, idle for longer than `idleTimeoutMs`,
- * past its absolute end, or its user disabled. One statement, so a session cannot be revived between check and touch.
+ * The live session with this id; null when unknown, idle for longer than `idleTimeoutMs`, past its absolute end, or its
+ * user disabled. Its idle clock restarts only once the last restart is a hundredth of the idle timeout old (at most a
+ * minute; the api keys' last_used_at is written as seldom): a console sends several requests a second, and a write on
+ * each made every request, reads included, wait for a WAL flush and queue on the session's row lock (the bench's
+ * operator-day section measured it). A session in use may so end up to that hundredth early. One statement, so a
+ * session cannot be revived between check and touch.
  */
 export async function touchOperatorSession(db: Db, sessionId: string, idleTimeoutMs: number): Promise<OperatorSession | null> {
   const { rows } = await db.query<{ user_id: string; account_id: string; time_zone: string; email: string; role: OperatorRole }>({
     name: 'operator-session-touch',
-    text: `UPDATE operator_sessions s SET last_seen_at = now()
-             FROM operator_users u, accounts a
-            WHERE s.id_hash = $1 AND u.id = s.user_id AND a.id = s.account_id AND u.disabled_at IS NULL
-              AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(secs => $2::double precision / 1000)
-           RETURNING s.user_id, s.account_id, a.time_zone, u.email, u.role`,
-    values: [hashSessionId(sessionId), idleTimeoutMs],
+    text: `WITH live AS (
+             SELECT s.id_hash, s.last_seen_at, s.user_id, s.account_id, a.time_zone, u.email, u.role
+               FROM operator_sessions s
+               JOIN operator_users u ON u.id = s.user_id
+               JOIN accounts a ON a.id = s.account_id
+              WHERE s.id_hash = $1 AND u.disabled_at IS NULL
+                AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(secs => $2::double precision / 1000)
+           ), touched AS (
+             UPDATE operator_sessions s SET last_seen_at = now()
+               FROM live
+              WHERE s.id_hash = live.id_hash AND live.last_seen_at <= now() - make_interval(secs => $3::double precision / 1000)
+           )
+           SELECT user_id, account_id, time_zone, email, role FROM live`,
+    values: [hashSessionId(sessionId), idleTimeoutMs, Math.min(idleTimeoutMs / 100, 60_000)],
   });
   const row = rows[0];
   return row ? { userId: row.user_id, accountId: row.account_id, accountTimeZone: row.time_zone, email: row.email, role: row.role } : null;

@@ -64,7 +64,7 @@ type Headers = Record<string, string>;
 const sessionHeaders = (session: string): Headers => ({ cookie: `backbone_session=${session}`, 'sec-fetch-site': 'same-origin' });
 
 async function createOwner(ctx: BenchContext, accountId: string, email: string): Promise<string> {
-  return (await createOperatorUser({ pool: ctx.pool }, { accountId, email, role: 'owner', password: PASSWORD })).user.id;
+  return (await createOperatorUser({ pool: ctx.pool }, { accountId, email, role: 'owner', password: PASSWORD, actor: { kind: 'system' } })).user.id;
 }
 
 /**

@@ -1,5 +1,6 @@
 // The sales report through HTTP: confirmed bookings of the range per currency by channel, partner and activity,
-// cancelled ones apart, holds and other dates and accounts left out; the range's bad input.
+// cancelled ones apart, holds and other dates and accounts left out; the range's bad input; the sums the report reads
+// (booking_sales_rollup, kept by triggers) equal to the bookings' own through every kind of change, races included.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestActivity } from '@backbone/testkit';
 import { createApiKey } from '@backbone/db';
@@ -100,4 +101,78 @@ describe('the sales report', () => {
       expect(answer.status, answer.text).toBe(422);
     },
   );
+});
+
+describe('the sums the report reads', () => {
+  /** The sums counted from the bookings themselves, as the report once read them; beside the trigger-kept ones. */
+  async function sums(accountId: string) {
+    const counted = await db.pool.query(
+      `SELECT timeslot_id::text, channel, partner_id, currency, status = 'cancelled' AS cancelled,
+              count(*)::int AS bookings, sum(participants)::int AS participants, sum(total_minor)::bigint::text AS revenue
+         FROM bookings WHERE account_id = $1 AND status IN ('confirmed', 'cancelled')
+        GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`,
+      [accountId],
+    );
+    const kept = await db.pool.query(
+      `SELECT timeslot_id::text, channel, partner_id, currency, cancelled, bookings, participants, revenue_minor::text AS revenue
+         FROM booking_sales_rollup WHERE account_id = $1 AND bookings <> 0 ORDER BY 1, 2, 3, 4, 5`,
+      [accountId],
+    );
+    return { counted: counted.rows, kept: kept.rows };
+  }
+
+  it('equal the bookings through reschedules, party changes, cancels, holds confirmed and expired, and races', async () => {
+    const mover = await createOperator(db.pool);
+    const owner = await signedIn(server.url, mover.staff.email);
+    const days = [dayFromNow(5), dayFromNow(6), dayFromNow(7)];
+    for (const day of days) {
+      await createSlot(db.pool, mover, day, '10:00', 12);
+      await createSlot(db.pool, mover, day, '14:00', 12);
+    }
+    const channels = ['online', 'pos', 'ota'] as const;
+    const made = [];
+    for (let i = 0; i < 12; i++) {
+      made.push(await book(db.pool, mover, { date: days[i % 3]!, time: i % 2 ? '14:00' : '10:00' }, { channel: channels[i % 3], participants: 1 + (i % 3) }));
+    }
+    const send = (method: string, ref: string, suffix: string, body?: unknown) => owner.send(method, `/api/v2/operator/bookings/${ref}${suffix}`, body);
+    // Moves across dates and times, parties grown and shrunk, cancels (one repeated), all at once where they can race.
+    const answers = await Promise.all([
+      ...made.slice(0, 6).map((b, i) => send('POST', b.Reference, '/reschedule', { Date: days[(i + 1) % 3], Time: i % 2 ? '10:00' : '14:00' })),
+      send('PATCH', made[6]!.Reference, '', { Participants: 4 }),
+      send('PATCH', made[7]!.Reference, '', { Participants: 1 }),
+      send('POST', made[8]!.Reference, '/cancel', { Reason: 'weather' }),
+      send('POST', made[8]!.Reference, '/cancel', { Reason: 'weather' }),
+      send('POST', made[9]!.Reference, '/cancel'),
+    ]);
+    for (const answer of answers) expect([200, 409], answer.text).toContain(answer.status);
+    // Holds: one confirmed, one expired, one left on hold; none counted until confirmed.
+    const holds = [];
+    for (let i = 0; i < 3; i++) holds.push(await book(db.pool, mover, { date: days[1]!, time: '10:00' }, { participants: 2 }));
+    await db.pool.query(`UPDATE bookings SET status = 'on_hold', expires_at = now() + interval '1 hour' WHERE reference = ANY($1)`, [
+      holds.map((h) => h.Reference),
+    ]);
+    await db.pool.query(`UPDATE bookings SET status = 'confirmed', expires_at = NULL WHERE reference = $1`, [holds[0]!.Reference]);
+    await db.pool.query(`UPDATE bookings SET status = 'expired' WHERE reference = $1`, [holds[1]!.Reference]);
+    // A check-in changes no sum.
+    await send('POST', made[10]!.Reference, '/check-in');
+
+    const { counted, kept } = await sums(mover.account.id);
+    expect(counted.length).toBeGreaterThan(5);
+    expect(kept).toEqual(counted);
+
+    const report = await owner.send('GET', `/api/v2/operator/reports/sales?From=${days[0]}&To=${days[2]}`);
+    expect(report.status, report.text).toBe(200);
+    const live = counted.filter((row) => !row.cancelled);
+    const dead = counted.filter((row) => row.cancelled);
+    const [eur] = report.body.Currencies;
+    expect(eur.Bookings).toBe(live.reduce((n, row) => n + row.bookings, 0));
+    expect(eur.Participants).toBe(live.reduce((n, row) => n + row.participants, 0));
+    expect(eur.RevenueMinor).toBe(live.reduce((n, row) => n + Number(row.revenue), 0));
+    expect(eur.Cancelled.Bookings).toBe(dead.reduce((n, row) => n + row.bookings, 0));
+
+    // A booking removed (as an account's clean-up would) leaves the sums too.
+    await db.pool.query(`DELETE FROM bookings WHERE reference = $1`, [made[11]!.Reference]);
+    const after = await sums(mover.account.id);
+    expect(after.kept).toEqual(after.counted);
+  });
 });

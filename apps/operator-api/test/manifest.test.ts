@@ -1,7 +1,7 @@
 // The day's manifest through HTTP: the date's timeslots by time then activity name, only live bookings (holds not yet
 // lapsed and confirmed), partners, waivers, check-ins and totals; the activity filter, the tenant wall, bad input.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestActivity, createTestQuestion, request } from '@backbone/testkit';
+import { createTestActivity, createTestQuestion, createTestTimeslot, request } from '@backbone/testkit';
 import { createApiKey } from '@backbone/db';
 import type { Activity } from '@backbone/domain';
 import { createBooking } from '@backbone/use-cases';
@@ -108,6 +108,49 @@ describe('the manifest', () => {
     expect(empty.body).toEqual({ Date: dayFromNow(30), Timeslots: [], Totals: { Bookings: 0, Participants: 0, CheckedIn: 0 } });
     const foreign = await staff.send('GET', `/api/v2/operator/manifest?Date=${day}&ActivityID=${other.activity.activityId}`);
     expect(foreign.body.Timeslots).toEqual([]);
+  });
+
+  it('counts waivers complete when each required question is answered once, or once per participant of the party as it is now', async () => {
+    const waiverDay = dayFromNow(11);
+    const activity = await createTestActivity(db.pool, operator.account.id, { timeZone: 'Europe/Lisbon', name: 'Waivers' });
+    await createTestTimeslot(db.pool, activity, { date: waiverDay, time: '09:00', capacity: 20 });
+    const once = await createTestQuestion(db.pool, activity, { question: 'Any allergies?', type: 'text', required: true, perParticipant: false });
+    const each = await createTestQuestion(db.pool, activity, { question: 'Can you swim?', type: 'checkbox', required: true, perParticipant: true });
+    await createTestQuestion(db.pool, activity, { question: 'How did you hear of us?', type: 'text', required: false, perParticipant: false });
+    const onceAnswer = { QuestionID: once.id, Question: 'Any allergies?', Type: 'text', Participant: null, Value: 'None' };
+    const swims = (n: number) => ({ QuestionID: each.id, Question: 'Can you swim?', Type: 'checkbox', Participant: n, Value: true });
+    const cases: Record<string, { participants: number; answers: unknown[]; complete: boolean }> = {
+      Everything: { participants: 3, answers: [onceAnswer, swims(1), swims(2), swims(3)], complete: true },
+      NoOne: { participants: 2, answers: [], complete: false },
+      OnlyOnce: { participants: 2, answers: [onceAnswer], complete: false },
+      MissingSecond: { participants: 2, answers: [onceAnswer, swims(1), swims(3)], complete: false },
+      // The party was 3 and is 2 now: participant 3's answer does not stand in for participant 2's.
+      Shrunk: { participants: 2, answers: [onceAnswer, swims(1), swims(3)], complete: false },
+      ShrunkAnswered: { participants: 2, answers: [onceAnswer, swims(1), swims(2), swims(3)], complete: true },
+      // Answered per participant while the question asked so; asked once now: answered.
+      OnceAnsweredTwice: { participants: 1, answers: [{ ...onceAnswer, Participant: 1 }, { ...onceAnswer, Participant: 2 }, swims(1)], complete: true },
+    };
+    for (const [name, wanted] of Object.entries(cases)) {
+      const made = await book(db.pool, operator, { date: waiverDay, time: '09:00' }, { activity, participants: wanted.participants, firstName: name });
+      await db.pool.query(`UPDATE bookings SET answers = $2 WHERE reference = $1`, [made.Reference, JSON.stringify(wanted.answers)]);
+    }
+    const answer = await staff.send('GET', `/api/v2/operator/manifest?Date=${waiverDay}&ActivityID=${activity.activityId}`);
+    expect(answer.status, answer.text).toBe(200);
+    const shown = Object.fromEntries(
+      answer.body.Timeslots[0].Bookings.map((b: { Customer: { FirstName: string }; WaiversComplete: boolean }) => [b.Customer.FirstName, b.WaiversComplete]),
+    );
+    expect(shown).toEqual(Object.fromEntries(Object.entries(cases).map(([name, wanted]) => [name, wanted.complete])));
+    // In the order they were made.
+    expect(answer.body.Timeslots[0].Bookings.map((b: { Customer: { FirstName: string } }) => b.Customer.FirstName)).toEqual(Object.keys(cases));
+  });
+
+  it('shows a check-in at the instant the booking records it', async () => {
+    const answer = await staff.send('GET', `/api/v2/operator/manifest?Date=${day}`);
+    const walkIn = answer.body.Timeslots.flatMap((t: { Bookings: { Reference: string }[] }) => t.Bookings).find(
+      (b: { Reference: string }) => b.Reference === refs.walkIn,
+    );
+    const { rows } = await db.pool.query<{ checked_in_at: Date }>(`SELECT checked_in_at FROM bookings WHERE reference = $1`, [refs.walkIn]);
+    expect(walkIn.CheckedInAt).toBe(rows[0]!.checked_in_at.toISOString());
   });
 
   it.each([[''], ['?Date=2026-02-30'], ['?Date=tomorrow'], [`?Date=${day}&ActivityID=nope`], [`?Date=${day}&Extra=1`]])('refuses %s (422)', async (query) => {

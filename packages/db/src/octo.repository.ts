@@ -27,12 +27,14 @@ export type OctoActivityRecord = OctoActivity;
 
 /**
  * The account's active activities offered in the shopfront (or one of them, by a UUID the caller has checked), ordered
- * by name; with `anyShopfront`, a booking's activity is found even after it left the shopfront.
+ * by name; with `anyShopfront`, a booking's activity is found even after it left the shopfront. With `startTimes:
+ * false` the start times are not gathered (left empty): that reads a year of the activity's timeslots, which an
+ * availability answer, showing no product, does not need.
  */
 export async function listOctoActivities(
   db: Db,
   accountId: string,
-  options: { activityId?: string; anyShopfront?: boolean } = {},
+  options: { activityId?: string; anyShopfront?: boolean; startTimes?: boolean } = {},
 ): Promise<OctoActivityRecord[]> {
   const { rows } = await db.query<OctoActivityRecord>({
     name: 'octo-activities',
@@ -40,14 +42,16 @@ export async function listOctoActivities(
                   a.duration_minutes AS "durationMinutes", a.price_minor::float8 AS "priceMinor", a.currency,
                   a.max_participants AS "maxParticipants", a.cancellation_cutoff_minutes AS "cancellationCutoffMinutes",
                   to_char(a.opening_time, 'HH24:MI') AS "openingTime", to_char(a.closing_time, 'HH24:MI') AS "closingTime",
-                  coalesce((SELECT array_agg(DISTINCT to_char(t.local_time, 'HH24:MI') ORDER BY to_char(t.local_time, 'HH24:MI'))
-                              FROM timeslots t
-                             WHERE t.activity_id = a.id AND t.starts_at > now() AND t.starts_at < now() + interval '366 days'),
-                           '{}') AS "startTimes"
+                  CASE WHEN $4 THEN
+                    coalesce((SELECT array_agg(DISTINCT to_char(t.local_time, 'HH24:MI') ORDER BY to_char(t.local_time, 'HH24:MI'))
+                                FROM timeslots t
+                               WHERE t.activity_id = a.id AND t.starts_at > now() AND t.starts_at < now() + interval '366 days'),
+                             '{}')
+                  ELSE '{}' END AS "startTimes"
              FROM activities a
             WHERE a.account_id = $1 AND a.active AND ($3 OR a.in_shopfront) AND ($2::uuid IS NULL OR a.activity_id = $2::uuid)
             ORDER BY a.name, a.id`,
-    values: [accountId, options.activityId ?? null, options.anyShopfront ?? false],
+    values: [accountId, options.activityId ?? null, options.anyShopfront ?? false, options.startTimes ?? true],
   });
   return rows;
 }

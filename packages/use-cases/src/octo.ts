@@ -96,16 +96,16 @@ export async function listOctoProducts(uow: Uow, accountId: string, view: OctoVi
   return (await listOctoActivities(uow.pool, accountId)).map((activity) => toOctoProduct(activity, view));
 }
 
-async function offeredActivity(db: Db, accountId: string, productId: string | undefined): Promise<OctoActivity> {
+async function offeredActivity(db: Db, accountId: string, productId: string | undefined, startTimes = true): Promise<OctoActivity> {
   // Ids are UUIDs: anything else cannot be one, and is not sent to PostgreSQL as one.
   if (productId === undefined || !UUID.test(productId)) throw invalidProductId(productId ?? '');
-  const [activity] = await listOctoActivities(db, accountId, { activityId: productId.toLowerCase() });
+  const [activity] = await listOctoActivities(db, accountId, { activityId: productId.toLowerCase(), startTimes });
   if (!activity) throw invalidProductId(productId);
   return activity;
 }
 
-async function offeredOption(db: Db, accountId: string, productId: string | undefined, optionId: string | undefined): Promise<OctoActivity> {
-  const activity = await offeredActivity(db, accountId, productId);
+async function offeredOption(db: Db, accountId: string, productId: string | undefined, optionId: string | undefined, startTimes = true): Promise<OctoActivity> {
+  const activity = await offeredActivity(db, accountId, productId, startTimes);
   if (optionId !== OCTO_OPTION_ID) throw invalidOptionId(optionId ?? '');
   return activity;
 }
@@ -122,7 +122,8 @@ function unitsAsked(units: readonly { id: string; quantity: number }[] | undefin
 }
 
 export async function checkOctoAvailability(uow: Uow, accountId: string, request: OctoAvailabilityRequest, view: OctoView): Promise<OctoAvailability[]> {
-  const activity = await offeredOption(uow.pool, accountId, request.productId, request.optionId);
+  // An availability shows no product: its start times are not gathered.
+  const activity = await offeredOption(uow.pool, accountId, request.productId, request.optionId, false);
   const units = unitsAsked(request.units);
   const ways = [
     request.localDateStart !== undefined || request.localDateEnd !== undefined,
@@ -153,7 +154,7 @@ function invalid(availabilityId: string): never {
 }
 
 export async function getOctoAvailabilityCalendar(uow: Uow, accountId: string, request: OctoCalendarRequest, view: OctoView): Promise<OctoCalendarDay[]> {
-  const activity = await offeredOption(uow.pool, accountId, request.productId, request.optionId);
+  const activity = await offeredOption(uow.pool, accountId, request.productId, request.optionId, false);
   const units = unitsAsked(request.units);
   checkOctoDateRange(request.localDateStart, request.localDateEnd);
   const slots = await listOctoSlots(uow.pool, activity.internalId, request.localDateStart, request.localDateEnd);

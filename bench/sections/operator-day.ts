@@ -108,6 +108,21 @@ async function createManifestDay(ctx: BenchContext, fixture: LifecycleFixture): 
        FROM (SELECT timeslot_id, sum(participants)::int AS n FROM made GROUP BY timeslot_id) m WHERE t.id = m.timeslot_id`,
     [fixture.accountId, fixture.apiKeyId, fixture.partnerId, references, slots],
   );
+  // Answers as the partner API stores them, so the waivers check reads real ones: three bookings in four answer the
+  // terms and every participant's full name (a long text); of those, every third leaves out its last participant's.
+  await ctx.pool.query(
+    `UPDATE bookings b
+        SET answers = (SELECT jsonb_agg(a.answer) FROM (
+              SELECT jsonb_build_object('QuestionID', q.id, 'Question', q.question, 'Type', q.type, 'Participant', p,
+                                        'Value', 'Participant ' || p || ' of booking ' || b.reference || ', ' || (b.customer->>'FirstName') || ' ' || (b.customer->>'LastName')) AS answer
+                FROM waiver_questions q CROSS JOIN generate_series(1, b.participants - CASE WHEN b.id % 12 = 1 THEN 1 ELSE 0 END) AS p
+               WHERE q.activity_id = b.activity_id AND q.per_participant
+              UNION ALL
+              SELECT jsonb_build_object('QuestionID', q.id, 'Question', q.question, 'Type', q.type, 'Participant', NULL, 'Value', true)
+                FROM waiver_questions q WHERE q.activity_id = b.activity_id AND NOT q.per_participant) a)
+      WHERE b.timeslot_id = ANY($1::bigint[]) AND b.id % 4 <> 0`,
+    [slots],
+  );
   return date;
 }
 
@@ -271,8 +286,18 @@ export async function operatorDaySection(ctx: BenchContext, preloaded?: Awaited<
     await ctx.pool.query('ANALYZE bookings, timeslots, booking_history');
     // Right before it is read: the manifest must hold the whole day.
     const manifestPath = `/api/v2/operator/manifest?Date=${manifestDate}`;
-    const manifest = await getJson<{ Totals: { Bookings: number } }>(`${ours.url}${manifestPath}`, day);
+    const manifest = await getJson<{ Totals: { Bookings: number }; Timeslots: { Bookings: { WaiversComplete: boolean }[] }[] }>(
+      `${ours.url}${manifestPath}`,
+      day,
+    );
     if (manifest.Totals.Bookings !== MANIFEST_BOOKINGS) problems.push(`manifest: ${manifest.Totals.Bookings} bookings, ${MANIFEST_BOOKINGS} expected`);
+    const complete = manifest.Timeslots.flatMap((slot) => slot.Bookings).filter((booking) => booking.WaiversComplete).length;
+    const { rows: answered } = await ctx.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM bookings b JOIN timeslots t ON t.id = b.timeslot_id
+        WHERE b.account_id = $1 AND t.local_date = $2 AND b.id % 4 <> 0 AND b.id % 12 <> 1`,
+      [fixture.accountId, manifestDate],
+    );
+    if (complete !== answered[0]!.n) problems.push(`manifest: ${complete} bookings with complete waivers, ${answered[0]!.n} expected`);
     const manifestRead = await measureRead(ctx, urls, {
       name: `GET manifest?Date= (a day of ${fmt.int(manifest.Totals.Bookings)} bookings in ${MANIFEST_ACTIVITIES.length * MANIFEST_TIMES.length} timeslots)`,
       path: () => manifestPath,
@@ -330,7 +355,7 @@ export async function operatorDaySection(ctx: BenchContext, preloaded?: Awaited<
       `Ours: the operator API (its bundle under plain node, NODE_OPTIONS \`${API_NODE_OPTIONS}\`, its own process ${PROCESS}) with an owner's session: each account's owner made by the createOperatorUser use case and signed in once through POST /api/v2/operator/session; every request sends the session cookie and Sec-Fetch-Site: same-origin (the same-origin check of state changes), so each pays the session lookup, the role check, validation, logging and problem mapping.`,
       'Ceiling: bench/ceilings/operator-ceiling.ts, a bare Express 5 app whose handlers call the same use cases and repository functions as the routes (rescheduleOperatorBooking, checkInOperatorBooking, getManifest, salesReport, bookingHistory) for the same account and user, without session, validation, logging or problem mapping; reschedule without an Idempotency-Key on both sides.',
       `Reschedule and check-in: each request takes a confirmed booking of its own (stocked with SQL before each run, spread round-robin over 1,440 timeslots of one activity, 90 days of 16, capacity 1,000,000), so nothing is "unchanged"; a reschedule moves its booking to the timeslot half the list away, so no two requests of a run queue on one timeslot row. Rounds as in the lifecycle section: ${ctx.connections} connections, ${THROUGHPUT_ROUNDS} alternating rounds of ${roundSec} s, the median ratio; then 5 rounds open-loop at half the ceiling's median maximum (bench/lib/paced.ts), the median p99.`,
-      `Manifest: ${manifestDate}, ${fmt.int(MANIFEST_BOOKINGS)} confirmed bookings (ota through a partner, online and pos; 1-4 participants; a fifth checked in) over ${MANIFEST_ACTIVITIES.length} activities of ${MANIFEST_TIMES.length} timeslots, each activity with two required questions, written with SQL; checked once to hold all of them. Before the reads, ANALYZE of bookings, timeslots and booking_history (autovacuum is off here), so their plans are made for the rows the writes above stocked.`,
+      `Manifest: ${manifestDate}, ${fmt.int(MANIFEST_BOOKINGS)} confirmed bookings (ota through a partner, online and pos; 1-4 participants; a fifth checked in) over ${MANIFEST_ACTIVITIES.length} activities of ${MANIFEST_TIMES.length} timeslots, each activity with two required questions (the terms, asked once, and each participant's full name), three bookings in four answering them and a third of those leaving out the last participant's name, written with SQL; checked once to hold all of them, with waivers complete exactly where every answer is there. Before the reads, ANALYZE of bookings, timeslots and booking_history (autovacuum is off here), so their plans are made for the rows the writes above stocked.`,
       `Sales report: the account of bench/load-bookings.ts (${fmt.int(MILLION_BOOKINGS)} bookings over a year; its data untouched, an owner added), From ${SALES_RANGE.From} To ${SALES_RANGE.To} (366 days, the most a report takes), which holds ${fmt.int(salesBookings)} of its bookings by slot date; ours and the ceiling checked once to answer the same report.`,
       `History: ${HISTORY_BOOKINGS} stocked bookings each moved away, moved back and checked in through ours (created, rescheduled twice, checked in: 4 items), read in turn.`,
       `Reads: the target is judged one request at a time (the time a read takes, not the time it queues, as for the usage summaries): ${THROUGHPUT_ROUNDS} rounds alternating ours and the ceiling, each a fixed number of requests (1,000 histories, 100 manifests, 30 sales reports; at most ${SINGLE_CAP_SEC} s) after 3 unmeasured in the first round, the round with the median p95 reported; before that, for information, ${READ_CONNECTIONS} connections for ${THROUGHPUT_ROUNDS} alternating rounds of ${roundSec} s, the round with the median ratio.`,

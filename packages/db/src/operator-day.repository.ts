@@ -1,13 +1,14 @@
 // The operator's day in SQL: the manifest of a date (its timeslots, then their live bookings: two statements, each
 // reading only that day), and the sales report's groups from the sums the booking triggers keep.
 import type { Manifest } from '@backbone/contracts';
-import { formatInZone } from '@backbone/domain';
+import { formatInZone, waiversComplete, type RequiredQuestion } from '@backbone/domain';
 import { bookingPrice } from './operator-bookings.repository.js';
 import { LIVE } from './booking-row.js';
 import type { Db } from './pool.js';
 
+// bigint columns arrive as numbers (pool.ts).
 interface ManifestSlotRow {
-  timeslot_id: string;
+  timeslot_id: number;
   activity_id: string;
   activity_name: string;
   time_zone: string;
@@ -23,8 +24,8 @@ interface ManifestSlotRow {
  * check-in time as text), so 2,000 rows cost the driver no JSON or date parsing.
  */
 interface ManifestBookingRow {
-  id: string;
-  timeslot_id: string;
+  id: number;
+  timeslot_id: number;
   reference: string;
   status: 'on_hold' | 'confirmed';
   first_name: string;
@@ -35,7 +36,8 @@ interface ManifestBookingRow {
   channel: 'ota' | 'online' | 'pos';
   partner_id: string | null;
   partner_name: string | null;
-  waivers_complete: boolean;
+  activity_id: number;
+  answer_keys: string[];
   checked_in_at: string | null;
   note: string | null;
   unit_price_minor: string;
@@ -51,35 +53,21 @@ const MANIFEST_SLOTS = `SELECT t.id AS timeslot_id, a.activity_id, a.name AS act
             WHERE a.account_id = $1 AND ($3::uuid IS NULL OR a.activity_id = $3::uuid)
             ORDER BY t.local_time, a.name, t.id`;
 
-// The live bookings of those timeslots. Waivers are complete when every required question is answered, once, or once
-// per participant where it asks so: the required questions are gathered once per activity (not looked up per
-// booking), and each booking's answers are read in one pass that counts the distinct (question, participant) pairs
-// it holds among them (a question asked once counts once, whatever participant its answers name, as it may have been
-// asked per participant when they were given); complete when that count reaches what the questions need. Answers for
-// participants a party no longer has (it was made smaller) do not count.
-const MANIFEST_BOOKINGS = `WITH required AS (
-             SELECT q.activity_id,
-                    coalesce(array_agg(q.id::text) FILTER (WHERE NOT q.per_participant), '{}') AS once,
-                    coalesce(array_agg(q.id::text) FILTER (WHERE q.per_participant), '{}') AS each
-               FROM waiver_questions q
-              WHERE q.account_id = $1 AND q.required
-              GROUP BY q.activity_id
-           )
-           SELECT b.id, b.timeslot_id, b.reference, b.status, b.customer->>'FirstName' AS first_name, b.customer->>'LastName' AS last_name,
-                  b.customer->>'Email' AS email, b.customer->>'Phone' AS phone, b.participants, b.channel, b.partner_id, p.name AS partner_name,
-                  r.activity_id IS NULL
-                    OR (SELECT count(DISTINCT (ans->>'QuestionID', CASE WHEN ans->>'QuestionID' = ANY (r.once) THEN NULL ELSE ans->>'Participant' END))
-                          FROM jsonb_array_elements(b.answers) AS ans
-                         WHERE ans->>'QuestionID' = ANY (r.once) OR (ans->>'QuestionID' = ANY (r.each) AND (ans->>'Participant')::int <= b.participants))
-                       >= cardinality(r.once) + cardinality(r.each) * b.participants AS waivers_complete,
+// The live bookings of those timeslots, with which questions their answers answer (answer_keys), not the answers.
+const MANIFEST_BOOKINGS = `SELECT b.id, b.timeslot_id, b.activity_id, b.reference, b.status, b.customer->>'FirstName' AS first_name,
+                  b.customer->>'LastName' AS last_name, b.customer->>'Email' AS email, b.customer->>'Phone' AS phone, b.participants,
+                  b.channel, b.partner_id, p.name AS partner_name, b.answer_keys,
                   to_char(b.checked_in_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS checked_in_at,
                   b.note, b.unit_price_minor, b.currency, b.price_source = 'sale' AS price_at_sale
              FROM activities a
              JOIN timeslots t ON t.activity_id = a.id AND t.local_date = $2::date
              JOIN bookings b ON b.timeslot_id = t.id AND b.account_id = a.account_id AND ${LIVE}
-             LEFT JOIN required r ON r.activity_id = b.activity_id
              LEFT JOIN partners p ON p.account_id = b.account_id AND p.id = b.partner_id
             WHERE a.account_id = $1 AND ($3::uuid IS NULL OR a.activity_id = $3::uuid)`;
+
+// The account's required questions, by activity (the internal id the bookings carry).
+const REQUIRED_QUESTIONS = `SELECT q.activity_id, q.id, q.per_participant AS "perParticipant"
+             FROM waiver_questions q WHERE q.account_id = $1 AND q.required`;
 
 /**
  * The manifest of a date. The bookings come unordered (sorting 2,000 wide rows cost PostgreSQL more than the rest of
@@ -89,14 +77,23 @@ const MANIFEST_BOOKINGS = `WITH required AS (
 export async function getManifest(db: Db, accountId: string, date: string, activityId: string | null): Promise<Manifest> {
   const values = [accountId, date, activityId];
   const { rows: slotRows } = await db.query<ManifestSlotRow>({ name: 'operator-manifest-slots', text: MANIFEST_SLOTS, values });
-  const bookingRows =
-    slotRows.length === 0 ? [] : (await db.query<ManifestBookingRow>({ name: 'operator-manifest-bookings', text: MANIFEST_BOOKINGS, values })).rows;
+  if (slotRows.length === 0) return { Date: date, Timeslots: [], Totals: { Bookings: 0, Participants: 0, CheckedIn: 0 } };
+  const [{ rows: bookingRows }, { rows: questionRows }] = await Promise.all([
+    db.query<ManifestBookingRow>({ name: 'operator-manifest-bookings', text: MANIFEST_BOOKINGS, values }),
+    db.query<RequiredQuestion & { activity_id: number }>({ name: 'operator-required-questions', text: REQUIRED_QUESTIONS, values: [accountId] }),
+  ]);
+  const requiredBy = new Map<number, RequiredQuestion[]>();
+  for (const { activity_id: activityId, ...question } of questionRows) {
+    const questions = requiredBy.get(activityId) ?? [];
+    questions.push(question);
+    requiredBy.set(activityId, questions);
+  }
 
   const totals = { Bookings: 0, Participants: 0, CheckedIn: 0 };
-  const bySlot = new Map<string, Manifest['Timeslots'][number]>();
+  const bySlot = new Map<number, Manifest['Timeslots'][number]>();
   const timeslots = slotRows.map((row) => {
     const slot: Manifest['Timeslots'][number] = {
-      TimeslotID: Number(row.timeslot_id),
+      TimeslotID: row.timeslot_id,
       ActivityID: row.activity_id,
       ActivityName: row.activity_name,
       Date: row.date,
@@ -111,8 +108,8 @@ export async function getManifest(db: Db, accountId: string, date: string, activ
     bySlot.set(row.timeslot_id, slot);
     return slot;
   });
-  // In the order they were made: ids are bigints, as text of growing length.
-  bookingRows.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // In the order they were made.
+  bookingRows.sort((a, b) => a.id - b.id);
   for (const row of bookingRows) {
     const slot = bySlot.get(row.timeslot_id);
     if (!slot) continue;
@@ -124,7 +121,7 @@ export async function getManifest(db: Db, accountId: string, date: string, activ
       Participants: participants,
       Channel: row.channel,
       Partner: row.partner_id ? { ID: row.partner_id, Name: row.partner_name ?? '' } : null,
-      WaiversComplete: row.waivers_complete,
+      WaiversComplete: waiversComplete(requiredBy.get(row.activity_id) ?? [], row.answer_keys, participants),
       CheckedInAt: row.checked_in_at,
       Note: row.note,
       Price: bookingPrice({ unitPriceMinor: row.unit_price_minor, currency: row.currency, priceAtSale: row.price_at_sale, participants }),

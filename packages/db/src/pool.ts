@@ -14,7 +14,17 @@ export interface PoolOptions {
   /** Postgres schema to use instead of public (tests give each file its own). */
   schema?: string;
   applicationName?: string;
+  /** How long a query may wait for a connection (a free one of the pool, or a new one); 10 s unless given. */
+  connectTimeoutMs?: number;
 }
+
+/**
+ * Without a bound, a query waited for a connection for ever: a server that accepts but never answers (hung, or behind
+ * a dead proxy) or a pool whose every connection is stuck left each request hanging until the client gave up, and the
+ * process piling up requests. Past this wait the query fails as unavailable, which the APIs answer with 503 and
+ * Retry-After. Ten seconds is far above any wait for a free connection under load here (at most tens of ms).
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 export function createPool(options: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
@@ -24,6 +34,7 @@ export function createPool(options: PoolOptions): pg.Pool {
     // together, each paying its catalog caches and its first plans of every statement again (the first seconds after
     // a pause answered in hundreds of ms). An idle connection costs PostgreSQL little.
     idleTimeoutMillis: 60_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
     application_name: options.applicationName ?? 'activity-backbone',
     // JIT compilation pays off for long analytical queries, not for these short indexed ones: planner guesses on
     // batch inserts and multi-range sums crossed jit_above_cost and cost 50-150 ms per statement.

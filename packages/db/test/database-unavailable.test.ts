@@ -3,6 +3,7 @@
 // connection dies between two statements of a transaction fails its next statement instead of crashing the process,
 // and a batch of reservations whose connection was lost is not made again item by item.
 import { randomBytes, randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookingStore, createPool, isDatabaseUnavailable, withTransaction, type Pool } from '@backbone/db';
 import type { Reservation } from '@backbone/domain';
@@ -83,6 +84,40 @@ describe('isDatabaseUnavailable', () => {
     } finally {
       await refusing.end();
       await server.close();
+    }
+  });
+
+  it('a server that accepts and never answers: the query fails as unavailable once the connect timeout is past', async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    const hanging = createPool({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres`, max: 1, connectTimeoutMs: 300 });
+    try {
+      const started = Date.now();
+      const error = await failureOf(() => hanging.query('SELECT 1'));
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(isDatabaseUnavailable(error)).toBe(true);
+    } finally {
+      await hanging.end();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
+  it('every connection of the pool stuck: the next query fails as unavailable after the wait, not never', async () => {
+    const small = createPool({ connectionString: db.databaseUrl, schema: db.schema, max: 1, connectTimeoutMs: 300 });
+    const stuck = await small.connect();
+    try {
+      const error = await failureOf(() => small.query('SELECT 1'));
+      expect(error).toMatchObject({ message: 'timeout exceeded when trying to connect' });
+      expect(isDatabaseUnavailable(error)).toBe(true);
+    } finally {
+      stuck.release();
+      await small.end();
     }
   });
 

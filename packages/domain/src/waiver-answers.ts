@@ -209,3 +209,31 @@ export function checkAnswers(
   }
   return stored;
 }
+
+/** A required question as the completeness check needs it. */
+export interface RequiredQuestion {
+  id: number;
+  perParticipant: boolean;
+}
+
+/**
+ * Whether a booking's answers answer every required question: once, or once for each participant of the party as it
+ * is now where the question asks so. `answerKeys` is what the bookings table keeps beside the answers (answer_keys,
+ * migration 1763840000000): 'Q' for each question answered, 'Q/P' for question Q answered for participant P. A
+ * question asked once counts as answered whatever participant its answer names (it may have been asked per participant
+ * then); an answer for a participant the party no longer has (it was made smaller) stands in for no one.
+ */
+export function waiversComplete(required: readonly RequiredQuestion[], answerKeys: readonly string[], participants: number): boolean {
+  if (required.length === 0) return true;
+  const answered = new Set(answerKeys);
+  for (const question of required) {
+    if (!question.perParticipant) {
+      if (!answered.has(String(question.id))) return false;
+      continue;
+    }
+    for (let participant = 1; participant <= participants; participant++) {
+      if (!answered.has(`${question.id}/${participant}`)) return false;
+    }
+  }
+  return true;
+}

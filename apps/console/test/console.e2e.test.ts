@@ -183,7 +183,8 @@ describe('console: point of sale and availability', () => {
     await sold.waitFor();
     await screenshot(page, 'new-sale');
 
-    await page.getByRole('link', { name: 'Availability' }).click();
+    // The sale's week, not the current one (the link opens the current week, which the sale's date may be past).
+    await page.goto(`${operatorApi.url}/console/availability?ActivityID=${operator.activity.activityId}&Week=${date}`);
     await slotIn(page, '14:00').waitFor();
     await expect.poll(() => bookedOf(page, '14:00')).toBe(before + 2);
   });
@@ -280,15 +281,17 @@ describe('console: keys, usage and failed events', () => {
         accountId: operator.account.id,
         caller: 'key:seed',
         entries: [
-          { Meter: 'sms-sent', Usage: 2.5, OccurredAt: now - 3600 },
+          // A second ago, so on the last day of the range whatever the hour (an hour ago was yesterday just after midnight).
+          { Meter: 'sms-sent', Usage: 2.5, OccurredAt: now - 1 },
           { Meter: 'sms-sent', Usage: 4, OccurredAt: now - 86_400 * 2 },
           { Meter: 'order-completed', Usage: 1, OccurredAt: now - 86_400 * 3 },
           { Meter: 'api-calls', Usage: 1234.25, OccurredAt: now - 86_400 * 5 },
         ],
       },
     );
-    const from = dayFromNow(-9);
-    const to = dayFromNow(0);
+    // Today and the nine days before it in Lisbon, whose date is not always UTC's.
+    const to = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(now * 1000));
+    const from = new Date(Date.parse(`${to}T00:00:00Z`) - 9 * 86_400_000).toISOString().slice(0, 10);
     const api = await request(operatorApi.url, 'GET', `/api/v2/operator/usage?From=${from}&To=${to}&TimeZone=Europe/Lisbon`, { key: operator.key });
     expect(api.status).toBe(200);
     for (const page of [browser.desktop, browser.phone]) {

@@ -1,5 +1,6 @@
-// The operator's day in SQL: the manifest of a date (its timeslots, then their live bookings: two statements, each
-// reading only that day), and the sales report's groups from the sums the booking triggers keep.
+// The operator's day in SQL: the manifest of a date (its timeslots, then their live bookings and the account's required
+// questions, each statement reading only that day or that account's few questions), and the sales report's groups from
+// the sums the booking triggers keep.
 import type { Manifest } from '@backbone/contracts';
 import { formatInZone, waiversComplete, type RequiredQuestion } from '@backbone/domain';
 import { bookingPrice } from './operator-bookings.repository.js';
@@ -71,7 +72,7 @@ const REQUIRED_QUESTIONS = `SELECT q.activity_id, q.id, q.per_participant AS "pe
 
 /**
  * The manifest of a date. The bookings come unordered (sorting 2,000 wide rows cost PostgreSQL more than the rest of
- * the read) and are put in their timeslot's list here, in the order they were made. A timeslot made between the two
+ * the read) and are put in their timeslot's list here, in the order they were made. A timeslot made between the
  * statements is not listed, and neither are its bookings, as if the manifest had been read a moment earlier.
  */
 export async function getManifest(db: Db, accountId: string, date: string, activityId: string | null): Promise<Manifest> {

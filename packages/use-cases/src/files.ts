@@ -53,6 +53,9 @@ export interface FileUpload {
 
 export async function uploadFile(uow: FileUnitOfWork, upload: FileUpload): Promise<UploadedFile> {
   const contentType = checkUploadDeclaration(upload.contentType, upload.length);
+  // A client already gone (its connection cut while the key was checked) would take quota and a partial file for a
+  // moment, only to have them undone: nothing is reserved for it.
+  if (!upload.clientConnected()) throw new DomainError('invalid-request', 'The connection closed before the upload began; nothing was kept.');
   const id = randomUUID();
   const name = uploadFileName(upload.fileName, contentType);
   const reserved = await reserveFileUpload(uow.pool, {

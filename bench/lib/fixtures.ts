@@ -9,7 +9,7 @@ import { MILLION_ACCOUNT_ID } from '../load-bookings.js';
 /** The account whose 10,000,000 entries the summaries read; kept between runs. */
 export const SUMMARY_ACCOUNT_ID = '5b0a7c1e-10e7-4000-8000-00000000b0b0';
 const KEPT_ACCOUNTS = [SUMMARY_ACCOUNT_ID, MILLION_ACCOUNT_ID];
-const KEPT_TABLES = new Set(['accounts', 'usage_entries', 'usage_rollups_hourly', 'usage_rollups_daily', 'pgmigrations']);
+const KEPT_TABLES = new Set(['accounts', 'usage_entries', 'usage_rollups_hourly', 'usage_rollups_daily', 'usage_fold_state', 'pgmigrations']);
 /**
  * Tables holding the million-bookings account's rows beside the other accounts', as production tables hold every
  * account's: only the other accounts' rows go, children before parents.

@@ -21,7 +21,7 @@ import { pacedRequests, runPaced } from '../lib/paced.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
 import { API_NODE_OPTIONS } from '../../scripts/dev-env.js';
 import { ceilingBundle } from '../lib/build.js';
-import { ensureRunning } from '../lib/processes.js';
+import { ensureRunning, startProcess } from '../lib/processes.js';
 import { startServer, type BenchContext } from '../lib/context.js';
 import { ensureUsageLoaded, SUMMARY_DATA } from '../load-usage.js';
 
@@ -102,6 +102,16 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
     { QUEUE_PREFIX: 'bench-usage-api', NODE_OPTIONS: API_NODE_OPTIONS },
     '/readyz',
   );
+  // The usage folder, where production runs it (the metering worker, on a queue prefix of its own that nothing
+  // publishes to), for the whole section: the entries ours writes are folded into the rollups while it writes them,
+  // and the summaries read rollups, not a backlog of unfolded entries.
+  const folder = startProcess({
+    name: 'metering-worker-folder',
+    entry: 'apps/metering-worker/dist/main.js',
+    cwd: ctx.root,
+    logDir: ctx.tmpDir,
+    env: { DATABASE_URL: ctx.databaseUrl, REDIS_URL: ctx.redisUrl, QUEUE_PREFIX: 'bench-usage-folder', LOG_LEVEL: ctx.logLevel, METRICS_ENABLED: 'false' },
+  });
   const ceiling = await startServer(ctx, 'usage-ceiling', ceilingBundle('usage-ceiling'), {
     ACCOUNT_ID: ceilingAccount,
     SUMMARY_ACCOUNT_ID,
@@ -127,7 +137,7 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
       load: (url) => singlePost(url, writeKey),
       log: ctx.log,
     });
-    ensureRunning(ours.proc, ceiling.proc);
+    ensureRunning(ours.proc, ceiling.proc, folder);
     const median = medianRound(singles, (r) => r.rps);
     const [mine, bare] = [median.ours, median.ceiling];
     const mineOk = singles.ours.every((r) => note('single POST (ours)', r, 201));
@@ -174,7 +184,7 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
     const walMine = await walBytesDuring(ctx, () => runLoad({ ...base, connections: BATCH_CONNECTIONS, ...batch(ours.url) }));
     const walBare = await walBytesDuring(ctx, () => runLoad({ ...base, connections: BATCH_CONNECTIONS, ...batch(ceiling.url) }));
     const [batchMine, batchBare] = [walMine.result, walBare.result];
-    ensureRunning(ours.proc, ceiling.proc);
+    ensureRunning(ours.proc, ceiling.proc, folder);
     ctx.log(`  ours:    ${summarize(batchMine)}`);
     ctx.log(`  ceiling: ${summarize(batchBare)}`);
     const batchOk = note('batch POST (ours)', batchMine, 201);
@@ -221,7 +231,7 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
       ctx.log(`  ours:    ${summarize(s)}`);
       const c = summary.tz ? null : await runLoad({ ...run, ...get(ceiling.url) });
       if (c) ctx.log(`  ceiling: ${summarize(c)}`);
-      ensureRunning(ours.proc, ceiling.proc);
+      ensureRunning(ours.proc, ceiling.proc, folder);
       let sOk = note(`summary ${summary.name} (ours)`, s, 200);
       // A fast summary must also be right: same totals as the plain GROUP BY over the rollups (UTC days).
       if (!summary.tz) {
@@ -256,6 +266,7 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
   } finally {
     await ours.proc.stop();
     await ceiling.proc.stop();
+    await folder.stop();
   }
   return {
     title: 'Usage API (issue 3)',

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Pool } from '@backbone/db';
 import type { FileStore } from '@backbone/file-store';
 import { sweepUnreferencedFiles } from '@backbone/use-cases';
-import { startPassLoop, type PassLoop } from './pass-loop.js';
+import { startPassLoop, type PassLoop } from '@backbone/shutdown';
 
 export type FileSweeper = PassLoop;
 

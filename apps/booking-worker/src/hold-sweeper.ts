@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Pool } from '@backbone/db';
 import { expireLapsedHolds } from '@backbone/use-cases';
-import { startPassLoop, type PassLoop } from './pass-loop.js';
+import { startPassLoop, type PassLoop } from '@backbone/shutdown';
 
 export type HoldSweeper = PassLoop;
 

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { JOBS, QUEUES, type JobName, type QueueName } from '@backbone/contracts';
 import { awaitDurable, claimUnsentOutboxEvents, hasUnsentOutboxEvents, markOutboxEventsSent, withTransaction, type OutboxEvent, type Pool } from '@backbone/db';
 import { jobOptionsFor, withDeadline, type EventQueues } from '@backbone/publisher';
-import { startPassLoop, type PassLoop } from './pass-loop.js';
+import { startPassLoop, type PassLoop } from '@backbone/shutdown';
 
 /** The jobs that leave through the outbox rather than being published directly: the booking events. */
 type OutboxJobName = { [N in JobName]: (typeof JOBS)[N]['queue'] extends typeof QUEUES.bookingEvents ? N : never }[JobName];

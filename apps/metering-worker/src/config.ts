@@ -27,6 +27,20 @@ export const meteringWorkerEnv = {
       description:
         'Group commits in flight at once (each holds one pooled connection). 4 instead of 2 made smaller batches (about 25 entries instead of 40) and cost about a third more PostgreSQL CPU per event without draining faster (issue 27).',
     },
+    USAGE_FOLD_ENABLED: {
+      type: 'boolean',
+      default: true,
+      description:
+        'Run the usage folder in this process (several may run side by side; one folds at a time): it adds the usage entries written since its last pass to the hourly and daily rollups. Summaries are exact without it, but read every unfolded entry one by one.',
+    },
+    USAGE_FOLD_INTERVAL_MS: {
+      type: 'integer',
+      default: 200,
+      minimum: 10,
+      maximum: 60000,
+      description:
+        'Pause of the usage folder between passes. Shorter: fewer unfolded entries for a summary to read; longer: each rollup row is updated less often during a burst.',
+    },
   },
 } as const;
 

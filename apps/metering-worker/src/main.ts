@@ -1,6 +1,6 @@
-// Composition root of the metering worker: config -> migrations -> pool -> the platform-events worker -> graceful
-// shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the active ones finish (up to SHUTDOWN_TIMEOUT_MS; unfinished
-// ones are redelivered to another worker), then closes its connections. The booking side's background work (outbox
+// Composition root of the metering worker: config -> migrations -> pool -> the platform-events worker and the usage
+// folder -> graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the active ones (and a fold in flight)
+// finish (up to SHUTDOWN_TIMEOUT_MS; unfinished jobs are redelivered to another worker), then closes its connections. The booking side's background work (outbox
 // relay, hold sweeper, the queues' gauges) runs in the booking worker, scaled apart from this one.
 import { createEventEntryWriter, createPool, migrate, readDatabaseIdentity } from '@backbone/db';
 import { createLogger, redactUrl, writeLogsBeforeExit } from '@backbone/logging';
@@ -10,6 +10,7 @@ import { stopOnSignals } from '@backbone/shutdown';
 import { loadMeteringWorkerConfig } from './config.js';
 import { platformEventHandlers } from './handlers/index.js';
 import { startMeteringWorker } from './metering-worker.js';
+import { startUsageFolder } from './usage-folder.js';
 
 const config = loadMeteringWorkerConfig();
 const logger = createLogger({ level: config.LOG_LEVEL, name: 'metering-worker' });
@@ -49,13 +50,14 @@ try {
     maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
     logger,
   });
+  const folder = config.USAGE_FOLD_ENABLED ? startUsageFolder({ pool, intervalMs: config.USAGE_FOLD_INTERVAL_MS, logger }) : null;
   const metrics = config.METRICS_ENABLED ? await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, registry }) : null;
   if (metrics) logger.info({ url: metrics.url }, 'metrics listening');
   // A worker waits for Redis as long as it takes, but says so.
   const waiting = setTimeout(() => logger.warn({ redis: redactUrl(config.REDIS_URL) }, 'still waiting for Redis'), 5000);
   await metering.worker.waitUntilReady();
   clearTimeout(waiting);
-  logger.info({ concurrency: config.WORKER_CONCURRENCY, prefix: config.QUEUE_PREFIX }, 'metering worker running');
+  logger.info({ concurrency: config.WORKER_CONCURRENCY, prefix: config.QUEUE_PREFIX, usageFolder: folder !== null }, 'metering worker running');
 
   stopOnSignals({
     logger,
@@ -63,7 +65,7 @@ try {
     stopping: 'shutting down: no new jobs, finishing active ones',
     graceOver: 'grace period over: exiting with jobs still active (they will be redelivered)',
     stop: async () => {
-      await metering.close();
+      await Promise.all([metering.close(), folder?.stop()]);
       await metrics?.close();
       await Promise.all([consumer.quit(), producer.quit()]).catch(() => undefined);
       await pool.end();

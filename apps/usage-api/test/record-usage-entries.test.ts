@@ -1,7 +1,7 @@
 // POST /api/v2/usage/meters/batch: per-entry answers in input order, the valid entries stored together (all or
 // none of them), an invalid envelope stores nothing, per-entry IdempotencyKey and the Idempotency-Key header.
 import { describe, expect, it } from 'vitest';
-import { request } from '@backbone/testkit';
+import { foldAllUsage, request } from '@backbone/testkit';
 import { countEntries, createUsageClient, PROBLEM_BASE, useUsageApi, utc } from './support.js';
 
 const { db, server } = useUsageApi();
@@ -117,6 +117,7 @@ describe('POST /api/v2/usage/meters/batch', () => {
       expect(res.body.type).toBe(`${PROBLEM_BASE}/internal`);
       expect(res.text).not.toContain('refused by test');
       expect(await countEntries(db.pool, client.account.id)).toBe(0);
+      await foldAllUsage(db.pool);
       const rollups = await db.pool.query(`SELECT count(*)::int AS n FROM usage_rollups_daily WHERE account_id = $1`, [client.account.id]);
       expect(rollups.rows[0].n).toBe(0);
     } finally {

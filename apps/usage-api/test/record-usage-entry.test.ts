@@ -1,7 +1,7 @@
 // POST /api/v2/usage/meters: the happy path, every validation rule, authentication and scopes, Idempotency-Key.
 import { describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '@backbone/db';
-import { request, sendRaw, type ApiResponse } from '@backbone/testkit';
+import { foldAllUsage, request, sendRaw, type ApiResponse } from '@backbone/testkit';
 import { countEntries, createUsageClient, PROBLEM_BASE, useUsageApi } from './support.js';
 
 const { db, server } = useUsageApi();
@@ -266,18 +266,21 @@ describe('POST /api/v2/usage/meters', () => {
       const headers = { 'idempotency-key': 'burst' };
       const occurredAt = 1_767_225_600;
       const send = () => request(server.url, 'POST', PATH, { key: client.write, headers, body: { Meter: 'm', Usage: 3, OccurredAt: occurredAt } });
-      // The test holds the entry's hourly rollup rows (every shard) in an open transaction: the first request's statement
-      // inserts its entry and then waits here, uncommitted, and the next group commit, whose statement begins meanwhile,
-      // waits on the first's entry. Rolling back lets both go on; no rollup row of the test remains.
+      // The first request's statement inserts its entry and then waits, uncommitted: a trigger of this test (for this
+      // account only) makes every insert take an advisory lock the test holds. The next group commit, whose statement
+      // begins meanwhile, waits on the first's entry. Releasing the lock lets both go on.
+      const lockKey = 27_000_027;
+      await db.pool.query(`CREATE FUNCTION wait_for_test_lock() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN PERFORM pg_advisory_xact_lock_shared(${lockKey}); RETURN NEW; END $$`);
+      await db.pool.query(
+        `CREATE TRIGGER wait_for_test_lock AFTER INSERT ON usage_entries FOR EACH ROW
+          WHEN (NEW.account_id = '${client.account.id}') EXECUTE FUNCTION wait_for_test_lock()`,
+      );
       const holder = await db.pool.connect();
       let answers: Awaited<ReturnType<typeof send>>[];
       try {
         await holder.query('BEGIN');
-        await holder.query(
-          `INSERT INTO usage_rollups_hourly (account_id, bucket, meter, shard, total_usage, event_count)
-           SELECT $1, date_trunc('hour', to_timestamp($2), 'UTC'), 'm', s, 0, 0 FROM generate_series(0, 3) AS s`,
-          [client.account.id, occurredAt],
-        );
+        await holder.query('SELECT pg_advisory_xact_lock($1)', [lockKey]);
         const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
         const pending = Promise.all(Array.from({ length: 12 }, send));
         // Both statements are in: one waits on the holder, and another waits on that one.
@@ -299,6 +302,7 @@ describe('POST /api/v2/usage/meters', () => {
       } finally {
         await holder.query('ROLLBACK').catch(() => undefined);
         holder.release();
+        await db.pool.query('DROP TRIGGER wait_for_test_lock ON usage_entries; DROP FUNCTION wait_for_test_lock()');
       }
 
       const created = answers.filter((a) => a.status === 201 && a.headers.get('idempotent-replayed') === null);
@@ -310,6 +314,7 @@ describe('POST /api/v2/usage/meters', () => {
       for (const res of inProgress) expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/idempotency-in-progress`, status: 409 });
       for (const res of replayed) expect(res.text).toBe(created[0]!.text);
       expect(await countEntries(db.pool, client.account.id)).toBe(1);
+      await foldAllUsage(db.pool);
       const rollups = await db.pool.query<{ events: string }>('SELECT sum(event_count) AS events FROM usage_rollups_hourly WHERE account_id = $1', [
         client.account.id,
       ]);

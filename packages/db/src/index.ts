@@ -5,6 +5,7 @@ export * from './accounts.repository.js';
 export * from './api-keys.repository.js';
 export * from './idempotency.repository.js';
 export * from './usage.repository.js';
+export * from './usage-fold.repository.js';
 export * from './group-commit.js';
 export * from './usage-writer.js';
 export * from './outbox.repository.js';

@@ -1,6 +1,8 @@
 // Usage sums for summaries, each in one statement (one snapshot, one round trip): whole UTC days come from the
 // daily rollups, whole UTC hours from the hourly rollups, sub-hour edges from usage_entries, so the cost follows
-// the number of days, hours and meters in the period, not the number of entries.
+// the number of days, hours and meters in the period, not the number of entries. The rollups hold what the fold has
+// added (usage-fold.repository.ts); the entries it has not added yet are read apart (usage_unfolded_entries, in the
+// same snapshot) for the days and hours the rollups answer, so every entry counts once, folded or not.
 import type { DayUsageRange, UsageReadPlan, UsageSumRow } from '@backbone/domain';
 import type { Db, Pool } from './pool.js';
 
@@ -25,6 +27,10 @@ const PERIOD_SUMS = `
     UNION ALL
     SELECT meter, usage, 1 FROM usage_entries
      WHERE account_id = $1 AND occurred_at >= to_timestamp($10) AND occurred_at < to_timestamp($11)
+    UNION ALL
+    -- The rollups' spans are contiguous, from the first whole hour ($4) to the last ($9).
+    SELECT meter, usage, 1 FROM usage_unfolded_entries($1)
+     WHERE occurred_at >= to_timestamp($4) AND occurred_at < to_timestamp($9)
   )
   SELECT NULL::int AS day, meter, COALESCE(sum(usage), 0)::text AS total_usage, COALESCE(sum(events), 0)::bigint AS event_count
     FROM parts
@@ -48,6 +54,9 @@ const DAILY_SUMS = `
   WITH ranges AS (
     SELECT * FROM unnest($2::int[], $3::text[], $4::bigint[], $5::bigint[]) AS r(day, source, lo, hi)
   ),
+  unfolded AS MATERIALIZED (
+    SELECT * FROM usage_unfolded_entries($1)
+  ),
   parts AS (
     SELECT r.day, d.meter, d.total_usage AS usage, d.event_count AS events
       FROM ranges r
@@ -64,6 +73,11 @@ const DAILY_SUMS = `
       FROM ranges r
       JOIN usage_entries e
         ON r.source = 'raw' AND e.account_id = $1 AND e.occurred_at >= to_timestamp(r.lo) AND e.occurred_at < to_timestamp(r.hi)
+    UNION ALL
+    SELECT r.day, u.meter, u.usage, 1
+      FROM ranges r
+      JOIN unfolded u
+        ON r.source <> 'raw' AND u.occurred_at >= to_timestamp(r.lo) AND u.occurred_at < to_timestamp(r.hi)
   ),
   -- Grouping sets over many rows sort them once per set: collapse to (day, meter) first.
   per_day AS (

@@ -1,5 +1,6 @@
-// Usage entries and their rollups. Entries and the hourly/daily rollups they feed are written by one statement,
-// so a summary read after a 201 always includes the entry, and a duplicate (same dedupe key) changes nothing.
+// Usage entries. Each insert is one statement that stores the entries only; the hourly and daily rollups are added to
+// behind it by the fold (usage-fold.repository.ts), and a summary adds the entries not folded yet, so a summary read
+// after a 201 always includes the entry, and a duplicate (same dedupe key) changes nothing.
 import type { Db } from './pool.js';
 
 export interface NewUsageEntry {
@@ -89,32 +90,14 @@ function entriesDocument(input: readonly NewUsageEntry[], withPosition: boolean)
   return [document, shared];
 }
 
-/**
- * Rollup rows per (bucket, meter): a connection always adds to the same shard (its backend pid modulo this), so
- * concurrent writers mostly lock different rows, and a summary reads at most this many rows per bucket and meter.
- */
-export const ROLLUP_SHARDS = 4;
-
-// Adds exactly the rows of the `inserted` CTE to the hourly and daily rollups (both insert statements end with it).
-const ROLLUPS_FROM_INSERTED = `     hourly AS (
-       INSERT INTO usage_rollups_hourly AS r (account_id, bucket, meter, shard, total_usage, event_count)
-       SELECT account_id, date_trunc('hour', occurred_at, 'UTC'), meter, pg_backend_pid() % ${ROLLUP_SHARDS}, sum(usage), count(*)
-         FROM inserted GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-       ON CONFLICT (account_id, bucket, meter, shard)
-       DO UPDATE SET total_usage = r.total_usage + EXCLUDED.total_usage, event_count = r.event_count + EXCLUDED.event_count
-     ),
-     daily AS (
-       INSERT INTO usage_rollups_daily AS r (account_id, bucket, meter, shard, total_usage, event_count)
-       SELECT account_id, (occurred_at AT TIME ZONE 'UTC')::date, meter, pg_backend_pid() % ${ROLLUP_SHARDS}, sum(usage), count(*)
-         FROM inserted GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-       ON CONFLICT (account_id, bucket, meter, shard)
-       DO UPDATE SET total_usage = r.total_usage + EXCLUDED.total_usage, event_count = r.event_count + EXCLUDED.event_count
-     )`;
+// The writing transaction's id, taken before the statement draws any entry id (the CTE is read by the join that feeds
+// the insert, so it is evaluated before the first row's identity default): the fold relies on every entry id of a
+// transaction being drawn after the transaction had its id (migration 1763850000000).
+const INGEST_XID = `tx AS MATERIALIZED (SELECT pg_current_xact_id()::text::bigint AS xid)`;
 
 /**
- * Inserts entries (any accounts) and adds exactly the inserted ones to the rollups, in one statement.
- * Entries whose dedupe key already exists are skipped and come back as `{ created: false, existing, concurrent }`.
- * Results are in input order. Rollup rows are upserted in key order so concurrent batches cannot deadlock.
+ * Inserts entries (any accounts) in one statement. Entries whose dedupe key already exists are skipped and come back
+ * as `{ created: false, existing, concurrent }`. Results are in input order.
  */
 export async function insertUsageEntries(db: Db, entries: readonly NewUsageEntry[]): Promise<InsertOutcome[]> {
   if (entries.length === 0) return [];
@@ -123,19 +106,20 @@ export async function insertUsageEntries(db: Db, entries: readonly NewUsageEntry
   const [document, sharedAccountId] = entriesDocument(input, true);
   const { rows } = await db.query<ResolvedRow>({
     name: 'usage-insert-entries',
-    text: `WITH input AS MATERIALIZED (
+    text: `WITH ${INGEST_XID},
+     input AS MATERIALIZED (
        SELECT nextval(pg_get_serial_sequence('usage_entries', 'id')) AS id, t.o AS ord, COALESCE(t.a, $2::uuid) AS account_id, t.m AS meter,
-              t.u::numeric AS usage, t.x AS extra_info, to_timestamp(t.t) AS occurred_at, t.d AS dedupe_key, t.h AS request_hash
-         FROM json_to_recordset($1::json) AS t(o int, a uuid, m text, u text, x text, t bigint, d text, h text)
+              t.u::numeric AS usage, t.x AS extra_info, to_timestamp(t.t) AS occurred_at, t.d AS dedupe_key, t.h AS request_hash,
+              tx.xid AS ingest_xid
+         FROM tx, json_to_recordset($1::json) AS t(o int, a uuid, m text, u text, x text, t bigint, d text, h text)
      ),
      inserted AS (
-       INSERT INTO usage_entries (id, account_id, meter, usage, extra_info, occurred_at, dedupe_key, request_hash)
+       INSERT INTO usage_entries (id, account_id, meter, usage, extra_info, occurred_at, dedupe_key, request_hash, ingest_xid)
        OVERRIDING SYSTEM VALUE
-       SELECT id, account_id, meter, usage, extra_info, occurred_at, dedupe_key, request_hash FROM input ORDER BY ord
+       SELECT id, account_id, meter, usage, extra_info, occurred_at, dedupe_key, request_hash, ingest_xid FROM input ORDER BY ord
        ON CONFLICT (account_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
        RETURNING id, account_id, meter, usage, extra_info, occurred_at, dedupe_key, request_hash
-     ),
-${ROLLUPS_FROM_INSERTED}
+     )
      -- For each input row: the id it inserted (the caller knows the rest), else the row that already holds its dedupe
      -- key (inserted earlier in this batch, or committed before this statement began).
      SELECT i.ord, (n.id IS NOT NULL) AS created, (d.id IS NOT NULL) AS in_batch, COALESCE(n.id, d.id, e.id) AS id,
@@ -208,13 +192,13 @@ async function insertEntriesWithoutDedupe(db: Db, input: readonly NewUsageEntry[
   const [document, sharedAccountId] = entriesDocument(input, false);
   const { rows } = await db.query<{ id: number; usage: string }>({
     name: 'usage-insert-entries-plain',
-    text: `WITH inserted AS (
-       INSERT INTO usage_entries (account_id, meter, usage, extra_info, occurred_at, request_hash)
-       SELECT COALESCE(t.a, $2::uuid), t.m, t.u::numeric, t.x, to_timestamp(t.t), t.h
-         FROM json_to_recordset($1::json) AS t(a uuid, m text, u text, x text, t bigint, h text)
-       RETURNING id, account_id, meter, usage, occurred_at
-     ),
-${ROLLUPS_FROM_INSERTED}
+    text: `WITH ${INGEST_XID},
+     inserted AS (
+       INSERT INTO usage_entries (account_id, meter, usage, extra_info, occurred_at, request_hash, ingest_xid)
+       SELECT COALESCE(t.a, $2::uuid), t.m, t.u::numeric, t.x, to_timestamp(t.t), t.h, tx.xid
+         FROM tx, json_to_recordset($1::json) AS t(a uuid, m text, u text, x text, t bigint, h text)
+       RETURNING id, usage
+     )
      SELECT id, usage::text AS usage FROM inserted ORDER BY id`,
     values: [document, sharedAccountId],
   });
@@ -237,7 +221,7 @@ ${ROLLUPS_FROM_INSERTED}
 }
 
 /**
- * The worker's insert: the same entries and rollups as insertUsageEntries, one statement, but it answers only whether
+ * The worker's insert: the same entries as insertUsageEntries, one statement, but it answers only whether
  * each entry was stored (false: its dedupe key already held an entry, or an earlier entry of the batch took it).
  * Returning no rows to resolve is what makes it cheaper: 15-20% less PostgreSQL time per batch of 50 entries.
  */
@@ -247,22 +231,19 @@ export async function recordUsageEntries(db: Db, entries: readonly NewUsageEntry
   const [document, sharedAccountId] = entriesDocument(input, true);
   const { rows } = await db.query<{ account_id: string; dedupe_key: string | null }>({
     name: 'usage-record-entries',
-    text: `WITH inserted AS (
-       INSERT INTO usage_entries (account_id, meter, usage, extra_info, occurred_at, dedupe_key, request_hash)
-       SELECT COALESCE(t.a, $2::uuid), t.m, t.u::numeric, t.x, to_timestamp(t.t), t.d, t.h
-         FROM json_to_recordset($1::json) AS t(o int, a uuid, m text, u text, x text, t bigint, d text, h text)
-        ORDER BY t.o
-       ON CONFLICT (account_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
-       RETURNING account_id, meter, usage, occurred_at, dedupe_key
-     ),
-${ROLLUPS_FROM_INSERTED}
-     SELECT account_id, dedupe_key FROM inserted WHERE dedupe_key IS NOT NULL`,
+    text: `WITH ${INGEST_XID}
+     INSERT INTO usage_entries (account_id, meter, usage, extra_info, occurred_at, dedupe_key, request_hash, ingest_xid)
+     SELECT COALESCE(t.a, $2::uuid), t.m, t.u::numeric, t.x, to_timestamp(t.t), t.d, t.h, tx.xid
+       FROM tx, json_to_recordset($1::json) AS t(o int, a uuid, m text, u text, x text, t bigint, d text, h text)
+      ORDER BY t.o
+     ON CONFLICT (account_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
+     RETURNING account_id, dedupe_key`,
     values: [document, sharedAccountId],
   });
   // The first input entry with a key is the one that could have inserted it (rows go in input order). Account ids
   // are compared as PostgreSQL's uuid reads them: case, hyphens and braces aside.
   const keyOf = (accountId: string, dedupeKey: string) => `${accountId.toLowerCase().replace(/[^0-9a-f]/g, '')} ${dedupeKey}`;
-  const storedKeys = new Set(rows.map((row) => keyOf(row.account_id, row.dedupe_key!)));
+  const storedKeys = new Set(rows.flatMap((row) => (row.dedupe_key === null ? [] : [keyOf(row.account_id, row.dedupe_key)])));
   return input.map((e) => e.dedupeKey === null || storedKeys.delete(keyOf(e.accountId, e.dedupeKey)));
 }
 

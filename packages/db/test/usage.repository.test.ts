@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEventEntryWriter, insertUsageEntries, recordUsageEntries, type NewUsageEntry } from '@backbone/db';
-import { createTestAccount, useTestDatabase } from '@backbone/testkit';
+import { createTestAccount, foldAllUsage, useTestDatabase } from '@backbone/testkit';
 
 const db = useTestDatabase();
 
@@ -8,8 +8,9 @@ function entry(accountId: string, overrides: Partial<NewUsageEntry> = {}): NewUs
   return { accountId, meter: 'api-calls', usage: 1, extraInfo: null, occurredAt: 1_767_225_600, dedupeKey: null, requestHash: null, ...overrides };
 }
 
-/** The hourly and the daily rollups both hold these totals per meter (over every shard). */
+/** Once folded, the hourly and the daily rollups both hold these totals per meter (over every shard). */
 async function expectRollups(accountId: string, totals: Array<{ meter: string; t: string; n: number }>): Promise<void> {
+  await foldAllUsage(db.pool);
   for (const table of ['usage_rollups_hourly', 'usage_rollups_daily']) {
     const { rows } = await db.pool.query(
       `SELECT meter, sum(total_usage)::text AS t, sum(event_count)::int AS n FROM ${table} WHERE account_id = $1 GROUP BY meter ORDER BY meter`,
@@ -47,6 +48,7 @@ describe('insertUsageEntries', () => {
     const again = await Promise.all([1, 2, 3].map(() => insertUsageEntries(db.pool, [entry(account.id, { dedupeKey: 'event:a' })])));
     // Later statements found it committed.
     expect(again.map((o) => o[0])).toEqual(Array(3).fill(expect.objectContaining({ created: false, concurrent: false })));
+    await foldAllUsage(db.pool);
     const count = await db.pool.query(
       `SELECT count(*)::int AS n, sum(event_count)::int AS r FROM usage_entries e, usage_rollups_daily d WHERE e.account_id = $1 AND d.account_id = $1`,
       [account.id],
@@ -90,6 +92,7 @@ describe('recordUsageEntries', () => {
       account.id,
     ]);
     expect(stored.rows[0]).toEqual({ n: 20, k: 20 });
+    await foldAllUsage(db.pool);
     const rollup = await db.pool.query(`SELECT sum(event_count)::int AS n FROM usage_rollups_daily WHERE account_id = $1`, [account.id]);
     expect(rollup.rows[0]).toEqual({ n: 20 });
   });

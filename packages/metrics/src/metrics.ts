@@ -56,6 +56,24 @@ export function countUsageEntriesWritten(source: UsageEntrySource, count: number
   if (count > 0) usageEntriesWrittenTotal.inc({ source }, count);
 }
 
+export const usageEntriesFoldedTotal = new Counter({
+  name: 'backbone_usage_entries_folded_total',
+  help: 'Usage entries this process added to the hourly and daily rollups (the fold); behind backbone_usage_entries_written_total by the entries summaries still read one by one.',
+  registers: [registry],
+});
+
+export const usageFoldsTotal = new Counter({
+  name: 'backbone_usage_folds_total',
+  help: 'Folds this process attempted, by result (folded; idle: nothing new; waiting: a transaction older than the boundary still runs; busy: another process was folding; failed).',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+
+export function countUsageFold(result: 'folded' | 'idle' | 'waiting' | 'busy' | 'failed', entries = 0): void {
+  usageFoldsTotal.inc({ result });
+  if (entries > 0) usageEntriesFoldedTotal.inc(entries);
+}
+
 /** completed; retried: failed with attempts left; failed: failed for good (moved to the failed set). */
 export type JobOutcome = 'completed' | 'retried' | 'failed';
 

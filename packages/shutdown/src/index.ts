@@ -1,1 +1,2 @@
 export * from './stop-on-signals.js';
+export * from './pass-loop.js';

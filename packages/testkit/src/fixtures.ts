@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { Scope } from '@backbone/contracts';
 import './provided-context.js';
-import { createAccount, createApiKey, createPool, migrate, quoteIdent, type Account, type Pool } from '@backbone/db';
+import { createAccount, createApiKey, createPool, foldUsageEntries, migrate, quoteIdent, type Account, type Pool } from '@backbone/db';
 import { createHttpServer, type ServerTimeouts } from '@backbone/http';
 
 export interface TestDatabase {
@@ -85,6 +85,20 @@ export async function createTestAccount(pool: Pool, options: { name?: string; ti
   const keyWith = async (scopes: Scope[]) => (await createApiKey(pool, account.id, { name: 'test', scopes })).secret;
   const key = await keyWith(options.scopes ?? ['ota', 'usage:write', 'usage:read', 'platform:events', 'admin']);
   return { account, key, keyWith };
+}
+
+/**
+ * Folds until the fold finds nothing new: every usage entry committed before the call is then in the rollups. A fold
+ * may have to wait for write transactions of other test files (the boundary is the server's), never for long.
+ */
+export async function foldAllUsage(pool: Pool, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const outcome = await foldUsageEntries(pool);
+    if (outcome.result === 'idle') return;
+    if (Date.now() > deadline) throw new Error(`usage entries still unfolded after ${timeoutMs} ms (last fold: ${outcome.result})`);
+    if (outcome.result !== 'folded') await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 export interface TestServer {

@@ -1,0 +1,110 @@
+// The fold: adds the usage entries written since the last fold to the hourly and daily rollups, in one statement that
+// also moves the fold state on, so a summary (which adds the unfolded entries itself, usage_unfolded_entries) counts
+// every entry exactly once whichever side of a fold it reads. The rules of the state are in migration 1763850000000.
+// Folds may be attempted from any number of processes: one runs at a time, the others find the lock taken and skip.
+import type { Pool } from './pool.js';
+
+/**
+ * Rollup rows per (bucket, meter): a connection always adds to the same shard (its backend pid modulo this), so
+ * writers on several connections mostly lock different rows, and a summary reads at most this many rows per bucket
+ * and meter.
+ */
+export const ROLLUP_SHARDS = 4;
+
+// pg_try_advisory_xact_lock's key for the fold ('usage-fold' as two 32-bit halves would be no clearer): a fold that
+// finds it taken leaves the work to the one holding it.
+const FOLD_LOCK = 7_512_026_111;
+
+export type FoldOutcome =
+  /** Entries (possibly none) were added to the rollups and the state moved on. */
+  | { result: 'folded'; entries: number }
+  /** No entry was written since the last fold. */
+  | { result: 'idle' }
+  /** A transaction older than the pending boundary is still running: its entries may still commit below it. */
+  | { result: 'waiting' }
+  /** Another fold holds the lock. */
+  | { result: 'busy' };
+
+interface StateRow {
+  locked: boolean;
+  folded_xid: number;
+  folded_id: number;
+  pending_xid: number;
+  pending_id: number;
+  last_id: number;
+}
+
+/**
+ * One fold. Reads the state and the id sequence, then takes a transaction id (the sequence value and the id after
+ * this one become the new pending boundary); if no transaction older than the pending boundary is still running, adds
+ * the entries below it to the rollups and takes it as the folded boundary.
+ */
+export async function foldUsageEntries(pool: Pool): Promise<FoldOutcome> {
+  const client = await pool.connect();
+  let open = false;
+  let failure: Error | undefined;
+  try {
+    // The fold's scan is the end of the primary key, whatever the statistics of the table say (see migration
+    // 1763850000000's usage_unfolded_entries): never a scan of the whole table, no parallel workers to start, no JIT.
+    await client.query('BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL jit = off');
+    open = true;
+    const state = (
+      await client.query<StateRow>(
+        `SELECT pg_try_advisory_xact_lock($1) AS locked, folded_xid, folded_id, pending_xid, pending_id,
+                COALESCE(pg_sequence_last_value(pg_get_serial_sequence('usage_entries', 'id')::regclass), 0) AS last_id
+           FROM usage_fold_state`,
+        [FOLD_LOCK],
+      )
+    ).rows[0]!;
+    if (!state.locked) return { result: 'busy' };
+    if (state.last_id === state.pending_id && state.folded_id === state.pending_id) return { result: 'idle' };
+    // The horizon: every transaction below it has ended. The next boundary: this transaction's own id, taken after the
+    // sequence was read above, so every transaction with a greater id got it later and draws entry ids above last_id.
+    // (Not the snapshot's xmax: that is the latest completed id plus one, and running transactions may be above it.)
+    const { horizon, own_xid } = (
+      await client.query<{ horizon: number; own_xid: number }>(
+        `SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS horizon, pg_current_xact_id()::text::bigint AS own_xid`,
+      )
+    ).rows[0]!;
+    if (horizon < state.pending_xid) return { result: 'waiting' };
+    // Unnamed statement: planned with these bounds, so the scan is a primary key range over the end of the table.
+    const { rows } = await client.query<{ entries: number }>(
+      `WITH folded AS MATERIALIZED (
+         SELECT account_id, meter, usage, occurred_at FROM usage_entries
+          WHERE id > $1 AND ingest_xid >= $2 AND ingest_xid < $3
+       ),
+       hourly AS (
+         INSERT INTO usage_rollups_hourly AS r (account_id, bucket, meter, shard, total_usage, event_count)
+         SELECT account_id, date_trunc('hour', occurred_at, 'UTC'), meter, pg_backend_pid() % ${ROLLUP_SHARDS}, sum(usage), count(*)
+           FROM folded GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+         ON CONFLICT (account_id, bucket, meter, shard)
+         DO UPDATE SET total_usage = r.total_usage + EXCLUDED.total_usage, event_count = r.event_count + EXCLUDED.event_count
+       ),
+       daily AS (
+         INSERT INTO usage_rollups_daily AS r (account_id, bucket, meter, shard, total_usage, event_count)
+         SELECT account_id, (occurred_at AT TIME ZONE 'UTC')::date, meter, pg_backend_pid() % ${ROLLUP_SHARDS}, sum(usage), count(*)
+           FROM folded GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+         ON CONFLICT (account_id, bucket, meter, shard)
+         DO UPDATE SET total_usage = r.total_usage + EXCLUDED.total_usage, event_count = r.event_count + EXCLUDED.event_count
+       )
+       UPDATE usage_fold_state
+          SET folded_xid = $3, folded_id = $4, pending_xid = $5, pending_id = $6, folded_at = now()
+       RETURNING (SELECT count(*) FROM folded)::int AS entries`,
+      [state.folded_id, state.folded_xid, state.pending_xid, state.pending_id, own_xid + 1, state.last_id],
+    );
+    await client.query('COMMIT');
+    open = false;
+    return { result: 'folded', entries: rows[0]!.entries };
+  } catch (error) {
+    failure = error as Error;
+    throw error;
+  } finally {
+    if (open && !failure) {
+      await client.query('ROLLBACK').catch((error: Error) => {
+        failure = error;
+      });
+    }
+    // After a failure the connection is not reused: it may be in an aborted transaction, or gone.
+    client.release(failure);
+  }
+}

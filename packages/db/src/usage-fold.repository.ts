@@ -46,7 +46,11 @@ export async function foldUsageEntries(pool: Pool): Promise<FoldOutcome> {
   try {
     // The fold's scan is the end of the primary key, whatever the statistics of the table say (see migration
     // 1763850000000's usage_unfolded_entries): never a scan of the whole table, no parallel workers to start, no JIT.
-    await client.query('BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL jit = off');
+    // And its sums are a hash aggregate: the groups (accounts, hours, meters) are few whatever the number of entries,
+    // but with no useful statistics the planner guesses few entries and sorts them, on disk for a backlog of millions.
+    await client.query(
+      'BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off; SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL jit = off',
+    );
     open = true;
     const state = (
       await client.query<StateRow>(
@@ -69,27 +73,32 @@ export async function foldUsageEntries(pool: Pool): Promise<FoldOutcome> {
     if (horizon < state.pending_xid) return { result: 'waiting' };
     // Unnamed statement: planned with these bounds, so the scan is a primary key range over the end of the table.
     const { rows } = await client.query<{ entries: number }>(
+      // One pass over the entries: their sums per UTC hour (date_bin: arithmetic, where date_trunc with a zone
+      // converts every row), and the days from those hours' sums, a few hundred rows.
       `WITH folded AS MATERIALIZED (
-         SELECT account_id, meter, usage, occurred_at FROM usage_entries
+         SELECT account_id, date_bin('1 hour', occurred_at, TIMESTAMPTZ '2000-01-01 00:00:00+00') AS hour, meter,
+                sum(usage) AS total_usage, count(*) AS event_count
+           FROM usage_entries
           WHERE id > $1 AND ingest_xid >= $2 AND ingest_xid < $3
+          GROUP BY 1, 2, 3
        ),
        hourly AS (
          INSERT INTO usage_rollups_hourly AS r (account_id, bucket, meter, shard, total_usage, event_count)
-         SELECT account_id, date_trunc('hour', occurred_at, 'UTC'), meter, pg_backend_pid() % ${ROLLUP_SHARDS}, sum(usage), count(*)
-           FROM folded GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+         SELECT account_id, hour, meter, pg_backend_pid() % ${ROLLUP_SHARDS}, total_usage, event_count
+           FROM folded ORDER BY 1, 2, 3
          ON CONFLICT (account_id, bucket, meter, shard)
          DO UPDATE SET total_usage = r.total_usage + EXCLUDED.total_usage, event_count = r.event_count + EXCLUDED.event_count
        ),
        daily AS (
          INSERT INTO usage_rollups_daily AS r (account_id, bucket, meter, shard, total_usage, event_count)
-         SELECT account_id, (occurred_at AT TIME ZONE 'UTC')::date, meter, pg_backend_pid() % ${ROLLUP_SHARDS}, sum(usage), count(*)
+         SELECT account_id, (hour AT TIME ZONE 'UTC')::date, meter, pg_backend_pid() % ${ROLLUP_SHARDS}, sum(total_usage), sum(event_count)
            FROM folded GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
          ON CONFLICT (account_id, bucket, meter, shard)
          DO UPDATE SET total_usage = r.total_usage + EXCLUDED.total_usage, event_count = r.event_count + EXCLUDED.event_count
        )
        UPDATE usage_fold_state
           SET folded_xid = $3, folded_id = $4, pending_xid = $5, pending_id = $6, folded_at = now()
-       RETURNING (SELECT count(*) FROM folded)::int AS entries`,
+       RETURNING (SELECT COALESCE(sum(event_count), 0) FROM folded)::int AS entries`,
       [state.folded_id, state.folded_xid, state.pending_xid, state.pending_id, own_xid + 1, state.last_id],
     );
     await client.query('COMMIT');

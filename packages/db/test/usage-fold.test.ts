@@ -78,6 +78,20 @@ describe('foldUsageEntries', () => {
     const all = await sumsFromEntries(db.pool, account.id, 0, T0 + 10 * DAY);
     expect(await rollupTotals(account.id, 'usage_rollups_hourly')).toEqual(all);
     expect(await rollupTotals(account.id, 'usage_rollups_daily')).toEqual(all);
+    // Bucket by bucket: each UTC hour and day holds exactly its entries.
+    const buckets = async (rollups: string, bucketOfEntry: string) => {
+      const query = (sql: string) => db.pool.query(sql, [account.id]).then((r) => r.rows);
+      const fromRollups = await query(
+        `SELECT bucket::text, meter, sum(total_usage)::text AS t, sum(event_count)::int AS n FROM ${rollups} WHERE account_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
+      );
+      const fromEntries = await query(
+        `SELECT ${bucketOfEntry}::text AS bucket, meter, sum(usage)::text AS t, count(*)::int AS n FROM usage_entries WHERE account_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
+      );
+      expect(fromRollups.length).toBeGreaterThan(2);
+      expect(fromRollups).toEqual(fromEntries);
+    };
+    await buckets('usage_rollups_hourly', `date_trunc('hour', occurred_at, 'UTC')`);
+    await buckets('usage_rollups_daily', `(occurred_at AT TIME ZONE 'UTC')::date`);
     expect(perMeter(await sumUsageOverPeriod(db.pool, account.id, plan))).toEqual(expected);
     expect(await series()).toEqual(before.series);
     // Folding again adds nothing.

@@ -60,3 +60,17 @@ export async function startServer(ctx: BenchContext, name: string, entry: string
   ctx.log(`${name} ready at ${url} (pid ${proc.pid})`);
   return { proc, url };
 }
+
+/**
+ * A worker app as production runs it (its bundle under plain node) on the bench database and Redis, with its own
+ * queue prefix and whatever else `env` sets. Not waited for: each section knows what "up" means for its worker.
+ */
+export function startWorker(ctx: BenchContext, name: string, app: string, env: Record<string, string> & { QUEUE_PREFIX: string }): ManagedProcess {
+  return startProcess({
+    name,
+    entry: `apps/${app}/dist/main.js`,
+    cwd: ctx.root,
+    logDir: ctx.tmpDir,
+    env: { DATABASE_URL: ctx.databaseUrl, REDIS_URL: ctx.redisUrl, LOG_LEVEL: ctx.logLevel, ...env },
+  });
+}

@@ -3,7 +3,7 @@
 // expire within seconds, checked for oversell and for a counter equal to the live bookings afterwards.
 import { createApiKey } from '@backbone/db';
 import { ceilingBundle } from '../lib/build.js';
-import { startServer, type BenchContext } from '../lib/context.js';
+import { startServer, startWorker, type BenchContext } from '../lib/context.js';
 import { addDays, createBenchAccount, hours, insertActivity, insertTimeslots } from '../lib/fixtures.js';
 import {
   describeStatuses,
@@ -21,7 +21,7 @@ import {
   type Rounds,
 } from '../lib/load.js';
 import { runPaced, type PacedRequest } from '../lib/paced.js';
-import { ensureRunning, startProcess } from '../lib/processes.js';
+import { ensureRunning } from '../lib/processes.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
 import { API_NODE_OPTIONS } from '../../scripts/dev-env.js';
 
@@ -431,13 +431,7 @@ async function measureHotHolds(
   // The booking worker as production runs it, for its hold sweeper at the default interval; its outbox relay is off
   // (the lifecycle's events would otherwise be relayed to Redis during the run, which no other figure here pays for).
   // Its own queue prefix: nothing is queued there.
-  const worker = startProcess({
-    name: 'booking-worker-lifecycle',
-    entry: 'apps/booking-worker/dist/main.js',
-    cwd: ctx.root,
-    logDir: ctx.tmpDir,
-    env: { DATABASE_URL: ctx.databaseUrl, REDIS_URL: ctx.redisUrl, QUEUE_PREFIX: 'bench-lifecycle', LOG_LEVEL: ctx.logLevel, OUTBOX_RELAY_ENABLED: 'false' },
-  });
+  const worker = startWorker(ctx, 'booking-worker-lifecycle', 'booking-worker', { QUEUE_PREFIX: 'bench-lifecycle', OUTBOX_RELAY_ENABLED: 'false' });
   const results: Record<'ours' | 'ceiling', { load: LoadResult; tally: HotTally }> = {} as never;
   try {
     for (const side of ['ours', 'ceiling'] as const) {

@@ -21,8 +21,8 @@ import { pacedRequests, runPaced } from '../lib/paced.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
 import { API_NODE_OPTIONS } from '../../scripts/dev-env.js';
 import { ceilingBundle } from '../lib/build.js';
-import { ensureRunning, startProcess } from '../lib/processes.js';
-import { startServer, type BenchContext } from '../lib/context.js';
+import { ensureRunning } from '../lib/processes.js';
+import { startServer, startWorker, type BenchContext } from '../lib/context.js';
 import { ensureUsageLoaded, SUMMARY_DATA } from '../load-usage.js';
 
 const METERS = Array.from({ length: 10 }, (_, i) => `api-calls-${i + 1}`);
@@ -105,13 +105,7 @@ export async function usageSection(ctx: BenchContext): Promise<Section> {
   // The usage folder, where production runs it (the metering worker, on a queue prefix of its own that nothing
   // publishes to), for the whole section: the entries ours writes are folded into the rollups while it writes them,
   // and the summaries read rollups, not a backlog of unfolded entries.
-  const folder = startProcess({
-    name: 'metering-worker-folder',
-    entry: 'apps/metering-worker/dist/main.js',
-    cwd: ctx.root,
-    logDir: ctx.tmpDir,
-    env: { DATABASE_URL: ctx.databaseUrl, REDIS_URL: ctx.redisUrl, QUEUE_PREFIX: 'bench-usage-folder', LOG_LEVEL: ctx.logLevel, METRICS_ENABLED: 'false' },
-  });
+  const folder = startWorker(ctx, 'metering-worker-folder', 'metering-worker', { QUEUE_PREFIX: 'bench-usage-folder', METRICS_ENABLED: 'false' });
   const ceiling = await startServer(ctx, 'usage-ceiling', ceilingBundle('usage-ceiling'), {
     ACCOUNT_ID: ceilingAccount,
     SUMMARY_ACCOUNT_ID,

@@ -11,9 +11,9 @@ import { QUEUES, WEBHOOK_DELIVERIES_QUEUE } from '@backbone/contracts';
 import { createPartner, insertOutboxEvent, insertWebhookEndpointRow } from '@backbone/db';
 import { createBenchAccount } from '../lib/fixtures.js';
 import { percentile } from '../lib/load.js';
-import { ensureRunning, startProcess, tail, type ManagedProcess } from '../lib/processes.js';
+import { ensureRunning, tail, type ManagedProcess } from '../lib/processes.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
-import type { BenchContext } from '../lib/context.js';
+import { startWorker, type BenchContext } from '../lib/context.js';
 import { clearPrefix } from '../lib/infra.js';
 
 const PREFIX = 'bench-webhooks';
@@ -85,21 +85,8 @@ export async function webhooksSection(ctx: BenchContext): Promise<Section> {
     partners.push(partnerId);
   }
 
-  const shared = { DATABASE_URL: ctx.databaseUrl, REDIS_URL: ctx.redisUrl, QUEUE_PREFIX: PREFIX, LOG_LEVEL: ctx.logLevel };
-  const relay = startProcess({
-    name: 'booking-worker-relay',
-    entry: 'apps/booking-worker/dist/main.js',
-    cwd: ctx.root,
-    logDir: ctx.tmpDir,
-    env: { ...shared, HOLD_SWEEPER_ENABLED: 'false' },
-  });
-  const worker = startProcess({
-    name: 'webhook-worker',
-    entry: 'apps/webhook-worker/dist/main.js',
-    cwd: ctx.root,
-    logDir: ctx.tmpDir,
-    env: { ...shared, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
-  });
+  const relay = startWorker(ctx, 'booking-worker-relay', 'booking-worker', { QUEUE_PREFIX: PREFIX, HOLD_SWEEPER_ENABLED: 'false' });
+  const worker = startWorker(ctx, 'webhook-worker', 'webhook-worker', { QUEUE_PREFIX: PREFIX, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
   const procs = [relay, worker];
   const committed = new Map<string, { at: number; dead: boolean; measured: boolean }>();
   // The webhook worker consumes both queues. The booking worker consumes none: it is up once its pool holds a

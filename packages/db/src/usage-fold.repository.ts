@@ -11,9 +11,9 @@ import type { Pool } from './pool.js';
  */
 export const ROLLUP_SHARDS = 4;
 
-// pg_try_advisory_xact_lock's key for the fold ('usage-fold' as two 32-bit halves would be no clearer): a fold that
+// The fold's advisory lock: one per schema (stacks side by side in one database each fold their own), so a fold that
 // finds it taken leaves the work to the one holding it.
-const FOLD_LOCK = 7_512_026_111;
+export const FOLD_LOCK_SQL = `pg_try_advisory_xact_lock(hashtext('usage-fold'), hashtext(current_schema()))`;
 
 export type FoldOutcome =
   /** Entries (possibly none) were added to the rollups and the state moved on. */
@@ -54,10 +54,9 @@ export async function foldUsageEntries(pool: Pool): Promise<FoldOutcome> {
     open = true;
     const state = (
       await client.query<StateRow>(
-        `SELECT pg_try_advisory_xact_lock($1) AS locked, folded_xid, folded_id, pending_xid, pending_id,
+        `SELECT ${FOLD_LOCK_SQL} AS locked, folded_xid, folded_id, pending_xid, pending_id,
                 COALESCE(pg_sequence_last_value(pg_get_serial_sequence('usage_entries', 'id')::regclass), 0) AS last_id
            FROM usage_fold_state`,
-        [FOLD_LOCK],
       )
     ).rows[0]!;
     if (!state.locked) return { result: 'busy' };

@@ -2,7 +2,16 @@
 // summaries count every entry exactly once before, during and after folds, including while writers and folds race
 // and while an older transaction keeps its entries uncommitted; folds add each entry to the rollups once.
 import { afterEach, describe, expect, it } from 'vitest';
-import { foldUsageEntries, insertUsageEntries, recordUsageEntries, sumUsageByDay, sumUsageOverPeriod, type NewUsageEntry, type Pool } from '@backbone/db';
+import {
+  FOLD_LOCK_SQL,
+  foldUsageEntries,
+  insertUsageEntries,
+  recordUsageEntries,
+  sumUsageByDay,
+  sumUsageOverPeriod,
+  type NewUsageEntry,
+  type Pool,
+} from '@backbone/db';
 import { dailyReadRanges, planUsageRead, type LocalDay, type UsageSumRow } from '@backbone/domain';
 import { createTestAccount, foldAllUsage, useTestDatabase } from '@backbone/testkit';
 
@@ -159,7 +168,7 @@ describe('foldUsageEntries', () => {
     const holder = await db.pool.connect();
     openClients.push(holder);
     await holder.query('BEGIN');
-    await holder.query('SELECT pg_advisory_xact_lock(7512026111)');
+    await holder.query(`SELECT ${FOLD_LOCK_SQL}`);
     expect(await foldUsageEntries(db.pool)).toEqual({ result: 'busy' });
   });
 

@@ -1,7 +1,8 @@
 // Composition root of the metering worker: config -> migrations -> pool -> the platform-events worker and the usage
 // folder -> graceful shutdown. On SIGTERM/SIGINT it stops taking jobs, lets the active ones (and a fold in flight)
-// finish (up to SHUTDOWN_TIMEOUT_MS; unfinished jobs are redelivered to another worker), then closes its connections. The booking side's background work (outbox
-// relay, hold sweeper, the queues' gauges) runs in the booking worker, scaled apart from this one.
+// finish (up to SHUTDOWN_TIMEOUT_MS; unfinished jobs are redelivered to another worker), then closes its connections.
+// The booking side's background work (outbox relay, hold sweeper, the queues' gauges) runs in the booking worker,
+// scaled apart from this one.
 import { createEventEntryWriter, createPool, migrate, readDatabaseIdentity } from '@backbone/db';
 import { createLogger, redactUrl, writeLogsBeforeExit } from '@backbone/logging';
 import { registry, startMetricsServer } from '@backbone/metrics';

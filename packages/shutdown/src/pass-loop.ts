@@ -1,5 +1,6 @@
-// A worker's background task that works in passes: pass after pass while each finds a full batch, then a pause. stop() ends
-// the pause at once and waits for the pass in flight. The booking worker's outbox relay and sweepers and the metering worker's usage folder run on it.
+// A worker's background task that works in passes: pass after pass while each finds a full batch, then a pause.
+// stop() ends the pause at once and waits for the pass in flight. The booking worker's outbox relay and sweepers and
+// the metering worker's usage folder run on it.
 export interface PassLoop {
   /** Finishes the pass in flight, then stops. */
   stop(): Promise<void>;

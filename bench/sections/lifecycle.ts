@@ -392,9 +392,9 @@ function startAgingHolds(ctx: BenchContext, fixture: LifecycleFixture): { stop()
 /**
  * Sets every hold of the hot timeslots still on the API's own expiry to expire 1 to 3 s from now. By the timeslots'
  * ids, through the holds' own index (bookings_holds_idx): the join by activity and date that this was first, planned
- * on statistics taken before the confirm stock's tens of thousands of holds were written, looped over those holds and scanned the
- * timeslots for each one; its first pass ran for minutes, so no hold of the hot timeslots was ever aged in a run and
- * both sides stopped at the slot's capacity.
+ * on statistics taken before the confirm stock's tens of thousands of holds were written, looped over those holds
+ * and scanned the timeslots for each one. Its first pass ran for minutes, so no hold of the hot timeslots was ever
+ * aged in a run, and both sides stopped at the slot's capacity.
  */
 function ageHolds(ctx: BenchContext, fixture: LifecycleFixture) {
   return ctx.pool.query(

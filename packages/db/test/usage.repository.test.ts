@@ -83,6 +83,18 @@ describe('recordUsageEntries', () => {
     ]);
   });
 
+  it('answers false for every entry of a batch whose keys are all held, and stores none of them', async () => {
+    const { account } = await createTestAccount(db.pool);
+    await recordUsageEntries(db.pool, [entry(account.id, { dedupeKey: 'event:x' }), entry(account.id, { dedupeKey: 'event:y' })]);
+    const again = await recordUsageEntries(db.pool, [
+      entry(account.id, { dedupeKey: 'event:y', usage: 9 }),
+      entry(account.id, { dedupeKey: 'event:x', usage: 9 }),
+    ]);
+    expect(again).toEqual([false, false]);
+    const stored = await db.pool.query(`SELECT count(*)::int AS n, sum(usage)::text AS s FROM usage_entries WHERE account_id = $1`, [account.id]);
+    expect(stored.rows[0]).toEqual({ n: 2, s: '2' });
+  });
+
   it('lets one of several concurrent statements with a key store it', async () => {
     const { account } = await createTestAccount(db.pool);
     const writer = createEventEntryWriter(db.pool, { maxBatchSize: 7, maxConcurrentBatches: 4 });

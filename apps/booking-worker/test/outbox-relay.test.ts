@@ -214,11 +214,11 @@ describe('outbox relay', () => {
   it('a relay process killed with SIGKILL mid-way and started again delivers every committed row', async () => {
     const { account } = await createTestAccount(db.pool);
     await drainOutbox();
-    const eventIds = await insertEvents(db.pool, account.id, 3_000);
+    const eventIds = await insertEvents(db.pool, account.id, 1_000);
     const env = {
       REDIS_URL: redis.redisUrl,
       QUEUE_PREFIX: redis.prefix,
-      OUTBOX_RELAY_BATCH_SIZE: '10',
+      OUTBOX_RELAY_BATCH_SIZE: '20',
       OUTBOX_RELAY_INTERVAL_MS: '10',
     };
     // The relay sends thousands of rows a second and could be done before the kill lands: the last row, locked by the
@@ -229,7 +229,7 @@ describe('outbox relay', () => {
       await brake.query('BEGIN');
       await brake.query('SELECT 1 FROM outbox_events WHERE event_id = $1 FOR UPDATE', [eventIds.at(-1)]);
       await untilRunning(first);
-      await waitFor('some rows sent', async () => (await unsent(db.pool, eventIds)) <= 2_800, 60_000, 10);
+      await waitFor('some rows sent', async () => (await unsent(db.pool, eventIds)) <= 900, 60_000, 10);
       first.child.kill('SIGKILL');
       await first.exited;
       expect(await unsent(db.pool, eventIds)).toBeGreaterThan(0);
@@ -245,5 +245,6 @@ describe('outbox relay', () => {
     expect((await second.exited).code).toBe(0);
     const queued = (await queuedEventIds()).filter((id) => eventIds.includes(id));
     expect(queued.sort()).toEqual([...eventIds].sort());
-  });
+    // Two worker processes start here (tsx compiles each), which on a loaded CI machine alone took most of a minute.
+  }, 180_000);
 });

@@ -1,14 +1,17 @@
 // A schema of its own for a test of a data migration: the test migrates it up to the migration before, writes rows
 // as they were then, and migrates the rest (migrate's `until`). Dropped after the file.
 import { randomUUID } from 'node:crypto';
+import { runner } from 'node-pg-migrate';
 import { afterAll, inject } from 'vitest';
 import '@backbone/testkit';
-import { createPool, migrate, quoteIdent, type Pool } from '../src/index.js';
+import { createPool, migrate, migrationsDir, quoteIdent, type Pool } from '../src/index.js';
 
 export interface MigrationSchema {
   pool: Pool;
   /** Applies the migrations up to this one's timestamp, or all of them. */
   migrateUntil: (until?: number) => Promise<void>;
+  /** Runs the down migration of the last applied migration (the services have no down path; an operator's rollback). */
+  undoLast: () => Promise<void>;
 }
 
 export function useMigrationSchema(): MigrationSchema {
@@ -21,5 +24,20 @@ export function useMigrationSchema(): MigrationSchema {
     await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
     await admin.end();
   });
-  return { pool, migrateUntil: (until) => migrate({ databaseUrl, schema, ...(until === undefined ? {} : { until }) }) };
+  return {
+    pool,
+    migrateUntil: (until) => migrate({ databaseUrl, schema, ...(until === undefined ? {} : { until }) }),
+    undoLast: async () => {
+      await runner({
+        databaseUrl,
+        dir: migrationsDir,
+        direction: 'down',
+        count: 1,
+        migrationsTable: 'pgmigrations',
+        schema,
+        singleTransaction: true,
+        log: () => undefined,
+      });
+    },
+  };
 }

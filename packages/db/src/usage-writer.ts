@@ -1,6 +1,6 @@
 // Group commit for usage entries (group-commit.ts): under load many requests share one INSERT and one WAL flush. A
 // promise resolves only after its batch committed, so a 201 still means the entry is durable.
-import { insertUsageEntries, recordUsageEntries, type InsertOutcome, type NewUsageEntry } from './usage.repository.js';
+import { insertUsageEntries, insertEventUsageEntries, type InsertOutcome, type NewUsageEntry } from './usage.repository.js';
 import type { Pool } from './pool.js';
 import { createGroupCommit } from './group-commit.js';
 
@@ -25,9 +25,9 @@ export function createUsageWriter(pool: Pool, options: UsageWriterOptions = {}):
   return createGroupCommitWriter((entries) => insertUsageEntries(pool, entries), options);
 }
 
-/** The metering worker's writer: each entry answered only with whether it was stored (recordUsageEntries). */
+/** The metering worker's writer: each entry answered only with whether it was stored (insertEventUsageEntries). */
 export function createEventEntryWriter(pool: Pool, options: UsageWriterOptions = {}): UsageWriter<boolean> {
-  return createGroupCommitWriter((entries) => recordUsageEntries(pool, entries), options);
+  return createGroupCommitWriter((entries) => insertEventUsageEntries(pool, entries), options);
 }
 
 function createGroupCommitWriter<R>(insert: (entries: readonly NewUsageEntry[]) => Promise<R[]>, options: UsageWriterOptions): UsageWriter<R> {

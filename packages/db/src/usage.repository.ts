@@ -225,7 +225,7 @@ async function insertEntriesWithoutDedupe(db: Db, input: readonly NewUsageEntry[
  * answer is one row, and names the stored keys only when some entry was not stored (a redelivered event): sending
  * back and parsing every stored key of a 100-entry batch cost the worker's process about 2 µs an entry (issue 27).
  */
-export async function recordUsageEntries(db: Db, entries: readonly NewUsageEntry[]): Promise<boolean[]> {
+export async function insertEventUsageEntries(db: Db, entries: readonly NewUsageEntry[]): Promise<boolean[]> {
   if (entries.length === 0) return [];
   const input = entries.map(wellFormedEntry);
   const [document, sharedAccountId] = entriesDocument(input, true);

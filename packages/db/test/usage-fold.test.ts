@@ -6,7 +6,7 @@ import {
   FOLD_LOCK_SQL,
   foldUsageEntries,
   insertUsageEntries,
-  recordUsageEntries,
+  insertEventUsageEntries,
   sumUsageByDay,
   sumUsageOverPeriod,
   type NewUsageEntry,
@@ -67,7 +67,7 @@ describe('foldUsageEntries', () => {
       entry(account.id, T0 + i * 15 * 60 + 7, { meter: i % 3 === 0 ? 'sms' : 'calls', usage: i % 5 === 0 ? '0.1' : 2 }),
     );
     await insertUsageEntries(db.pool, entries.slice(0, 100));
-    await recordUsageEntries(db.pool, entries.slice(100));
+    await insertEventUsageEntries(db.pool, entries.slice(100));
     const from = T0 + 20 * 60;
     const to = T0 + 2 * DAY + 10 * HOUR + 50 * 60;
     const expected = await sumsFromEntries(db.pool, account.id, from, to);
@@ -188,7 +188,7 @@ describe('foldUsageEntries', () => {
             dedupeKey: w % 2 ? `event:${w}-${n}-${i}` : null,
           }),
         );
-        if (w % 2) await recordUsageEntries(db.pool, batch);
+        if (w % 2) await insertEventUsageEntries(db.pool, batch);
         else await insertUsageEntries(db.pool, batch);
         n += 1;
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEventEntryWriter, insertUsageEntries, recordUsageEntries, type NewUsageEntry } from '@backbone/db';
+import { createEventEntryWriter, insertUsageEntries, insertEventUsageEntries, type NewUsageEntry } from '@backbone/db';
 import { createTestAccount, foldAllUsage, useTestDatabase } from '@backbone/testkit';
 
 const db = useTestDatabase();
@@ -57,11 +57,11 @@ describe('insertUsageEntries', () => {
   });
 });
 
-describe('recordUsageEntries', () => {
+describe('insertEventUsageEntries', () => {
   it('stores what insertUsageEntries stores and answers only whether each entry was stored', async () => {
     const { account } = await createTestAccount(db.pool);
     await insertUsageEntries(db.pool, [entry(account.id, { dedupeKey: 'event:held' })]);
-    const stored = await recordUsageEntries(db.pool, [
+    const stored = await insertEventUsageEntries(db.pool, [
       // The account id as a client may spell it; PostgreSQL's uuid reads it as the lower-case one.
       entry(account.id.toUpperCase(), { dedupeKey: 'event:a', usage: '0.5' }),
       entry(account.id, { dedupeKey: 'event:a', usage: 7 }),
@@ -85,8 +85,8 @@ describe('recordUsageEntries', () => {
 
   it('answers false for every entry of a batch whose keys are all held, and stores none of them', async () => {
     const { account } = await createTestAccount(db.pool);
-    await recordUsageEntries(db.pool, [entry(account.id, { dedupeKey: 'event:x' }), entry(account.id, { dedupeKey: 'event:y' })]);
-    const again = await recordUsageEntries(db.pool, [
+    await insertEventUsageEntries(db.pool, [entry(account.id, { dedupeKey: 'event:x' }), entry(account.id, { dedupeKey: 'event:y' })]);
+    const again = await insertEventUsageEntries(db.pool, [
       entry(account.id, { dedupeKey: 'event:y', usage: 9 }),
       entry(account.id, { dedupeKey: 'event:x', usage: 9 }),
     ]);

@@ -92,7 +92,7 @@ describe('deploy/alerts.yml', () => {
     expect([...used].filter((name) => !exposed.has(name))).toEqual([]);
   });
 
-  it('covers 5xx rate, queue age, outbox backlog, disabled webhook endpoints, the rate limiter failing open and a target down', () => {
+  it('covers 5xx rate, queue age, outbox backlog, disabled webhook endpoints, the rate limiter failing open, a target down and folds stopped', () => {
     const exprOf = (needle: RegExp) => rules.filter((rule) => needle.test(rule.expr as string));
     expect(exprOf(/backbone_http_requests_total\{status=~"5\.\."\}/)).toHaveLength(1);
     expect(exprOf(/backbone_queue_oldest_job_age_seconds/)).toHaveLength(1);
@@ -100,6 +100,8 @@ describe('deploy/alerts.yml', () => {
     expect(exprOf(/backbone_webhook_endpoints_disabled/)).toHaveLength(1);
     expect(exprOf(/backbone_rate_limiter_failed_open_total/)).toHaveLength(1);
     expect(exprOf(/\bup == 0/)).toHaveLength(1);
+    // Entries written with no fold succeeding, including when no folder runs at all (no folded series to compare with).
+    expect(exprOf(/backbone_usage_entries_written_total.*\bunless\b.*backbone_usage_folds_total\{result="folded"\}/)).toHaveLength(1);
   });
 });
 

@@ -50,7 +50,8 @@ async function compare(accountId: string, table: 'usage_rollups_hourly' | 'usage
 
 describe('1763850000000_usage-rollup-fold, down', () => {
   it('adds the entries no fold had added to the rollups before dropping the fold state', async () => {
-    await migrateUntil();
+    // Up to this migration only, so the down below is its own whatever migrations come later.
+    await migrateUntil(1763850000000);
     const accountId = randomUUID();
     await insertEventUsageEntries(pool, entries(accountId, 60, 0));
     await foldAll(pool);

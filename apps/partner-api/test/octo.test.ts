@@ -82,6 +82,17 @@ describe('OCTO reads', () => {
     expect(calendar.body[0]).toMatchObject({ localDate: slot.date, available: true, status: 'AVAILABLE', vacancies: 6, capacity: 6 });
     expect(calendar.body[1]).toMatchObject({ available: false, status: 'CLOSED' });
 
+    // The calendar's last possible days: the loop must end at 9999-12-31 (the day after it is no YYYY-MM-DD date, and
+    // once sorted before it, so the process looped until it ran out of memory).
+    const lastDays = await octo('POST', '/availability/calendar', {
+      productId: op.activity.activityId,
+      optionId: 'DEFAULT',
+      localDateStart: '9999-12-30',
+      localDateEnd: '9999-12-31',
+    });
+    expect(lastDays.status).toBe(200);
+    expect(lastDays.body.map((d: { localDate: string }) => d.localDate)).toEqual(['9999-12-30', '9999-12-31']);
+
     const range = await octo('POST', '/availability', {
       productId: op.activity.activityId,
       optionId: 'DEFAULT',

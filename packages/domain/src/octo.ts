@@ -228,7 +228,9 @@ export function toOctoCalendar(
     byDate.set(slot.localDate, day);
   }
   const days: OctoCalendarDay[] = [];
-  for (let date = from; date <= to; date = addDays(date, 1)) {
+  // Counted, not compared: the day after 9999-12-31 is no YYYY-MM-DD string, and one that sorts before it.
+  for (let i = 0, count = daysBetween(from, to); i <= count; i++) {
+    const date = addDays(from, i);
     const day = byDate.get(date);
     const vacancies = day?.vacancies ?? 0;
     const capacity = day?.capacity ?? 0;

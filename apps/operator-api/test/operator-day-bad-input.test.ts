@@ -104,6 +104,38 @@ const CASES: Case[] = [
   ['manifest: ActivityID not a UUID', 'GET', () => `/api/v2/operator/manifest?Date=${day}&ActivityID=1`, undefined, 422],
 ];
 
+// Numbers in the path and the query are plain decimals: JavaScript's Number would read "Infinity" and "1e400" (which
+// reached PostgreSQL, a 500) and "0x10" (timeslot 16).
+const slotId = async () =>
+  (await db.pool.query<{ id: string }>(`SELECT id::text FROM timeslots WHERE account_id = $1 ORDER BY id LIMIT 1`, [operator.account.id])).rows[0]!.id;
+const NUMBER_CASES: Array<[name: string, method: string, path: () => Promise<string>, body: unknown, status: number]> = [
+  ...['Infinity', '-Infinity', '1e400', '0x10', '0b11', '%2B5', '%205', '5.0'].flatMap(
+    (id): Array<[string, string, () => Promise<string>, unknown, number]> => [
+      [`capacity of timeslot ${id}`, 'PATCH', async () => `/api/v2/operator/timeslots/${id}`, { Capacity: 5 }, 400],
+      [`close timeslot ${id}`, 'POST', async () => `/api/v2/operator/timeslots/${id}/close`, {}, 400],
+    ],
+  ),
+  ['timeslot id with a leading zero', 'PATCH', async () => `/api/v2/operator/timeslots/0${await slotId()}`, { Capacity: 5 }, 400],
+  ['bookings Limit Infinity', 'GET', async () => '/api/v2/operator/bookings?Limit=Infinity', undefined, 422],
+  ['bookings Limit 1e400', 'GET', async () => '/api/v2/operator/bookings?Limit=1e400', undefined, 422],
+  ['audit Limit Infinity', 'GET', async () => '/api/v2/operator/audit?Limit=Infinity', undefined, 422],
+];
+
+describe('numbers in the path and the query', () => {
+  it.each(NUMBER_CASES)('%s', async (_name, method, path, body, status) => {
+    const before = await snapshot();
+    const answer = await request(server.url, method, await path(), { key: operator.key, ...(body === undefined ? {} : { body }) });
+    expect(answer.status, answer.text).toBe(status);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('still takes a timeslot id in plain decimals', async () => {
+    const answer = await request(server.url, 'PATCH', `/api/v2/operator/timeslots/${await slotId()}`, { key: operator.key, body: { Capacity: 5 } });
+    expect(answer.status, answer.text).toBe(200);
+  });
+});
+
 describe('bad input to the operator-day operations', () => {
   it('has at least 40 cases', () => expect(CASES.length).toBeGreaterThanOrEqual(40));
 

@@ -3,6 +3,7 @@
 // (a "5" is not a number); query strings and path parameters are coerced, since they arrive as text.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { uuidSchema } from './common.schemas.js';
 
 /** One failing member: `field` is its dotted path (`Customer.Email`, `Answers[2].Value`). */
@@ -16,6 +17,10 @@ function makeAjv(coerceTypes: boolean): Ajv {
   // verbose puts parentSchema on errors, where messageOf finds a schema's x-message.
   const ajv = new Ajv({ allErrors: true, coerceTypes, useDefaults: false, strict: false, strictNumbers: true, verbose: true });
   addFormats.default(ajv, ['date', 'email', 'uri', 'date-time']);
+  // RFC 3339 (and ajv-formats) also takes a leap second (23:59:60) and an offset without minutes (+01), neither of
+  // which JavaScript's Date can read: an instant the API accepts must be one every layer behind it can use.
+  const rfc3339DateTime = fullFormats['date-time'] as { validate: (value: string) => boolean };
+  ajv.addFormat('date-time', { type: 'string', validate: (value: string) => rfc3339DateTime.validate(value) && !Number.isNaN(Date.parse(value)) });
   ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
   return ajv;
 }
@@ -34,7 +39,26 @@ export function compileValidator(schema: object, source: 'body' | 'query' | 'par
     cache.set(schema, validate);
   }
   const compiled = validate;
-  return (data) => (compiled(data) ? [] : toFieldErrors(compiled.errors ?? []));
+  if (source === 'body') return (data) => (compiled(data) ? [] : toFieldErrors(compiled.errors ?? []));
+  const numeric = numericMembers(schema);
+  return (data) => {
+    const unreadable = numeric.flatMap(({ name, type }) => {
+      const value = (data as Record<string, unknown> | null)?.[name];
+      return typeof value === 'string' && !DECIMAL_TEXT[type].test(value) ? [{ field: name, message: `${name} must be of type ${type}.` }] : [];
+    });
+    if (unreadable.length > 0) return unreadable;
+    return compiled(data) ? [] : toFieldErrors(compiled.errors ?? []);
+  };
+}
+
+// ajv's coercion reads text as JavaScript's Number does: "Infinity", "1e400", "0x10", " 5" and "5.0" all become
+// numbers, and Infinity passed its integer check and reached PostgreSQL (a 500), while "0x10" named timeslot 16. Text
+// in the query or the path is a number only when written in plain decimals.
+const DECIMAL_TEXT = { integer: /^-?(0|[1-9]\d{0,15})$/, number: /^-?(0|[1-9]\d{0,15})(\.\d{1,15})?$/ } as const;
+
+function numericMembers(schema: object): Array<{ name: string; type: 'integer' | 'number' }> {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties).flatMap(([name, member]) => (member.type === 'integer' || member.type === 'number' ? [{ name, type: member.type }] : []));
 }
 
 /** Dotted path of the failing member: `Customer.Email`, `Answers[2].Value`. */

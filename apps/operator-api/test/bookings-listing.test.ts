@@ -136,6 +136,26 @@ describe('Sort=starts_at', () => {
     expect(starts).toEqual([...starts].sort((a, b) => a - b));
   });
 
+  it('newest first, answers a range of every possible date as the open list, and nothing outside the booked dates', async () => {
+    const client = await signedIn(server.url, owner.staff.email);
+    const newest = async (query: string) => {
+      const answer = await client.send('GET', `/api/v2/operator/bookings?Limit=50${query}`);
+      expect(answer.status, answer.text).toBe(200);
+      return (answer.body.Bookings as Listed[]).map((b) => b.Reference);
+    };
+    const open = await newest('');
+    expect(open).toHaveLength(expected.length);
+    // Each day of a range is read on its own; the range is cut to the account's first and last booked dates, where
+    // 0001-01-01 to 9999-12-31 had been 3.6 million days to walk (15 s).
+    expect(await newest('&From=0001-01-01&To=9999-12-31')).toEqual(open);
+    expect(await newest('&To=9999-12-31')).toEqual(open);
+    expect(await newest('&From=0001-01-01&Q=guest')).toEqual(open);
+    expect(await newest(`&From=${dayFromNow(9)}&To=9999-12-31`)).toEqual([]);
+    expect(await newest(`&From=0001-01-01&To=${dayFromNow(5)}`)).toEqual([]);
+    const empty = await signedIn(server.url, (await createOperator(db.pool)).staff.email);
+    expect((await empty.send('GET', '/api/v2/operator/bookings?From=0001-01-01&To=9999-12-31')).body.Bookings).toEqual([]);
+  });
+
   it('keeps every filter', async () => {
     const client = await signedIn(server.url, owner.staff.email);
     const all = (await client.send('GET', '/api/v2/operator/bookings?Sort=starts_at&Limit=50')).body.Bookings as Listed[];

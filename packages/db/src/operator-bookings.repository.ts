@@ -106,15 +106,19 @@ const WHERE = `WHERE b.account_id = ${$.account} AND ${BELOW} AND ${FILTERS}
         AND (${$.activity}::uuid IS NULL OR a.activity_id = ${$.activity}::uuid)`;
 const WHERE_WITHIN_ACCOUNT = `${WHERE} AND ${WITHIN_ACCOUNT}`;
 
+// The dates of the range that can hold bookings: within the account's first and last booking's date, so an open end
+// is that date, and a range of 0001-01-01 to 9999-12-31 is as many days as the account has (it was 3.6 million, 15 s).
+const RANGE_DAYS = `SELECT day::date FROM (SELECT min(local_date) AS first, max(local_date) AS last FROM bookings WHERE account_id = ${$.account}) AS span,
+           generate_series(greatest(${$.from}::date, span.first), least(${$.to}::date, span.last), interval '1 day') AS day
+          WHERE span.first IS NOT NULL`;
+
 // With a date range, newest first cannot come from one index: bookings are made weeks before their date, so the
 // newest bookings of the account lie outside most ranges. Instead each date of the range gives its own newest page
 // (from bookings_account_date_idx, starting below the cursor) and the page is the newest of those: at most a page per
 // date is read, whether the range is a week or a year, the page the first or the last. An open end is the account's
 // first or last date. Free text is searched otherwise (SEARCH_WALK).
 const DATED_IDS = `WITH days AS (
-         SELECT day::date FROM generate_series(
-           coalesce(${$.from}::date, (SELECT min(local_date) FROM bookings WHERE account_id = ${$.account})),
-           coalesce(${$.to}::date, (SELECT max(local_date) FROM bookings WHERE account_id = ${$.account})), interval '1 day') AS day
+         ${RANGE_DAYS}
        ), activity AS (
          SELECT id FROM activities WHERE account_id = ${$.account} AND activity_id = ${$.activity}::uuid
        )
@@ -145,9 +149,7 @@ const DATED_SEARCH_WALK = 40000n;
 // last booking from bookings_account_date_idx, an open end being the account's first or last date).
 const ACCOUNT_SPAN = `SELECT ${ACCOUNT_FIRST_ID}::text AS low, ${ACCOUNT_LAST_ID}::text AS high`;
 const DATED_SPAN = `WITH days AS (
-         SELECT day::date FROM generate_series(
-           coalesce(${$.from}::date, (SELECT min(local_date) FROM bookings WHERE account_id = ${$.account})),
-           coalesce(${$.to}::date, (SELECT max(local_date) FROM bookings WHERE account_id = ${$.account})), interval '1 day') AS day
+         ${RANGE_DAYS}
        )
        SELECT min(first.id)::text AS low, max(last.id)::text AS high FROM days
         CROSS JOIN LATERAL (SELECT id FROM bookings WHERE account_id = ${$.account} AND local_date = days.day ORDER BY id LIMIT 1) AS first

@@ -124,6 +124,22 @@ describe('sign-in', () => {
     const answer = await new SessionClient(server.url).send('POST', '/api/v2/operator/session', { Email: 'a@example.com' });
     expect(answer.status).toBe(422);
   });
+
+  it('refuses a NUL or a lone surrogate in the e-mail or password with 422, not a 500', async () => {
+    const operator = await createOperator(db.pool);
+    const bodies = [
+      { Email: 'a\u0000b@x.com', Password: 'x' },
+      { Email: '\ud800@x.com', Password: 'x' },
+      { Email: operator.owner.email, Password: `${PASSWORD}\u0000` },
+      { Email: operator.owner.email, Password: '\udfff' },
+    ];
+    for (const body of bodies) {
+      const answer = await new SessionClient(server.url).send('POST', '/api/v2/operator/session', body);
+      expect(answer.status, JSON.stringify(body)).toBe(422);
+      expect(answer.headers.get('content-type')).toMatch(/application\/problem\+json/);
+      expect(answer.headers.get('set-cookie')).toBeNull();
+    }
+  });
 });
 
 describe('sessions', () => {

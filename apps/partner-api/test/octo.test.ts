@@ -153,9 +153,9 @@ describe('OCTO booking lifecycle', () => {
     expect(await booked(slot.date)).toBe(3);
 
     const other = await freshSlot(6);
-    const moved = await octo('PATCH', `/bookings/${booking.uuid}`, { availabilityId: other.availabilityId, notes: 'Vegetarian' });
+    const moved = await octo('PATCH', `/bookings/${booking.uuid}`, { availabilityId: other.availabilityId, notes: 'Vegetarian 🥕' });
     expect(moved.status).toBe(200);
-    expect(moved.body).toMatchObject({ availabilityId: other.availabilityId, notes: 'Vegetarian', status: 'CONFIRMED' });
+    expect(moved.body).toMatchObject({ availabilityId: other.availabilityId, notes: 'Vegetarian 🥕', status: 'CONFIRMED' });
     expect(await booked(slot.date)).toBe(0);
     expect(await booked(other.date)).toBe(3);
 

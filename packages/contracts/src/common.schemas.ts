@@ -27,6 +27,14 @@ export const unixSecondsSchema = {
   description: 'Unix timestamp in seconds.',
 } as const;
 
+/**
+ * Free text PostgreSQL can store: it refuses NUL, and an unpaired UTF-16 surrogate is not Unicode (the insert fails, or
+ * the text is stored with U+FFFD instead). ajv compiles patterns with the u flag, so a surrogate pair (an emoji) passes.
+ */
+export function textSchema<const Max extends number>(maxLength: Max) {
+  return { type: 'string', maxLength, pattern: '^[^\\u0000\\ud800-\\udfff]*$' } as const;
+}
+
 /** How a booking came in: a partner through the API, the operator's online shop, or its point of sale. */
 /** on_hold -> confirmed | cancelled | expired; confirmed -> cancelled. */
 export const BOOKING_STATUSES = ['on_hold', 'confirmed', 'cancelled', 'expired'] as const;

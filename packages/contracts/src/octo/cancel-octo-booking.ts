@@ -1,11 +1,11 @@
 // POST /octo/bookings/{uuid}/cancel: cancel a hold or a confirmed booking (until the activity's cutoff).
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Operation } from '../operation.js';
-import { octoBookingSchema, octoBookingUuidParams, octoErrorResponses, octoTags } from './octo.schemas.js';
+import { octoBookingSchema, octoBookingUuidParams, octoErrorResponses, octoTags, octoTextOrNull } from './octo.schemas.js';
 
 export const octoCancellationRequest = {
   type: 'object',
-  properties: { reason: { type: ['string', 'null'], maxLength: 500 }, force: { type: 'boolean' } },
+  properties: { reason: octoTextOrNull(500), force: { type: 'boolean' } },
 } as const;
 export type OctoCancellationRequest = FromSchema<typeof octoCancellationRequest>;
 

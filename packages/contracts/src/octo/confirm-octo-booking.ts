@@ -1,16 +1,24 @@
 // POST /octo/bookings/{uuid}/confirm: confirm a hold with the contact (and optionally new unit items).
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Operation } from '../operation.js';
-import { octoBookingSchema, octoBookingUuidParams, octoContactRequest, octoErrorResponses, octoTags, octoUnitItemsRequest } from './octo.schemas.js';
+import {
+  octoBookingSchema,
+  octoBookingUuidParams,
+  octoContactRequest,
+  octoErrorResponses,
+  octoTags,
+  octoTextOrNull,
+  octoUnitItemsRequest,
+} from './octo.schemas.js';
 
 export const octoConfirmationRequest = {
   type: 'object',
   required: ['contact'],
   properties: {
     contact: octoContactRequest,
-    resellerReference: { type: ['string', 'null'], maxLength: 200 },
+    resellerReference: octoTextOrNull(200),
     unitItems: octoUnitItemsRequest,
-    notes: { type: ['string', 'null'], maxLength: 2000 },
+    notes: octoTextOrNull(2000),
     emailReceipt: { type: 'boolean' },
   },
 } as const;

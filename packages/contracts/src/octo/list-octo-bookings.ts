@@ -1,13 +1,14 @@
 // GET /octo/bookings: the reseller's bookings by resellerReference, supplierReference or local date range.
 import type { FromSchema } from 'json-schema-to-ts';
+import { textSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
 import { octoBookingSchema, octoErrorResponses, octoLocalDate, octoTags } from './octo.schemas.js';
 
 export const octoBookingListQuery = {
   type: 'object',
   properties: {
-    resellerReference: { type: 'string', maxLength: 200 },
-    supplierReference: { type: 'string', maxLength: 200 },
+    resellerReference: textSchema(200),
+    supplierReference: textSchema(200),
     localDate: octoLocalDate,
     localDateStart: octoLocalDate,
     localDateEnd: octoLocalDate,

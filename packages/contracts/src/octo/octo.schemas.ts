@@ -2,6 +2,7 @@
 // and its octo/pricing capability that /octo serves. Member names are OCTO's (camelCase), not the partner API's.
 // Responses keep additionalProperties open: OCTO clients ignore members they do not know, and a capability adds some.
 import type { FromSchema } from 'json-schema-to-ts';
+import { textSchema } from '../common.schemas.js';
 
 export const octoTags = ['OCTO'] as const;
 
@@ -357,18 +358,24 @@ export const octoUnitsRequest = {
 
 export const octoLocalDate = { type: 'string', maxLength: 10 } as const;
 
+/**
+ * A request's free text (contact, notes, references, a reason), stored or looked up as sent. Ids and dates need no
+ * such guard: the use cases check each against its form before any query (INVALID_* or BAD_REQUEST).
+ */
+export const octoTextOrNull = <const Max extends number>(maxLength: Max) => ({ ...textSchema(maxLength), type: ['string', 'null'] }) as const;
+
 export const octoContactRequest = {
   type: 'object',
   properties: {
-    fullName: { type: ['string', 'null'], maxLength: 401 },
-    firstName: { type: ['string', 'null'], maxLength: 200 },
-    lastName: { type: ['string', 'null'], maxLength: 200 },
-    emailAddress: { type: ['string', 'null'], maxLength: 254 },
-    phoneNumber: { type: ['string', 'null'], maxLength: 40 },
-    locales: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 35 } },
-    postalCode: { type: ['string', 'null'], maxLength: 20 },
-    country: { type: ['string', 'null'], maxLength: 2 },
-    notes: { type: ['string', 'null'], maxLength: 2000 },
+    fullName: octoTextOrNull(401),
+    firstName: octoTextOrNull(200),
+    lastName: octoTextOrNull(200),
+    emailAddress: octoTextOrNull(254),
+    phoneNumber: octoTextOrNull(40),
+    locales: { type: 'array', maxItems: 20, items: textSchema(35) },
+    postalCode: octoTextOrNull(20),
+    country: octoTextOrNull(2),
+    notes: octoTextOrNull(2000),
   },
 } as const;
 export type OctoContactRequest = FromSchema<typeof octoContactRequest>;
@@ -382,7 +389,7 @@ export const octoUnitItemsRequest = {
     properties: {
       unitId: { type: 'string', maxLength: 200 },
       uuid: { type: 'string', maxLength: 36 },
-      resellerReference: { type: ['string', 'null'], maxLength: 200 },
+      resellerReference: octoTextOrNull(200),
       contact: octoContactRequest,
     },
   },

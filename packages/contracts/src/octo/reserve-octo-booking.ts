@@ -1,7 +1,7 @@
 // POST /octo/bookings: reserve (ON_HOLD until utcExpiresAt) through the partner API's create-booking use case.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Operation } from '../operation.js';
-import { octoBookingSchema, octoContactRequest, octoErrorResponses, octoTags, octoUnitItemsRequest } from './octo.schemas.js';
+import { octoBookingSchema, octoContactRequest, octoErrorResponses, octoTags, octoTextOrNull, octoUnitItemsRequest } from './octo.schemas.js';
 
 export const octoReservationRequest = {
   type: 'object',
@@ -13,8 +13,8 @@ export const octoReservationRequest = {
     availabilityId: { type: 'string', maxLength: 100 },
     unitItems: octoUnitItemsRequest,
     expirationMinutes: { type: 'integer', minimum: 1, maximum: 100000 },
-    resellerReference: { type: ['string', 'null'], maxLength: 200 },
-    notes: { type: ['string', 'null'], maxLength: 2000 },
+    resellerReference: octoTextOrNull(200),
+    notes: octoTextOrNull(2000),
     contact: octoContactRequest,
   },
 } as const;

@@ -1,7 +1,15 @@
 // PATCH /octo/bookings/{uuid}: another availability, unit items, contact or notes, in one transaction.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Operation } from '../operation.js';
-import { octoBookingSchema, octoBookingUuidParams, octoContactRequest, octoErrorResponses, octoTags, octoUnitItemsRequest } from './octo.schemas.js';
+import {
+  octoBookingSchema,
+  octoBookingUuidParams,
+  octoContactRequest,
+  octoErrorResponses,
+  octoTags,
+  octoTextOrNull,
+  octoUnitItemsRequest,
+} from './octo.schemas.js';
 
 export const octoUpdateRequest = {
   type: 'object',
@@ -11,8 +19,8 @@ export const octoUpdateRequest = {
     availabilityId: { type: 'string', maxLength: 100 },
     unitItems: octoUnitItemsRequest,
     contact: octoContactRequest,
-    notes: { type: ['string', 'null'], maxLength: 2000 },
-    resellerReference: { type: ['string', 'null'], maxLength: 200 },
+    notes: octoTextOrNull(2000),
+    resellerReference: octoTextOrNull(200),
     expirationMinutes: { type: 'integer', minimum: 1, maximum: 100000 },
   },
 } as const;

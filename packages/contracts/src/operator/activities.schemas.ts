@@ -1,14 +1,13 @@
 // What the operator's activity operations share (create and edit an activity, list and add its questions, generate
-// its timeslots): an activity's editable members, the ActivityID parameter, the text pattern. Internal: the package's
-// entries do not re-export it.
-import { uuidSchema } from '../common.schemas.js';
+// its timeslots): an activity's editable members and the ActivityID parameter. Internal: the package's entries do not
+// re-export it.
+import { textSchema, uuidSchema } from '../common.schemas.js';
 
-export const text = (max: number) => ({ type: 'string', maxLength: max, pattern: '^[^\\u0000\\ud800-\\udfff]*$' }) as const;
 export const activityParams = { type: 'object', required: ['ActivityID'], properties: { ActivityID: uuidSchema } } as const;
 
 export const activityFields = {
-  Name: { ...text(200), minLength: 1 },
-  Description: text(10_000),
+  Name: { ...textSchema(200), minLength: 1 },
+  Description: textSchema(10_000),
   DurationMinutes: { type: 'integer', minimum: 1, maximum: 10_080 },
   Price: {
     type: 'object',

@@ -1,8 +1,9 @@
 // POST /api/v2/operator/activities/:ActivityID/questions: add a waiver question after the last one (owners).
 import type { FromSchema } from 'json-schema-to-ts';
+import { textSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
 import { questionSchema, QUESTION_TYPES } from '../partner/shared.schemas.js';
-import { activityParams, text } from './activities.schemas.js';
+import { activityParams } from './activities.schemas.js';
 import { operatorTags } from './shared.schemas.js';
 
 export const newQuestionSchema = {
@@ -10,10 +11,10 @@ export const newQuestionSchema = {
   additionalProperties: false,
   required: ['Question', 'Type'],
   properties: {
-    Question: { ...text(2000), minLength: 1 },
+    Question: { ...textSchema(2000), minLength: 1 },
     Type: { type: 'string', enum: QUESTION_TYPES },
     Required: { type: 'boolean' },
-    Options: { type: 'array', maxItems: 100, items: text(1000) },
+    Options: { type: 'array', maxItems: 100, items: textSchema(1000) },
     PerParticipant: { type: 'boolean' },
   },
 } as const;

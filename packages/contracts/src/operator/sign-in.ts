@@ -1,5 +1,6 @@
 // POST /api/v2/operator/session: an operator user signs in; the answer sets the session cookie.
 import type { FromSchema } from 'json-schema-to-ts';
+import { textSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
 import { operatorTags } from './shared.schemas.js';
 
@@ -8,8 +9,10 @@ export const signInRequestSchema = {
   additionalProperties: false,
   required: ['Email', 'Password'],
   properties: {
-    Email: { type: 'string', minLength: 3, maxLength: 254 },
-    Password: { type: 'string', minLength: 1, maxLength: 1000 },
+    // The e-mail is looked up in PostgreSQL, which refuses NUL. No password holds NUL or a lone surrogate, and scrypt
+    // reads a trailing NUL as nothing: the right password with one appended signed in.
+    Email: { ...textSchema(254), minLength: 3 },
+    Password: { ...textSchema(1000), minLength: 1 },
   },
 } as const;
 export type SignInRequest = FromSchema<typeof signInRequestSchema>;

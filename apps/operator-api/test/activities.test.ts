@@ -153,4 +153,19 @@ describe('generating timeslots: preview and default capacity', () => {
     ]);
     expect(rows).toEqual([{ capacity: operator.activity.maxParticipants }]);
   });
+  it('refuses timeslots that would end after 9999-12-31 (UTC), with 422 and none made', async () => {
+    const owner = await signedIn(server.url, operator.owner.email);
+    const path = `/api/v2/operator/activities/${operator.activity.activityId}/timeslots`;
+    const count = async () =>
+      Number((await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM timeslots WHERE activity_id = $1', [operator.activity.id])).rows[0]!.n);
+    const before = await count();
+    const late = await owner.send('POST', path, { From: '9999-12-30', To: '9999-12-31', Days: ['thu', 'fri'], Times: ['09:00', '23:30'] });
+    expect(late.status, late.text).toBe(422);
+    expect(late.body.errors).toHaveLength(1);
+    expect(late.body.errors[0].message).toContain('9999-12-31');
+    expect(await count()).toBe(before);
+    // The same days, ending before midnight UTC, are taken.
+    const early = await owner.send('POST', path, { From: '9999-12-30', To: '9999-12-31', Days: ['thu', 'fri'], Times: ['09:00'], DryRun: true });
+    expect(early.status, early.text).toBe(200);
+  });
 });

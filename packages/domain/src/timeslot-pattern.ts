@@ -29,6 +29,8 @@ export interface SkippedTimeslot {
   reason: 'nonexistent-local-time';
 }
 
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59Z');
+
 /** Longest range one call may fill: two years. */
 export const MAX_PATTERN_DATES = 731;
 
@@ -70,13 +72,11 @@ export function planTimeslots(pattern: WeeklyPattern): { timeslots: PlannedTimes
         skipped.push({ date, time, reason: 'nonexistent-local-time' });
         continue;
       }
-      timeslots.push({
-        localDate: date,
-        localTime: time,
-        startsAt,
-        endsAt: new Date(startsAt.getTime() + pattern.durationMinutes * 60_000),
-        capacity: pattern.capacity,
-      });
+      const endsAt = new Date(startsAt.getTime() + pattern.durationMinutes * 60_000);
+      // Every instant the APIs show is a four-digit year: a timeslot into year 10000 (UTC) would be shown as
+      // +010000-01-01T..., which no client parses as the API's date-time.
+      if (endsAt.getTime() > LAST_INSTANT) throw new ValidationError([{ field: 'to', message: 'timeslots must end by 9999-12-31T23:59:59Z.' }]);
+      timeslots.push({ localDate: date, localTime: time, startsAt, endsAt, capacity: pattern.capacity });
     }
   }
   return { timeslots, skipped };

@@ -14,3 +14,4 @@ export * from './server.js';
 export * from './start-api-server.js';
 export * from './http-metrics.js';
 export * from './attachments.js';
+export * from './close-unread.js';

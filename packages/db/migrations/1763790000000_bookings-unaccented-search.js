@@ -11,23 +11,29 @@
 // Both indexes are built CONCURRENTLY, so outside the migrations' one transaction (a JavaScript migration: only
 // these can say noTransaction): a plain CREATE INDEX holds every write to the table while it builds, and a trigram
 // index over a million bookings takes a minute or more. A build that fails leaves an invalid index behind, so each
-// is dropped first and a new run of the migration starts over.
+// is dropped first and a new run of the migration starts over. A schema with no bookings and no timeslots yet (a new
+// install; every test's schema) builds them plainly: there are no writes to let through, and CONCURRENTLY would wait
+// for every transaction of the whole database holding an older snapshot, which in a database shared by schemas held
+// one schema's migration (and so every other's, behind the migration lock) for as long as another's test kept one open.
 
 /** @param {import('node-pg-migrate').MigrationBuilder} pgm */
-export function up(pgm) {
+export async function up(pgm) {
   pgm.noTransaction();
+  /** @type {Array<{ used: boolean }>} */
+  const rows = await pgm.db.select('SELECT EXISTS (SELECT 1 FROM bookings) OR EXISTS (SELECT 1 FROM timeslots) AS used');
+  const concurrently = rows[0]?.used ? 'CONCURRENTLY' : '';
   // In public with its dictionary, like pg_trgm: schemas that share a database (tests) share one copy.
   pgm.sql('CREATE EXTENSION IF NOT EXISTS unaccent WITH SCHEMA public');
   pgm.sql(`CREATE OR REPLACE FUNCTION unaccented(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
              AS $$ SELECT public.unaccent('public.unaccent'::regdictionary, $1) $$`);
-  pgm.sql('DROP INDEX CONCURRENTLY IF EXISTS bookings_unaccented_search_idx');
-  pgm.sql(`CREATE INDEX CONCURRENTLY bookings_unaccented_search_idx ON bookings USING gin (unaccented(
+  pgm.sql(`DROP INDEX ${concurrently} IF EXISTS bookings_unaccented_search_idx`);
+  pgm.sql(`CREATE INDEX ${concurrently} bookings_unaccented_search_idx ON bookings USING gin (unaccented(
              reference || ' ' || coalesce(payment_reference, '') || ' ' || coalesce(customer->>'Email', '') || ' ' ||
              coalesce(customer->>'FirstName', '') || ' ' || coalesce(customer->>'LastName', '')
            ) public.gin_trgm_ops)`);
-  pgm.sql('DROP INDEX CONCURRENTLY IF EXISTS bookings_search_idx');
-  pgm.sql('DROP INDEX CONCURRENTLY IF EXISTS timeslots_account_starts_idx');
-  pgm.sql('CREATE INDEX CONCURRENTLY timeslots_account_starts_idx ON timeslots (account_id, starts_at)');
+  pgm.sql(`DROP INDEX ${concurrently} IF EXISTS bookings_search_idx`);
+  pgm.sql(`DROP INDEX ${concurrently} IF EXISTS timeslots_account_starts_idx`);
+  pgm.sql(`CREATE INDEX ${concurrently} timeslots_account_starts_idx ON timeslots (account_id, starts_at)`);
 }
 
 /** @param {import('node-pg-migrate').MigrationBuilder} pgm */

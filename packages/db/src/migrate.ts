@@ -17,12 +17,35 @@ export interface MigrateOptions {
 
 const LOCK_WAIT_MS = 60_000;
 
-/** Applies pending migrations; when another process holds the migration lock, waits for it instead of failing. */
+/** Applies pending migrations. */
 export async function migrate(options: MigrateOptions): Promise<void> {
+  return whenUnlocked(() => runMigrations(options));
+}
+
+/** Runs the down migration of the last one applied: an operator's rollback (the services only ever migrate up). */
+export async function undoLastMigration(options: { databaseUrl: string; schema?: string }): Promise<void> {
+  const schema = options.schema ?? 'public';
+  await whenUnlocked(() =>
+    runner({
+      databaseUrl: options.databaseUrl,
+      dir: migrationsDir,
+      direction: 'down',
+      count: 1,
+      migrationsTable: 'pgmigrations',
+      schema,
+      singleTransaction: true,
+      log: () => undefined,
+      noLock: false,
+    }),
+  );
+}
+
+/** Runs `run`; when another process holds the migration lock, waits for it instead of failing. */
+async function whenUnlocked<T>(run: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
-      return await runMigrations(options);
+      return await run();
     } catch (error) {
       const locked = (error as Error).message.includes('Another migration is already running');
       if (!locked || Date.now() > deadline) throw error;

@@ -1,10 +1,9 @@
 // A schema of its own for a test of a data migration: the test migrates it up to the migration before, writes rows
 // as they were then, and migrates the rest (migrate's `until`). Dropped after the file.
 import { randomUUID } from 'node:crypto';
-import { runner } from 'node-pg-migrate';
 import { afterAll, inject } from 'vitest';
 import '@backbone/testkit';
-import { createPool, migrate, migrationsDir, quoteIdent, type Pool } from '../src/index.js';
+import { createPool, migrate, quoteIdent, undoLastMigration, type Pool } from '../src/index.js';
 
 export interface MigrationSchema {
   pool: Pool;
@@ -27,17 +26,6 @@ export function useMigrationSchema(): MigrationSchema {
   return {
     pool,
     migrateUntil: (until) => migrate({ databaseUrl, schema, ...(until === undefined ? {} : { until }) }),
-    undoLast: async () => {
-      await runner({
-        databaseUrl,
-        dir: migrationsDir,
-        direction: 'down',
-        count: 1,
-        migrationsTable: 'pgmigrations',
-        schema,
-        singleTransaction: true,
-        log: () => undefined,
-      });
-    },
+    undoLast: () => undoLastMigration({ databaseUrl, schema }),
   };
 }

@@ -2,7 +2,9 @@
 // embedded server, on its own port and data), under a steady load of bookings, usage entries and availability reads;
 // first one of its server processes is killed with SIGKILL (PostgreSQL resets every connection and recovers by
 // itself), then the postmaster is (the server is gone until it is started again, and recovers from its WAL). Every
-// answer must be a 2xx, a 409 of a full timeslot, or a 503 `/unavailable` with Retry-After: never a 500, never a
+// answer must be a 2xx, a 409 of a full timeslot, or a 503 with Retry-After: `/unavailable` when nothing was made (an
+// unkeyed request so answered made nothing), `/outcome-unknown` when the connection went with the change on its way;
+// never a 500, never a
 // dropped connection. Afterwards every request succeeds again, every 201 survived the crash, each timeslot's counter
 // equals its live bookings, and a request that got a 503 can be retried with its Idempotency-Key: it is applied once,
 // even one whose key was claimed when the server died (the claim is released once the server is back).
@@ -173,10 +175,10 @@ function startLoad() {
 
 const ok = (answer: Answer) => answer.response !== undefined && answer.response.status >= 200 && answer.response.status < 300;
 
-/** A 503 as an outage must answer it: the `/unavailable` problem with Retry-After. */
+/** A 503 as an outage must answer it: the `/unavailable` or `/outcome-unknown` problem with Retry-After. */
 const unavailable = (answer: Answer) =>
   answer.response?.status === 503 &&
-  answer.response.body?.type === `${PROBLEM_BASE}/unavailable` &&
+  [`${PROBLEM_BASE}/unavailable`, `${PROBLEM_BASE}/outcome-unknown`].includes(answer.response.body?.type as string) &&
   answer.response.headers['retry-after'] === String(UNAVAILABLE_RETRY_AFTER_SECONDS) &&
   /^application\/problem\+json/.test(answer.response.headers['content-type'] ?? '');
 
@@ -331,6 +333,15 @@ describe('PostgreSQL killed under load', () => {
     const { rows: entries } = await testPool.query<{ id: number; extra_info: string }>(`SELECT id, extra_info FROM usage_entries WHERE meter = 'outage'`);
     const entryIds = new Set(entries.map((e) => e.id));
     expect(created('usage').filter((a) => !entryIds.has(a.response!.body.data.ID as number))).toEqual([]);
+    // An unkeyed request told /unavailable made nothing: a client that sends it again books or counts once.
+    const nothingMade = (a: Answer) => !a.keyed && a.response?.body?.type === `${PROBLEM_BASE}/unavailable`;
+    const paid = new Set(bookings.map((b) => b.payment_reference));
+    const counted = new Set(entries.map((e) => e.extra_info));
+    expect(
+      answers
+        .filter((a) => nothingMade(a) && (a.kind === 'booking' ? paid.has(a.id) : a.kind === 'usage' && counted.has(a.id)))
+        .map((a) => `${a.kind} ${a.id} ${a.at - phases.crashAt}ms ${a.response?.body?.detail as string}`),
+    ).toEqual([]);
     const twice = (values: string[]) => values.filter((value, i) => values.indexOf(value) !== i);
     expect(twice(bookings.map((b) => b.payment_reference))).toEqual([]);
     expect(twice(entries.map((e) => e.extra_info))).toEqual([]);

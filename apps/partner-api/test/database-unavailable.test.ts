@@ -222,3 +222,64 @@ describe('PostgreSQL out of reach: 503 with Retry-After', () => {
     expect((await databaseFingerprint(db.pool)).bookings).toBe(before.bookings! + 1);
   });
 });
+
+describe('the connection lost after a booking was sent: 503 /outcome-unknown, never /unavailable', () => {
+  /** The outcome-unknown problem: a 503 with Retry-After that says what to do, unlike /unavailable. */
+  function expectOutcomeUnknown(answer: Awaited<ReturnType<typeof book>>) {
+    expect({ status: answer.status, type: answer.body?.type, retryAfter: answer.headers.get('retry-after') }).toEqual({
+      status: 503,
+      type: `${PROBLEM_BASE}/outcome-unknown`,
+      retryAfter: expect.stringMatching(/^\d+$/),
+    });
+    expect(answer.body.detail).toMatch(/may or may not have been made.*same Idempotency-Key/);
+  }
+
+  it('with an Idempotency-Key, lost as its COMMIT went out: the booking was made, and the same key answers it', async () => {
+    const key = newKey();
+    const before = await databaseFingerprint(db.pool);
+    const cut = proxy.cutAfterSending('COMMIT');
+    const answer = await book(key);
+    await cut;
+    expectOutcomeUnknown(answer);
+    await waitFor('the lost commit visible', async () => (await databaseFingerprint(db.pool)).bookings === before.bookings! + 1);
+    const retry = await book(key);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect((await databaseFingerprint(db.pool)).bookings).toBe(before.bookings! + 1);
+  });
+
+  it('without a key, lost as its one statement went out: the booking was made, so the answer must not invite a blind retry', async () => {
+    const before = await databaseFingerprint(db.pool);
+    const cut = proxy.cutAfterSending('bookings-reserve');
+    const answer = await book();
+    await cut;
+    expectOutcomeUnknown(answer);
+    await waitFor('the lost booking visible', async () => (await databaseFingerprint(db.pool)).bookings === before.bookings! + 1);
+  });
+
+  it('without a key, the database gone right after the booking committed, before its durability wait: the booking was made', async () => {
+    const before = await databaseFingerprint(db.pool);
+    const gone = proxy.goneAfterAnswerTo('bookings-reserve');
+    let answer;
+    try {
+      answer = await book();
+      await gone;
+    } finally {
+      await proxy.accept();
+    }
+    expectOutcomeUnknown(answer);
+    expect((await databaseFingerprint(db.pool)).bookings).toBe(before.bookings! + 1);
+  });
+
+  it('lost before anything was sent (nothing listens): still 503 /unavailable, and nothing was made', async () => {
+    const before = await databaseFingerprint(db.pool);
+    proxy.refuse();
+    proxy.cut();
+    try {
+      expectUnavailable(await book(), PROBLEM_BASE);
+    } finally {
+      await proxy.accept();
+    }
+    expect((await databaseFingerprint(db.pool)).bookings).toBe(before.bookings);
+  });
+});

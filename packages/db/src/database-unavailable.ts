@@ -42,6 +42,41 @@ const UNAVAILABLE_MESSAGES = new Set([
 ]);
 
 /**
+ * The connection was lost after a write was sent (a COMMIT, or a statement that commits by itself), before its answer
+ * came back: the server may have made the change or not, and only a look (or a retry that cannot apply twice) tells.
+ */
+export class OutcomeUnknownError extends Error {
+  override name = 'OutcomeUnknownError';
+  constructor(cause: unknown) {
+    super('The connection to the database was lost after the change was sent: it may or may not have been made.', { cause });
+  }
+}
+
+/**
+ * A lost connection that may have carried the statement to the server: the socket was cut or reset, or the server ended
+ * the session, while a statement could be on its way. A failed connection attempt, a full server or a client already
+ * known broken sent nothing.
+ */
+export function isLostInFlight(error: unknown): boolean {
+  if (!isDatabaseUnavailable(error)) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return false;
+  if (code === '57P03' || code === '53300') return false;
+  return !NOTHING_SENT_MESSAGES.has(String(message));
+}
+
+/** Rethrows `error`, as an OutcomeUnknownError when it lost a write on its way (for `.catch` after a write). */
+export function throwOutcomeUnknownIfLost(error: unknown): never {
+  throw isLostInFlight(error) && !(error instanceof OutcomeUnknownError) ? new OutcomeUnknownError(error) : error;
+}
+
+const NOTHING_SENT_MESSAGES = new Set([
+  'Connection terminated due to connection timeout',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+]);
+
+/**
  * Whether `error` (or what it wraps: `cause`, an AggregateError's errors) is a connection-class failure of
  * PostgreSQL. Class 08 (connection exception) counts, but not 08P01 (protocol violation), which is a bug, not an outage.
  */

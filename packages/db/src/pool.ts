@@ -1,5 +1,6 @@
 // The PostgreSQL pool and the transaction helper every repository uses.
 import pg from 'pg';
+import { isLostInFlight, OutcomeUnknownError } from './database-unavailable.js';
 
 // int8 columns (ids, counts) fit in a JS number here; numeric stays a string so usage sums stay exact.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -54,13 +55,21 @@ export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/** Runs `work` in one transaction: commit when it resolves, roll back when it throws. */
+/**
+ * Runs `work` in one transaction: commit when it resolves, roll back when it throws. A connection lost while the COMMIT
+ * was on its way is an OutcomeUnknownError: the server may have committed (lost before it: rolled back, as any error).
+ */
 export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     const result = await work(client);
-    await client.query('COMMIT');
+    try {
+      await client.query('COMMIT');
+    } catch (error) {
+      if (isLostInFlight(error)) throw new OutcomeUnknownError(error);
+      throw error;
+    }
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -2,7 +2,7 @@
 // with their stack and answered with a 500 that carries only the request id; a dependency that cannot be reached
 // (the database, the event queue) is a 503 with Retry-After, since the same request may simply be sent again.
 import type { NextFunction, Request, Response } from 'express';
-import { isDatabaseUnavailable } from '@backbone/db';
+import { isDatabaseUnavailable, OutcomeUnknownError } from '@backbone/db';
 import { DomainError, ValidationError } from '@backbone/domain';
 import { IdempotencyError, SignInError, UnavailableError } from '@backbone/use-cases';
 import { HttpProblem, sendProblem } from './problems.js';
@@ -19,6 +19,10 @@ interface BodyParserError {
  * once): a client that waits this long comes back about when the database does, without a tight retry loop.
  */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
+/** What a client should do when its change may or may not have been made. */
+export const OUTCOME_UNKNOWN_DETAIL =
+  'The connection to the database was lost after the change was sent, so it may or may not have been made. Send the same request again with the same Idempotency-Key (it is never applied twice, and answers what was done), or look the change up (a booking: the bookings sync, or its Reference) before sending it without one.';
 
 /** 503 `/unavailable` with Retry-After. */
 export function sendUnavailable(req: Request, res: Response, detail: string, extensions: Record<string, unknown> = {}): void {
@@ -62,6 +66,12 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
     // What did not answer (the file store's error), for whoever looks into it; the client only needs to retry.
     if (error.cause !== undefined) req.log.warn({ err: error.cause }, error.message);
     sendUnavailable(req, res, error.message);
+    return;
+  }
+  if (error instanceof OutcomeUnknownError) {
+    req.log.warn({ err: error }, 'database connection lost with a change on its way');
+    res.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    sendProblem(req, res, 'outcome-unknown', OUTCOME_UNKNOWN_DETAIL);
     return;
   }
   if (isDatabaseUnavailable(error)) {

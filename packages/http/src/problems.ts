@@ -36,6 +36,7 @@ export const PROBLEMS = {
   internal: { status: 500, title: 'Internal Server Error' },
   'bad-gateway': { status: 502, title: 'Bad Gateway' },
   unavailable: { status: 503, title: 'Service Unavailable' },
+  'outcome-unknown': { status: 503, title: 'Service Unavailable' },
   'gateway-timeout': { status: 504, title: 'Gateway Timeout' },
 } as const;
 

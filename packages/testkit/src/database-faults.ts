@@ -24,6 +24,18 @@ export interface DatabaseProxy {
   url: string;
   /** Ends every connection through the proxy at once, as a server that dies does (the client reads EOF). */
   cut(): void;
+  /**
+   * Arms a cut of the next connection that sends `marker` (a statement's text or prepared name, `COMMIT`): that message
+   * reaches the server whole, then the client's side is cut at once, so the server runs it while the client never
+   * hears back (a connection lost with a change on its way). Resolves once it fired.
+   */
+  cutAfterSending(marker: string): Promise<void>;
+  /**
+   * Arms the end of the database for the app once the server has answered the next message carrying `marker`: the
+   * answer reaches the client, then every connection is cut and new ones refused (until accept()), as a server that
+   * dies right after a commit does. Resolves once it fired.
+   */
+  goneAfterAnswerTo(marker: string): Promise<void>;
   /** Stops listening, at once: a connection attempt is refused (ECONNREFUSED) until accept(). Open connections stay. */
   refuse(): void;
   /** Listens again, on the same port. */
@@ -41,13 +53,51 @@ export async function startDatabaseProxy(targetUrl: string): Promise<DatabasePro
     // A cut or a reset is what the test wants; the other side of the pair is ended with it.
     socket.on('error', () => undefined);
   };
+  let armed: { marker: Buffer; fired: () => void } | null = null;
+  let armedAnswer: { marker: Buffer; fired: () => void } | null = null;
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
     track(client);
     track(upstream);
-    client.pipe(upstream);
-    upstream.pipe(client);
-    client.on('close', () => upstream.destroy());
+    let detached = false;
+    let goneOnAnswer: (() => void) | null = null;
+    client.on('data', (chunk: Buffer) => {
+      if (armedAnswer && chunk.includes(armedAnswer.marker)) {
+        goneOnAnswer = armedAnswer.fired;
+        armedAnswer = null;
+      }
+      if (armed && chunk.includes(armed.marker)) {
+        const { fired } = armed;
+        armed = null;
+        // The server gets the message and an orderly end after it; only the client is cut.
+        detached = true;
+        upstream.end(chunk);
+        client.destroy();
+        fired();
+        return;
+      }
+      if (!upstream.write(chunk)) {
+        client.pause();
+        upstream.once('drain', () => client.resume());
+      }
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      client.write(chunk);
+      if (goneOnAnswer) {
+        const fired = goneOnAnswer;
+        goneOnAnswer = null;
+        // The answer is on its way out; then the server is gone for everyone.
+        client.end(() => {
+          refuse();
+          cut();
+          fired();
+        });
+      }
+    });
+    client.on('end', () => upstream.end());
+    client.on('close', () => {
+      if (!detached) upstream.destroy();
+    });
     upstream.on('close', () => client.destroy());
   });
   const listen = (port: number) =>
@@ -72,6 +122,14 @@ export async function startDatabaseProxy(targetUrl: string): Promise<DatabasePro
   };
   return {
     url: url.toString(),
+    goneAfterAnswerTo: (marker) =>
+      new Promise<void>((resolve) => {
+        armedAnswer = { marker: Buffer.from(marker), fired: resolve };
+      }),
+    cutAfterSending: (marker) =>
+      new Promise<void>((resolve) => {
+        armed = { marker: Buffer.from(marker), fired: resolve };
+      }),
     cut,
     refuse,
     accept: () => (server.listening ? Promise.resolve() : listen(port)),

@@ -13,6 +13,8 @@ import {
   completeIdempotencyKey,
   IDEMPOTENCY_ABANDONED_AFTER_SECONDS,
   isDatabaseUnavailable,
+  OutcomeUnknownError,
+  throwOutcomeUnknownIfLost,
   releaseIdempotencyKey,
   withTransaction,
   type Db,
@@ -58,9 +60,17 @@ export async function runIdempotently<T>(
   work: (db: Db) => Promise<T>,
   options: { durable?: boolean } = {},
 ): Promise<Replayable<T>> {
-  const durable = () => (options.durable ? awaitDurable(pool) : Promise.resolve());
+  // The work has committed when the wait begins: whatever stops the wait (a lost connection, or no connection at all),
+  // the change was made and may or may not reach the disk.
+  const durable = () =>
+    options.durable
+      ? awaitDurable(pool).catch((error: unknown) => {
+          throw isDatabaseUnavailable(error) ? new OutcomeUnknownError(error) : error;
+        })
+      : Promise.resolve();
   if (!request) {
-    const value = await work(pool);
+    // Without a key the work is one statement that commits by itself: lost on its way back, it may have been made.
+    const value = await work(pool).catch(throwOutcomeUnknownIfLost);
     await durable();
     return { value, replayed: false };
   }

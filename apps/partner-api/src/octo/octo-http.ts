@@ -5,7 +5,7 @@
 // 413 and 429 (with Retry-After) as HTTP says, 500 INTERNAL_SERVER_ERROR, and 503 INTERNAL_SERVER_ERROR with
 // Retry-After when the database cannot be reached (send the same request again). docs/octo.md has the table.
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { isDatabaseUnavailable } from '@backbone/db';
+import { isDatabaseUnavailable, OutcomeUnknownError } from '@backbone/db';
 import { DomainError, OctoError, type OctoView } from '@backbone/domain';
 import { createOperationRoutes, HttpProblem, UNAVAILABLE_RETRY_AFTER_SECONDS, type OperationRoutes } from '@backbone/http';
 import { IdempotencyError, UnavailableError } from '@backbone/use-cases';
@@ -70,6 +70,16 @@ export function octoErrorHandler(error: unknown, req: Request, res: Response, _n
   }
   if (error instanceof IdempotencyError) {
     sendOctoError(res, 400, { error: 'UNPROCESSABLE_ENTITY', errorMessage: error.message });
+    return;
+  }
+  if (error instanceof OutcomeUnknownError) {
+    req.log.warn({ err: error }, 'database connection lost with a change on its way');
+    res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    sendOctoError(res, 503, {
+      error: 'INTERNAL_SERVER_ERROR',
+      errorMessage:
+        'The connection to the database was lost after the change was sent, so it may or may not have been made: send the same request again (a reservation with the same uuid is never made twice), or look the booking up first.',
+    });
     return;
   }
   if (error instanceof UnavailableError || isDatabaseUnavailable(error)) {

@@ -264,6 +264,40 @@ describe('free-text search over more bookings than its walk', () => {
 });
 
 describe('partners and holds', () => {
+  it('shows a hold made without a customer as it is: no names yet, in the list, the panel and the manifest, each answer within its schema', async () => {
+    const owner = await createOperator(db.pool);
+    const date = dayFromNow(9);
+    await createSlot(db.pool, owner, date, '11:00', 10);
+    const key = await createApiKey(db.pool, owner.account.id, { name: 'Holdr', scopes: ['ota'] });
+    const held = (
+      await createBooking(
+        { pool: db.pool },
+        {
+          accountId: owner.account.id,
+          apiKeyId: key.id,
+          partnerId: key.partnerId,
+          hold: { minutes: 5 },
+          channel: 'ota',
+          activityId: owner.activity.activityId,
+          date,
+          time: '11:00',
+          participants: 2,
+          customer: {},
+          paymentReference: null,
+          answers: undefined,
+        },
+      )
+    ).value;
+    const client = await signedIn(server.url, owner.owner.email);
+    const listed = (await client.send('GET', '/api/v2/operator/bookings')).body.Bookings;
+    expect(listed).toEqual([expect.objectContaining({ Reference: held.Reference, Status: 'on_hold', Customer: { Phone: null } })]);
+    expect((await client.send('GET', `/api/v2/operator/bookings/${held.Reference}`)).body).toEqual(
+      expect.objectContaining({ Reference: held.Reference, Customer: { Phone: null } }),
+    );
+    const manifest = (await client.send('GET', `/api/v2/operator/manifest?Date=${date}`)).body;
+    expect(manifest.Timeslots[0].Bookings).toEqual([expect.objectContaining({ Reference: held.Reference, Customer: { Phone: null } })]);
+  });
+
   it('names the partner of an ota booking and counts a lapsed hold as expired', async () => {
     const owner = await createOperator(db.pool);
     const date = dayFromNow(8);

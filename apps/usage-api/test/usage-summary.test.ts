@@ -317,7 +317,7 @@ describe('GET /api/v2/usage/meters', () => {
     it('says what a date must look like', async () => {
       const client = await createUsageClient(db.pool);
       const res = await request(server.url, 'GET', `${PATH}?from=2026-02-30&to=2026-03-01`, { key: client.read });
-      expect(res.body.detail).toBe('from must be a calendar date in the form YYYY-MM-DD.');
+      expect(res.body.detail).toBe('from must be a calendar date in the form YYYY-MM-DD, from 0001-01-01 to 9999-12-31.');
     });
 
     it('accepts the longest period, a leap day and a leap year of series', async () => {

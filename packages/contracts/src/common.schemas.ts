@@ -5,11 +5,33 @@ export const uuidSchema = {
   description: 'UUID in canonical 8-4-4-4-12 hex form, any case.',
 } as const;
 
+/**
+ * The one date rule of every API: a calendar date from 0001-01-01 to 9999-12-31, the range PostgreSQL (which has no
+ * year 0000) and JavaScript (whose ISO text has four-digit years only up to 9999) both hold. The `date` and
+ * `date-time` formats of the validator apply it, and so does every check of a date outside a schema.
+ */
+/** What a date member must be, in the words of every error that refuses one. */
+export const CALENDAR_DATE_RULE = 'must be a calendar date in the form YYYY-MM-DD, from 0001-01-01 to 9999-12-31';
+
+export function isCalendarDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
+}
+
+/** The first and last instants the APIs take and give: the calendar dates' range, in UTC. */
+export const EARLIEST_INSTANT_MS = Date.parse('0001-01-01T00:00:00.000Z');
+export const LATEST_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 export const calendarDateSchema = {
   type: 'string',
   format: 'date',
-  description: 'Calendar date, YYYY-MM-DD.',
+  description: 'Calendar date, YYYY-MM-DD, from 0001-01-01 to 9999-12-31.',
   examples: ['2026-07-14'],
+  'x-message': `${CALENDAR_DATE_RULE}.`,
 } as const;
 
 export const clockTimeSchema = {
@@ -34,6 +56,23 @@ export const unixSecondsSchema = {
 export function textSchema<const Max extends number>(maxLength: Max) {
   return { type: 'string', maxLength, pattern: '^[^\\u0000\\ud800-\\udfff]*$' } as const;
 }
+
+/**
+ * The customer of a booking as answered: FirstName, LastName and Email are always there once it is confirmed; a hold
+ * shows what it was given (a partner may hold places first and send the customer with its confirm).
+ */
+export const bookingCustomerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Phone'],
+  description: 'FirstName, LastName and Email are always present once the booking is confirmed; a hold shows what it was given.',
+  properties: {
+    FirstName: { type: 'string' },
+    LastName: { type: 'string' },
+    Email: { type: 'string' },
+    Phone: { type: ['string', 'null'] },
+  },
+} as const;
 
 /** How a booking came in: a partner through the API, the operator's online shop, or its point of sale. */
 /** on_hold -> confirmed | cancelled | expired; confirmed -> cancelled. */

@@ -6,6 +6,23 @@
 import { formatInZone, type BookingStatus } from '@backbone/domain';
 import { isoInstantSql } from './iso-instant.js';
 
+/** The customer as the APIs answer it: what the booking was given (a hold may have no names yet), Phone always. */
+export interface AnsweredCustomer {
+  FirstName?: string;
+  LastName?: string;
+  Email?: string;
+  Phone: string | null;
+}
+
+/** From the stored customer, or its members selected as text (null when absent). */
+export function answeredCustomer(stored: { FirstName?: unknown; LastName?: unknown; Email?: unknown; Phone?: unknown }): AnsweredCustomer {
+  const customer: AnsweredCustomer = { Phone: typeof stored.Phone === 'string' ? stored.Phone : null };
+  if (typeof stored.FirstName === 'string') customer.FirstName = stored.FirstName;
+  if (typeof stored.LastName === 'string') customer.LastName = stored.LastName;
+  if (typeof stored.Email === 'string') customer.Email = stored.Email;
+  return customer;
+}
+
 /** Every member of a booking a read may select: the booking with its timeslot and activity, and its partner. */
 export interface BookingRow {
   id: number;

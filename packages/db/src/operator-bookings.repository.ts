@@ -1,7 +1,7 @@
 // The console's reads of bookings: every channel, filtered, keyset-paged newest first by id. Bookings made while
 // someone pages get higher ids, so they land before the first page and never shift or repeat rows of later pages.
 import { BOOKING_CSV_COLUMNS, type BookingDetail, type BookingListQuery, type OperatorBooking } from '@backbone/contracts';
-import { bookingColumns, PARTNER_JOIN, SHOWN_STATUS, toBookingRecord, type BookingRowOf } from './booking-row.js';
+import { answeredCustomer, bookingColumns, PARTNER_JOIN, SHOWN_STATUS, toBookingRecord, type BookingRowOf } from './booking-row.js';
 import { isoInstantSql } from './iso-instant.js';
 import { sqlParameters } from './sql-parameters.js';
 import { tenantIs } from './tenant-check.js';
@@ -203,7 +203,6 @@ const SLOT_SEARCH = `WITH found AS MATERIALIZED (
 
 function toBooking(row: Row): OperatorBooking {
   const b = toBookingRecord(row);
-  const customer = b.customer as { FirstName: string; LastName: string; Email: string; Phone?: string | null };
   return {
     Reference: b.reference,
     Status: b.status,
@@ -214,7 +213,7 @@ function toBooking(row: Row): OperatorBooking {
     Time: b.time,
     StartsAt: b.startsAt,
     Participants: b.participants,
-    Customer: { FirstName: customer.FirstName, LastName: customer.LastName, Email: customer.Email, Phone: customer.Phone ?? null },
+    Customer: answeredCustomer(b.customer),
     PaymentReference: b.paymentReference,
     PartnerName: b.partnerName,
     CreatedAt: b.createdAt.toISOString(),

@@ -4,7 +4,7 @@
 import type { Manifest } from '@backbone/contracts';
 import { formatInZone, waiversComplete, type RequiredQuestion } from '@backbone/domain';
 import { bookingPrice } from './operator-bookings.repository.js';
-import { LIVE } from './booking-row.js';
+import { answeredCustomer, LIVE } from './booking-row.js';
 import type { Db } from './pool.js';
 
 // bigint columns arrive as numbers (pool.ts).
@@ -29,9 +29,9 @@ interface ManifestBookingRow {
   timeslot_id: number;
   reference: string;
   status: 'on_hold' | 'confirmed';
-  first_name: string;
-  last_name: string;
-  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
   phone: string | null;
   participants: number;
   channel: 'ota' | 'online' | 'pos';
@@ -118,7 +118,7 @@ export async function getManifest(db: Db, accountId: string, date: string, activ
     slot.Bookings.push({
       Reference: row.reference,
       Status: row.status,
-      Customer: { FirstName: row.first_name, LastName: row.last_name, Email: row.email, Phone: row.phone },
+      Customer: answeredCustomer({ FirstName: row.first_name, LastName: row.last_name, Email: row.email, Phone: row.phone }),
       Participants: participants,
       Channel: row.channel,
       Partner: row.partner_id ? { ID: row.partner_id, Name: row.partner_name ?? '' } : null,

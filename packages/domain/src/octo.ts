@@ -2,6 +2,7 @@
 // and one unit (ADULT, the activity's price per participant); a timeslot is an availability whose id is its local start
 // as OCTO writes it; a partner booking made through /octo is an OCTO booking whose unit items are its participants.
 // OCTO's errors are typed here (OctoError); the partner API's /octo error handler gives them their status and body.
+import { CALENDAR_DATE_RULE } from '@backbone/contracts';
 import type {
   OctoAvailability,
   OctoAvailabilityStatus,
@@ -249,8 +250,8 @@ export function toOctoCalendar(
 
 /** A local date range of a request: both calendar dates, in order, at most a year. */
 export function checkOctoDateRange(from: string, to: string): void {
-  if (!isCalendarDate(from)) throw octoBadRequest('localDateStart must be a calendar date in the form YYYY-MM-DD.');
-  if (!isCalendarDate(to)) throw octoBadRequest('localDateEnd must be a calendar date in the form YYYY-MM-DD.');
+  if (!isCalendarDate(from)) throw octoBadRequest(`localDateStart ${CALENDAR_DATE_RULE}.`);
+  if (!isCalendarDate(to)) throw octoBadRequest(`localDateEnd ${CALENDAR_DATE_RULE}.`);
   if (to < from) throw octoBadRequest('localDateEnd must not be before localDateStart.');
   if (daysBetween(from, to) + 1 > OCTO_MAX_RANGE_DAYS) throw octoBadRequest(`The date range must be at most ${OCTO_MAX_RANGE_DAYS} days.`);
 }

@@ -1,6 +1,7 @@
 // Wall-clock dates and times in IANA zones. Activities live in their own zone: partners speak local dates and
 // times, the database stores instants, and these functions convert between the two, daylight saving included.
 import { DateTime, IANAZone } from 'luxon';
+import { isCalendarDate } from '@backbone/contracts';
 
 export function isValidTimeZone(zone: string): boolean {
   // Offsets such as "+02:00" are not IANA names, even where luxon would take them. The tz database's legacy names
@@ -11,13 +12,8 @@ export function isValidTimeZone(zone: string): boolean {
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
-/** True for an existing calendar date in YYYY-MM-DD form (2026-02-30 is not one). */
-export function isCalendarDate(value: string): boolean {
-  const match = DATE.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  return year > 0 && DateTime.utc(year, month, day).isValid;
-}
+/** The APIs' one date rule, from the contracts: an existing day from 0001-01-01 to 9999-12-31 (2026-02-30 is not one). */
+export { isCalendarDate };
 
 export function isClockTime(value: string): boolean {
   return TIME.test(value);

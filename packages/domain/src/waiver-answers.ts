@@ -1,6 +1,7 @@
 // Waiver answers sent with a booking: each answer must fit its question's type, and when answers are sent at all,
 // every required question must be answered (per participant for per-participant questions).
 import type { BookingAnswer, FileContentType, QuestionType } from '@backbone/contracts';
+import { CALENDAR_DATE_RULE } from '@backbone/contracts';
 import { DomainError, ValidationError, type FieldError } from './errors.js';
 import { acceptedFileTypes, type AnswerFile } from './files.js';
 import { isCalendarDate } from './time-zones.js';
@@ -76,7 +77,7 @@ function typeProblem(question: WaiverQuestion, value: AnswerValue): string | nul
     case 'number':
       return typeof value === 'number' ? null : 'must be a number';
     case 'date':
-      return isText && (value.trim() === '' || isCalendarDate(value)) ? null : 'must be a calendar date in the form YYYY-MM-DD';
+      return isText && (value.trim() === '' || isCalendarDate(value)) ? null : CALENDAR_DATE_RULE;
     case 'email':
       return isText && (value.trim() === '' || (value.length <= 254 && EMAIL.test(value))) ? null : 'must be an email address';
     case 'phone':

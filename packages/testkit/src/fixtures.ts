@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { Scope } from '@backbone/contracts';
 import './provided-context.js';
+import { checkAnswersOf } from './answer-check.js';
 import { createAccount, createApiKey, createPool, foldUsageEntries, migrate, quoteIdent, type Account, type Pool } from '@backbone/db';
 import { createHttpServer, type ServerTimeouts } from '@backbone/http';
 
@@ -89,9 +90,10 @@ export async function createTestAccount(pool: Pool, options: { name?: string; ti
 
 /**
  * Folds until the fold finds nothing new: every usage entry committed before the call is then in the rollups. A fold
- * may have to wait for write transactions of other test files (the boundary is the server's), never for long.
+ * may have to wait for write transactions of other test files (the boundary is the server's): some hold one open for
+ * seconds on purpose, longer on a loaded machine, hence the generous ceiling.
  */
-export async function foldAllUsage(pool: Pool, timeoutMs = 10_000): Promise<void> {
+export async function foldAllUsage(pool: Pool, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const outcome = await foldUsageEntries(pool);
@@ -124,6 +126,7 @@ export function useTestServer(makeApp: () => Express, options: { timeouts?: Serv
 /** Serves an Express app on a free loopback port until close(), for a test that needs a server of its own. */
 export async function serveTestApp(app: Express, options: { timeouts?: ServerTimeouts } = {}): Promise<TestServer> {
   const instance: http.Server = createHttpServer(app, options.timeouts);
+  checkAnswersOf(instance);
   await new Promise<void>((resolve) => instance.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(instance.address() as AddressInfo).port}`,

@@ -5,6 +5,7 @@
 // partner) and the unit items. A reservation's uuid is also its idempotency key: a repeat with the same uuid and body
 // answers the booking it made; with another body it is INVALID_BOOKING_UUID.
 import { randomUUID } from 'node:crypto';
+import { CALENDAR_DATE_RULE } from '@backbone/contracts';
 import type {
   OctoAvailability,
   OctoAvailabilityRequest,
@@ -141,8 +142,7 @@ export async function checkOctoAvailability(uow: Uow, accountId: string, request
     const from = request.localDate ?? request.localDateStart;
     const to = request.localDate ?? request.localDateEnd;
     if (from === undefined || to === undefined) throw octoBadRequest('localDateStart and localDateEnd go together.');
-    if (request.localDate !== undefined && !isCalendarDate(request.localDate))
-      throw octoBadRequest('localDate must be a calendar date in the form YYYY-MM-DD.');
+    if (request.localDate !== undefined && !isCalendarDate(request.localDate)) throw octoBadRequest(`localDate ${CALENDAR_DATE_RULE}.`);
     checkOctoDateRange(from, to);
     slots = await listOctoSlots(uow.pool, activity.internalId, from, to);
   }

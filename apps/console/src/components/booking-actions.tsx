@@ -65,9 +65,9 @@ export function BookingActions({ booking }: { booking: BookingDetail }) {
 function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pending: boolean; onSave: (change: BookingAction) => void }) {
   const [draft, setDraft] = useState({
     Participants: String(booking.Participants),
-    FirstName: booking.Customer.FirstName,
-    LastName: booking.Customer.LastName,
-    Email: booking.Customer.Email,
+    FirstName: booking.Customer.FirstName ?? '',
+    LastName: booking.Customer.LastName ?? '',
+    Email: booking.Customer.Email ?? '',
     Phone: booking.Customer.Phone ?? '',
     Note: booking.Note ?? '',
   });

@@ -9,6 +9,12 @@ export interface CustomerValues {
   Phone: string;
 }
 
+/** The customer's name as shown; a hold a partner made without a customer has none yet. */
+export function customerName(customer: { FirstName?: string; LastName?: string }): string {
+  const name = [customer.FirstName, customer.LastName].filter(Boolean).join(' ');
+  return name === '' ? 'No customer yet' : name;
+}
+
 type OnInput = (name: keyof CustomerValues) => (event: ChangeEvent<HTMLInputElement>) => void;
 
 export function CustomerInputs({ values, field }: { values: CustomerValues; field: OnInput }) {

@@ -14,6 +14,7 @@ import { operationUrl } from '../api/client.js';
 import { formatMoney } from '../api/money.js';
 import { BookingActions } from '../components/booking-actions.js';
 import { BookingHistory } from '../components/booking-history.js';
+import { customerName } from '../components/customer-inputs.js';
 import { useActivities, useBooking, useBookings } from '../api/hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';
@@ -68,11 +69,9 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
         <>
           <dl className="facts">
             <dt>Customer</dt>
-            <dd>
-              {booking.data.Customer.FirstName} {booking.data.Customer.LastName}
-            </dd>
+            <dd>{customerName(booking.data.Customer)}</dd>
             <dt>E-mail</dt>
-            <dd>{booking.data.Customer.Email}</dd>
+            <dd>{booking.data.Customer.Email ?? '—'}</dd>
             <dt>Phone</dt>
             <dd>{booking.data.Customer.Phone ?? '—'}</dd>
             <dt>Activity</dt>
@@ -276,7 +275,7 @@ export function BookingsPage() {
                     {b.Date} {b.Time}
                   </td>
                   <td data-label="Customer" className="customer">
-                    {b.Customer.FirstName} {b.Customer.LastName}
+                    {customerName(b.Customer)}
                   </td>
                   <td data-label="Pax">{b.Participants}</td>
                   <td data-label="Payment reference" className="mono payment-reference">

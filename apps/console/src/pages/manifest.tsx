@@ -9,6 +9,7 @@ import { useActivities, useBookingAction, useManifest, useMay } from '../api/hoo
 import { formatMoney } from '../api/money.js';
 import { useUrlState } from '../api/url-state.js';
 import { Empty, ErrorState, Loading, problemDetail } from '../components/states.js';
+import { customerName } from '../components/customer-inputs.js';
 
 type Manifest = ResultOf<typeof getOperatorManifestOperation>;
 type ManifestSlot = Manifest['Timeslots'][number];
@@ -20,7 +21,7 @@ const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-di
 function CheckIn({ booking }: { booking: ManifestBooking }) {
   const may = useMay();
   const action = useBookingAction(booking.Reference);
-  const name = `${booking.Customer.FirstName} ${booking.Customer.LastName}`;
+  const name = customerName(booking.Customer);
   if (booking.CheckedInAt !== null)
     return (
       <span className="checked-in">
@@ -104,9 +105,7 @@ function SlotTable({ slot }: { slot: ManifestSlot }) {
                   <CheckIn booking={b} />
                 </td>
                 <td data-label="Customer" className="customer">
-                  <strong>
-                    {b.Customer.FirstName} {b.Customer.LastName}
-                  </strong>
+                  <strong>{customerName(b.Customer)}</strong>
                   {b.Customer.Phone && <span className="phone">{b.Customer.Phone}</span>}
                 </td>
                 <td data-label="Pax" className="num">

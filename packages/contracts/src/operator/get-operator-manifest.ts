@@ -1,8 +1,8 @@
 // GET /api/v2/operator/manifest: the day's timeslots by time, each with its live bookings and totals (the door list).
 import type { FromSchema } from 'json-schema-to-ts';
-import { BOOKING_CHANNELS, BOOKING_STATUSES, calendarDateSchema, clockTimeSchema, uuidSchema } from '../common.schemas.js';
+import { BOOKING_CHANNELS, BOOKING_STATUSES, bookingCustomerSchema, calendarDateSchema, clockTimeSchema, uuidSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
-import { operatorBookingPriceSchema, operatorCustomerSchema } from './list-operator-bookings.js';
+import { operatorBookingPriceSchema } from './list-operator-bookings.js';
 import { operatorTags } from './shared.schemas.js';
 
 const totalsSchema = {
@@ -23,7 +23,7 @@ export const manifestBookingSchema = {
   properties: {
     Reference: { type: 'string' },
     Status: { type: 'string', enum: BOOKING_STATUSES },
-    Customer: operatorCustomerSchema,
+    Customer: bookingCustomerSchema,
     Participants: { type: 'integer' },
     Channel: { type: 'string', enum: BOOKING_CHANNELS },
     Partner: {

@@ -1,7 +1,7 @@
 // GET /api/v2/operator/bookings: the account's bookings of every channel, filtered and keyset-paged, newest first or
 // by slot time.
 import type { FromSchema } from 'json-schema-to-ts';
-import { BOOKING_CHANNELS, BOOKING_STATUSES, calendarDateSchema, clockTimeSchema, uuidSchema } from '../common.schemas.js';
+import { BOOKING_CHANNELS, BOOKING_STATUSES, bookingCustomerSchema, calendarDateSchema, clockTimeSchema, uuidSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
 import { FILE_CONTENT_TYPES, QUESTION_TYPES } from '../partner/shared.schemas.js';
 import { cursorSchema, limitSchema, nextSchema, operatorTags } from './shared.schemas.js';
@@ -21,13 +21,6 @@ export const bookingFilterProperties = {
     description:
       "Free text, case- and accent-insensitive (Joao finds João, muller Müller), within the reference, the customer's e-mail or full name (FirstName LastName), or the payment reference.",
   },
-} as const;
-
-export const operatorCustomerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['FirstName', 'LastName', 'Email', 'Phone'],
-  properties: { FirstName: { type: 'string' }, LastName: { type: 'string' }, Email: { type: 'string' }, Phone: { type: ['string', 'null'] } },
 } as const;
 
 /** The price as sold: per participant, its currency, the total for the party; `migration` marks a price recorded later. */
@@ -79,7 +72,7 @@ export const operatorBookingSchema = {
     Time: clockTimeSchema,
     StartsAt: { type: 'string', format: 'date-time', description: "With the offset of the activity's zone." },
     Participants: { type: 'integer' },
-    Customer: operatorCustomerSchema,
+    Customer: bookingCustomerSchema,
     PaymentReference: { type: ['string', 'null'] },
     PartnerName: { type: ['string', 'null'], description: 'The partner that made an ota booking.' },
     CreatedAt: { type: 'string', format: 'date-time' },

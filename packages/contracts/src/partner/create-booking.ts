@@ -1,8 +1,8 @@
 // POST /api/v2/ota/partner/booking: the booking request (customer, waiver answers), the booking answered, the operation.
 import type { FromSchema } from 'json-schema-to-ts';
-import { BOOKING_CHANNELS, BOOKING_STATUSES, calendarDateSchema, clockTimeSchema, uuidSchema } from '../common.schemas.js';
+import { BOOKING_CHANNELS, BOOKING_STATUSES, bookingCustomerSchema, calendarDateSchema, clockTimeSchema, uuidSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
-import { partnerDateSchema, partnerTags, partnerTimeSchema, visibleText } from './shared.schemas.js';
+import { partnerTags, partnerTimeSchema, visibleText } from './shared.schemas.js';
 
 /** The customer's details; which of them are required depends on the request (a hold may send them at its confirm). */
 export const customerDetailsSchema = {
@@ -64,7 +64,7 @@ export const bookingRequestSchema = {
   then: { required: ['Customer'], properties: { Customer: { required: CUSTOMER_REQUIRED } } },
   properties: {
     ActivityID: { ...uuidSchema, 'x-message': 'must be a UUID in canonical 8-4-4-4-12 hex form.' },
-    Date: { ...partnerDateSchema, description: "Local date of the timeslot, in the activity's time zone." },
+    Date: { ...calendarDateSchema, description: "Local date of the timeslot, in the activity's time zone." },
     Time: { ...partnerTimeSchema, description: 'Local start time of the timeslot, as listed by the timeslots endpoint.' },
     Participants: { type: 'integer', minimum: 1, maximum: 1000, description: "From 1 to the activity's MaxParticipants." },
     Customer: { ...customerDetailsSchema, description: 'FirstName, LastName and Email are required, except on a hold, which may send them with its confirm.' },
@@ -116,18 +116,7 @@ export const bookingSchema = {
     Date: calendarDateSchema,
     Time: clockTimeSchema,
     Participants: { type: 'integer', minimum: 1 },
-    Customer: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['Phone'],
-      description: 'FirstName, LastName and Email are always present once the booking is confirmed; a hold shows what it was given.',
-      properties: {
-        FirstName: { type: 'string' },
-        LastName: { type: 'string' },
-        Email: { type: 'string' },
-        Phone: { type: ['string', 'null'] },
-      },
-    },
+    Customer: bookingCustomerSchema,
     PaymentReference: { type: ['string', 'null'] },
     Channel: { type: 'string', enum: BOOKING_CHANNELS },
     Price: bookingPriceSchema,

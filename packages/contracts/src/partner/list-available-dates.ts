@@ -2,7 +2,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { calendarDateSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
-import { activityIdParams, invalidActivityId, notFoundActivity, partnerDateSchema, partnerTags } from './shared.schemas.js';
+import { activityIdParams, invalidActivityId, notFoundActivity, partnerTags } from './shared.schemas.js';
 
 export const availableDateSchema = {
   type: 'object',
@@ -29,7 +29,7 @@ export const listAvailableDatesOperation = {
   query: {
     type: 'object',
     required: ['StartDate', 'EndDate'],
-    properties: { StartDate: partnerDateSchema, EndDate: partnerDateSchema },
+    properties: { StartDate: calendarDateSchema, EndDate: calendarDateSchema },
   },
   responses: {
     200: { description: 'Dates with capacity, in date order.', schema: { type: 'array', items: availableDateSchema } },

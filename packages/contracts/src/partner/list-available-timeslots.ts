@@ -1,8 +1,8 @@
 // GET /api/v2/ota/partner/availability/:ActivityID/timeslots: bookable timeslots on a local date.
 import type { FromSchema } from 'json-schema-to-ts';
-import { clockTimeSchema } from '../common.schemas.js';
+import { calendarDateSchema, clockTimeSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
-import { activityIdParams, invalidActivityId, notFoundActivity, partnerDateSchema, partnerTags } from './shared.schemas.js';
+import { activityIdParams, invalidActivityId, notFoundActivity, partnerTags } from './shared.schemas.js';
 
 export const availableTimeslotSchema = {
   type: 'object',
@@ -32,7 +32,7 @@ export const listAvailableTimeslotsOperation = {
   tags: partnerTags,
   scope: 'ota',
   params: activityIdParams,
-  query: { type: 'object', required: ['Date'], properties: { Date: partnerDateSchema } },
+  query: { type: 'object', required: ['Date'], properties: { Date: calendarDateSchema } },
   responses: {
     200: { description: 'The timeslots.', schema: { type: 'array', items: availableTimeslotSchema } },
     400: invalidActivityId,

@@ -1,13 +1,6 @@
 // Schemas and answers shared by several partner (OTA) operations. Member names are PascalCase as in the contract.
 import type { FromSchema } from 'json-schema-to-ts';
-import { calendarDateSchema, clockTimeSchema, uuidSchema } from '../common.schemas.js';
-
-// Year 0000 passes the `date` format but not PostgreSQL; refusing it here keeps such a value a 422, never a 500.
-export const partnerDateSchema = {
-  ...calendarDateSchema,
-  pattern: '^(?!0000-)',
-  'x-message': 'must be a calendar date in the form YYYY-MM-DD.',
-} as const;
+import { clockTimeSchema, uuidSchema } from '../common.schemas.js';
 
 export const partnerTimeSchema = { ...clockTimeSchema, 'x-message': 'must be a clock time in the form HH:MM (00:00 to 23:59).' } as const;
 

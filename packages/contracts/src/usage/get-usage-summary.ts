@@ -9,15 +9,13 @@ export const MAX_SUMMARY_DAYS = 3660;
 /** Longest period of a per-day series (granularity=day), in days: a leap year. */
 export const MAX_SERIES_DAYS = 366;
 
-const summaryDateSchema = { ...calendarDateSchema, 'x-message': 'must be a calendar date in the form YYYY-MM-DD.' } as const;
-
 export const getUsageSummaryQuerySchema = {
   type: 'object',
   required: ['from', 'to'],
   properties: {
-    from: { ...summaryDateSchema, description: 'First day of the period (inclusive, from local 00:00:00).' },
+    from: { ...calendarDateSchema, description: 'First day of the period (inclusive, from local 00:00:00).' },
     to: {
-      ...summaryDateSchema,
+      ...calendarDateSchema,
       description: `Last day of the period (inclusive, through local 23:59:59); on or after from, at most ${MAX_SUMMARY_DAYS} days in all.`,
     },
     tz: {

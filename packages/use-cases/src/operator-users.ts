@@ -111,11 +111,17 @@ export async function resetOperatorPassword(
   return { user, password };
 }
 
-/** Disables a user of the account and ends its sessions; repeating it changes nothing. */
+/**
+ * Disables a user of the account and ends its sessions; repeating it changes nothing. The account's last active owner is
+ * refused (409): an account without one could only be recovered with the admin CLI.
+ */
 export async function disableOperatorUser(uow: OperatorUnitOfWork, input: { accountId: string; actor: AuditActor } & UserSelector): Promise<OperatorUser> {
   const user = await userOf(uow, input.accountId, input);
   await withTransaction(uow.pool, async (client) => {
-    if (await markDisabled(client, input.accountId, user.id))
+    const outcome = await markDisabled(client, input.accountId, user.id);
+    if (outcome === 'last-owner')
+      throw new DomainError('last-owner', `${user.email} is the account's last active owner; add another owner before disabling this one.`);
+    if (outcome === 'disabled')
       await recordAudit(client, input.accountId, {
         actor: input.actor,
         action: 'user.disabled',

@@ -51,6 +51,16 @@ describe('admin CLI: console users', () => {
     await expect(run('disable-user', { account: other.id, email: 'taken@example.com' })).rejects.toThrow(/not found/);
   });
 
+  it("refuses to disable the account's last active owner", async () => {
+    const account = await createAccount(db.pool, { name: 'One owner' });
+    await run('create-user', { account: account.id, email: 'only@example.com', role: 'owner' });
+    await expect(run('disable-user', { account: account.id, email: 'only@example.com' })).rejects.toThrow(/last active owner/);
+    expect((await findOperatorCredentials(db.pool, 'only@example.com'))!.disabled).toBe(false);
+    await run('create-user', { account: account.id, email: 'next@example.com', role: 'owner' });
+    expect(await run('disable-user', { account: account.id, email: 'only@example.com' })).toMatchObject({ Disabled: true });
+    await expect(run('disable-user', { account: account.id, email: 'next@example.com' })).rejects.toThrow(/last active owner/);
+  });
+
   it('seeds the demo owner once', async () => {
     await seedDemoOperator(db.pool);
     const first = await seedDemoOwner(db.pool);

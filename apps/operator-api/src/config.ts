@@ -39,6 +39,20 @@ export const operatorApiEnv = {
         'Failed sign-ins from one address (an IPv6 /64), whatever the e-mails, within SIGN_IN_WINDOW_SECONDS before only an e-mail without recent failures may still sign in from it.',
     },
     SIGN_IN_WINDOW_SECONDS: { type: 'integer', default: 900, minimum: 1, description: "The sign-in throttle's window." },
+    SIGN_IN_HASH_CONCURRENCY: {
+      type: 'integer',
+      default: 0,
+      minimum: 0,
+      description:
+        'Password hashes (scrypt) the process runs at once for sign-ins; more wait their turn, in arrival order. 0: one per CPU the process may use (os.availableParallelism()).',
+    },
+    SIGN_IN_MAX_CONCURRENT_PER_ADDRESS: {
+      type: 'integer',
+      default: 2,
+      minimum: 1,
+      description:
+        'Sign-ins of one address (an IPv6 /64) in progress at once in one process; one more is refused at once, before any look-up or hash (429, Retry-After: 1), and is not counted as a failure.',
+    },
     CONSOLE_DIR: { type: 'string', default: 'apps/console/dist', description: 'The built console served under /console (relative to the working directory).' },
   },
 } as const;

@@ -32,6 +32,8 @@ await startApiServer({
         maxFailures: config.SIGN_IN_MAX_FAILURES,
         maxFailuresPerAddress: config.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
         windowSeconds: config.SIGN_IN_WINDOW_SECONDS,
+        hashConcurrency: config.SIGN_IN_HASH_CONCURRENCY,
+        maxConcurrentPerAddress: config.SIGN_IN_MAX_CONCURRENT_PER_ADDRESS,
       }),
       queues,
       fileStore: openFileStore(config),

@@ -1,7 +1,12 @@
-// The sign-in throttle on Redis (rate-limiter-flexible): failed sign-ins counted in fixed windows, shared by every
+// The sign-in throttle. Failed sign-ins are counted on Redis (rate-limiter-flexible) in fixed windows, shared by every
 // operator API process, so a guesser gains nothing from reaching another replica. Three counts: per e-mail and address
 // together (the guesses at one account from one place), per address (a ceiling against spraying many accounts), and
 // per e-mail from anywhere (only to tell whether the account itself was guessed at lately; it refuses nothing alone).
+// And, in each process, what a sign-in costs: each checked password is a hash of tens of milliseconds of a core. The
+// hashes take turns, a few at once, and an address has only a few sign-ins in progress at once; more are refused
+// before anything is looked up. 48 sign-ins at once from one address had made a sign-in from elsewhere wait for all
+// their hashes (48 times as long as alone).
+import { availableParallelism } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -14,6 +19,10 @@ export interface SignInThrottleOptions {
   /** Failures from one address, whatever the e-mails, before the address waits. */
   maxFailuresPerAddress: number;
   windowSeconds: number;
+  /** Password hashes this process runs at once (SIGN_IN_HASH_CONCURRENCY); 0: one per CPU it may use. */
+  hashConcurrency: number;
+  /** Sign-ins of one address in progress at once in this process; one more is refused before any look-up or hash. */
+  maxConcurrentPerAddress: number;
 }
 
 export function createSignInThrottle(redis: Redis, options: SignInThrottleOptions): SignInThrottle {
@@ -22,6 +31,8 @@ export function createSignInThrottle(redis: Redis, options: SignInThrottleOption
   const pair = limiter('pair', options.maxFailures);
   const address = limiter('address', options.maxFailuresPerAddress);
   const email = limiter('email', options.maxFailures);
+  const inProgress = new Map<string, number>();
+  const inTurn = createTurns(options.hashConcurrency || availableParallelism());
   // An address never holds a space, so the pair's key cannot be read two ways.
   const keys = (caller: SignInCaller) => {
     const from = throttledAddress(caller.address);
@@ -45,6 +56,18 @@ export function createSignInThrottle(redis: Redis, options: SignInThrottleOption
         emailFailedRecently: (emailState?.consumedPoints ?? 0) > 0,
       };
     },
+    enter(caller) {
+      const from = throttledAddress(caller.address);
+      const count = inProgress.get(from) ?? 0;
+      if (count >= options.maxConcurrentPerAddress) return null;
+      inProgress.set(from, count + 1);
+      return () => {
+        const remaining = inProgress.get(from)! - 1;
+        if (remaining === 0) inProgress.delete(from);
+        else inProgress.set(from, remaining);
+      };
+    },
+    inTurn,
     async recordFailure(caller) {
       const k = keys(caller);
       await Promise.all([consume(pair, k.pair), consume(address, k.address), consume(email, k.email)]);
@@ -54,6 +77,31 @@ export function createSignInThrottle(redis: Redis, options: SignInThrottleOption
       const k = keys(caller);
       await Promise.all([pair.delete(k.pair), email.delete(k.email)]);
     },
+  };
+}
+
+/**
+ * Runs work in turns: `concurrency` at once, the rest waiting in arrival order. With an address's sign-ins in progress
+ * bounded, a flooding address holds only that many places in the line, and a sign-in from elsewhere waits behind those,
+ * not behind the flood.
+ */
+function createTurns(concurrency: number) {
+  const waiting: (() => void)[] = [];
+  let running = 0;
+  const turn = () => (running < concurrency ? (running++, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(resolve)));
+  // A finished turn passes straight to the next in line, so `running` goes down only when nobody waits.
+  const pass = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    await turn();
+    try {
+      return await work();
+    } finally {
+      pass();
+    }
   };
 }
 

@@ -92,13 +92,28 @@ export async function updateOperatorPassword(db: Db, accountId: string, userId: 
   return rowCount === 1;
 }
 
-/** Disables an enabled user of the account; false when there is no such user or it was disabled already. */
-export async function disableOperatorUser(db: Db, accountId: string, userId: string): Promise<boolean> {
-  const { rowCount } = await db.query(`UPDATE operator_users SET disabled_at = now() WHERE account_id = $1 AND id = $2 AND disabled_at IS NULL`, [
-    accountId,
-    userId,
-  ]);
-  return rowCount === 1;
+/**
+ * Disables an enabled user of the account unless it is the account's last active owner ('last-owner'); 'unchanged' when
+ * there is no such user or it was disabled already. One statement that first locks the account's active owners, in id
+ * order (so two of these never deadlock), and decides on what it locked: when two owners disable each other at once,
+ * the second waits for the first, then sees it disabled, and is refused; the account never loses its last owner.
+ */
+export async function disableOperatorUser(db: Db, accountId: string, userId: string): Promise<'disabled' | 'unchanged' | 'last-owner'> {
+  const { rows } = await db.query<{ last_owner: boolean; disabled: boolean }>(
+    `WITH owners AS (
+       SELECT id FROM operator_users WHERE account_id = $1 AND role = 'owner' AND disabled_at IS NULL ORDER BY id FOR UPDATE
+     ), decision AS (
+       SELECT $2::uuid IN (SELECT id FROM owners) AND (SELECT count(*) FROM owners) = 1 AS last_owner
+     ), disabled AS (
+       UPDATE operator_users SET disabled_at = now()
+        WHERE account_id = $1 AND id = $2 AND disabled_at IS NULL AND NOT (SELECT last_owner FROM decision)
+       RETURNING id
+     )
+     SELECT (SELECT last_owner FROM decision) AS last_owner, EXISTS (SELECT 1 FROM disabled) AS disabled`,
+    [accountId, userId],
+  );
+  const row = rows[0]!;
+  return row.last_owner ? 'last-owner' : row.disabled ? 'disabled' : 'unchanged';
 }
 
 /** Ends every session of a user (password reset, disabling). */

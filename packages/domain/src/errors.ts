@@ -19,7 +19,8 @@ export type DomainErrorCode =
   | 'unsupported-media-type'
   | 'payload-too-large'
   | 'file-quota-exceeded'
-  | 'file-in-use';
+  | 'file-in-use'
+  | 'last-owner';
 
 export class DomainError extends Error {
   override name = 'DomainError';

@@ -24,6 +24,7 @@ export const PROBLEMS = {
   'change-window-closed': { status: 409, title: 'Conflict' },
   'webhook-endpoint-limit': { status: 409, title: 'Conflict' },
   'file-in-use': { status: 409, title: 'Conflict' },
+  'last-owner': { status: 409, title: 'Conflict' },
   'length-required': { status: 411, title: 'Length Required' },
   'payload-too-large': { status: 413, title: 'Payload Too Large' },
   'file-quota-exceeded': { status: 413, title: 'Payload Too Large' },

@@ -21,7 +21,7 @@ export interface TestOperatorAppOptions {
   prefix: string;
   queues: EventQueues;
   sessions?: Partial<SessionLifetimes>;
-  signIn?: { maxFailures?: number; maxFailuresPerAddress?: number; windowSeconds?: number };
+  signIn?: { maxFailures?: number; maxFailuresPerAddress?: number; windowSeconds?: number; hashConcurrency?: number; maxConcurrentPerAddress?: number };
   consoleDir?: string | null;
   /** Per-key limits; none by default, as the load of the other tests comes from one key. */
   rateLimiter?: KeyRateLimiter;
@@ -48,6 +48,8 @@ export function createTestOperatorApp(options: TestOperatorAppOptions) {
       maxFailures: options.signIn?.maxFailures ?? 5,
       maxFailuresPerAddress: options.signIn?.maxFailuresPerAddress ?? 100,
       windowSeconds: options.signIn?.windowSeconds ?? 900,
+      hashConcurrency: options.signIn?.hashConcurrency ?? 0,
+      maxConcurrentPerAddress: options.signIn?.maxConcurrentPerAddress ?? 2,
     }),
     queues: options.queues,
     consoleDir: options.consoleDir ?? null,

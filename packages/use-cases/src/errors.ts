@@ -18,15 +18,19 @@ export class UnavailableError extends Error {
   override name = 'UnavailableError';
 }
 
-/** Sign-in refused: wrong e-mail or password (one answer for both), or too many failures (wait `retryAfterSeconds`). */
+/**
+ * Sign-in refused: wrong e-mail or password (one answer for both), or too many failures or sign-ins at once (wait
+ * `retryAfterSeconds`).
+ */
 export class SignInError extends Error {
   override name = 'SignInError';
   constructor(
     readonly kind: 'invalid-credentials' | 'rate-limited',
     readonly retryAfterSeconds = 0,
+    message = kind === 'invalid-credentials'
+      ? 'The e-mail address or the password is wrong.'
+      : `Too many failed sign-ins; try again in ${retryAfterSeconds} seconds.`,
   ) {
-    super(
-      kind === 'invalid-credentials' ? 'The e-mail address or the password is wrong.' : `Too many failed sign-ins; try again in ${retryAfterSeconds} seconds.`,
-    );
+    super(message);
   }
 }

@@ -34,13 +34,23 @@ export interface SignInCaller {
   address: string;
 }
 
-/** Failed sign-ins counted per e-mail and address together, per address, and per e-mail (sign-in-throttle.ts). */
+/**
+ * Failed sign-ins counted per e-mail and address together, per address, and per e-mail; sign-ins in progress per
+ * address, and the password hashes taken in turns (sign-in-throttle.ts).
+ */
 export interface SignInThrottle {
   /**
    * Seconds until this e-mail may be tried again from this address, and until the address is under its ceiling (0:
    * now); whether the e-mail failed lately from any address.
    */
   standing(caller: SignInCaller): Promise<{ pairWaitSeconds: number; addressWaitSeconds: number; emailFailedRecently: boolean }>;
+  /**
+   * A place for this sign-in among its address's, and the function that leaves it; null when the address has as many
+   * sign-ins in progress as it may (in this process).
+   */
+  enter(caller: SignInCaller): (() => void) | null;
+  /** Runs `check` (the password's hash) in its turn: the process hashes a few at once, the others wait in line. */
+  inTurn<T>(check: () => Promise<T>): Promise<T>;
   recordFailure(caller: SignInCaller): Promise<void>;
   /** After a successful sign-in: the e-mail's counts start again (the address's does not). */
   recordSuccess(caller: SignInCaller): Promise<void>;
@@ -111,11 +121,17 @@ export async function resetOperatorPassword(
   return { user, password };
 }
 
-/** Disables a user of the account and ends its sessions; repeating it changes nothing. */
+/**
+ * Disables a user of the account and ends its sessions; repeating it changes nothing. The account's last active owner is
+ * refused (409): an account without one could only be recovered with the admin CLI.
+ */
 export async function disableOperatorUser(uow: OperatorUnitOfWork, input: { accountId: string; actor: AuditActor } & UserSelector): Promise<OperatorUser> {
   const user = await userOf(uow, input.accountId, input);
   await withTransaction(uow.pool, async (client) => {
-    if (await markDisabled(client, input.accountId, user.id))
+    const outcome = await markDisabled(client, input.accountId, user.id);
+    if (outcome === 'last-owner')
+      throw new DomainError('last-owner', `${user.email} is the account's last active owner; add another owner before disabling this one.`);
+    if (outcome === 'disabled')
       await recordAudit(client, input.accountId, {
         actor: input.actor,
         action: 'user.disabled',
@@ -141,19 +157,35 @@ export interface SignInRequest {
  * Throttled: an e-mail that failed too often from this address waits, whatever the password. An address over its
  * ceiling (failures across e-mails: spraying, or a busy office) lets only the right password of an e-mail that has not
  * failed lately through, so the owner behind that address is not locked out by others; a wrong one there is the
- * e-mail's failure too, so each e-mail gets one such try.
+ * e-mail's failure too, so each e-mail gets one such try. An address with as many sign-ins in progress as it may is
+ * refused at once, before any look-up or hash; the password's hash waits for its turn (SignInThrottle.inTurn).
  */
 export async function signIn(
   uow: OperatorUnitOfWork & { throttle: SignInThrottle },
   request: SignInRequest,
 ): Promise<{ sessionId: string; user: OperatorUser }> {
   const caller = { email: normaliseEmail(request.email), address: request.address };
+  const leave = uow.throttle.enter(caller);
+  // Refused before any look-up or hash, and not a failure: nothing was checked.
+  if (!leave) throw new SignInError('rate-limited', 1, 'Too many sign-ins from this address at once; try again in 1 second.');
+  try {
+    return await checkAndOpenSession(uow, request, caller);
+  } finally {
+    leave();
+  }
+}
+
+async function checkAndOpenSession(
+  uow: OperatorUnitOfWork & { throttle: SignInThrottle },
+  request: SignInRequest,
+  caller: SignInCaller,
+): Promise<{ sessionId: string; user: OperatorUser }> {
   const standing = await uow.throttle.standing(caller);
   if (standing.pairWaitSeconds > 0) throw new SignInError('rate-limited', standing.pairWaitSeconds);
   const overCeiling = standing.addressWaitSeconds > 0;
   if (overCeiling && standing.emailFailedRecently) throw new SignInError('rate-limited', standing.addressWaitSeconds);
   const user = await findOperatorCredentials(uow.pool, caller.email);
-  const matches = await verifyPassword(request.password, user?.passwordHash ?? (await decoyPasswordHash()));
+  const matches = await uow.throttle.inTurn(async () => verifyPassword(request.password, user?.passwordHash ?? (await decoyPasswordHash())));
   if (!user || !matches || user.disabled) {
     await uow.throttle.recordFailure(caller);
     throw overCeiling ? new SignInError('rate-limited', standing.addressWaitSeconds) : new SignInError('invalid-credentials');

@@ -26,6 +26,7 @@ export const signInOperation = {
     'Answers 204 with an HttpOnly, SameSite=Strict session cookie. A wrong e-mail and a wrong password get the same 401. ' +
     'Failed sign-ins are counted per e-mail and address together: over that budget the pair waits, 429 with Retry-After. ' +
     'An address over its much higher ceiling (failures across e-mails) lets only the right password of an e-mail without recent failures through. ' +
+    'An address with as many sign-ins in progress as it may have at once (two by default) gets 429 with Retry-After: 1 at once, unchecked and not counted as a failure. ' +
     "Sent by the console: the Origin must be the service's own (or, without one, Sec-Fetch-Site: same-origin). Scripts use an admin API key instead.",
   tags: operatorTags,
   scope: 'admin',
@@ -38,6 +39,6 @@ export const signInOperation = {
     },
     401: { description: '`/invalid-credentials`: wrong e-mail or password.' },
     403: { description: 'The request came from another origin, or carried neither Origin nor Sec-Fetch-Site: same-origin.' },
-    429: { description: '`/rate-limited`: too many failed sign-ins; Retry-After says when to try again.' },
+    429: { description: '`/rate-limited`: too many failed sign-ins, or sign-ins from this address at once; Retry-After says when to try again.' },
   },
 } as const satisfies Operation;

@@ -4,12 +4,14 @@
 // 100 uploads at once; the account's quota; the sweep of files nobody referenced.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDirectoryFileStore } from '@backbone/file-store';
 import { sweepUnreferencedFiles } from '@backbone/use-cases';
-import { request, sampleFile, sendRaw, serveTestApp, useTestDatabase, type TestServer } from '@backbone/testkit';
+import { createApiKey } from '@backbone/db';
+import { request, sampleFile, sendRaw, serveTestApp, useTestDatabase, waitFor, type TestServer } from '@backbone/testkit';
 import { createOperator, createTestPartnerApp, PROBLEM_BASE, type Operator } from './support.js';
 
 const FILES = '/api/v2/ota/partner/files';
@@ -305,6 +307,63 @@ describe('quota and sweep', () => {
     expect((await db.pool.query(`SELECT 1 FROM files WHERE id = $1`, [first.body.FileID])).rowCount).toBe(0);
     expect((await fileState(tenant.account.id)).quota).toBe('250000');
     expect((await send()).status).toBe(201);
+  });
+
+  it("a partner's unfinished uploads take at most a tenth of the quota: the next is a 429 at once, and another partner still uploads", async () => {
+    const quota = 200_000_000;
+    const roomy = await serveTestApp(createTestPartnerApp(db.pool, { fileStore, fileQuotaBytes: quota }));
+    const tenant = await createOperator(db.pool);
+    const holder = await createApiKey(db.pool, tenant.account.id, { name: 'Slow uploads Ltd', scopes: ['ota'] });
+    const other = await createApiKey(db.pool, tenant.account.id, { name: 'Other partner', scopes: ['ota'] });
+    const declared = 5_000_000;
+    const sockets: net.Socket[] = [];
+    try {
+      // 45 uploads of 5 MB that send their headers and first KiB, then nothing: 40 would fill the whole quota.
+      const answers = await Promise.all(
+        Array.from({ length: 45 }, async () => {
+          const socket = net.connect(Number(new URL(roomy.url).port), '127.0.0.1');
+          sockets.push(socket);
+          socket.on('error', () => undefined);
+          let received = '';
+          socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+          await new Promise<void>((resolve) => socket.once('connect', resolve));
+          socket.write(
+            `POST ${FILES} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${holder.secret}\r\nContent-Type: image/png\r\nContent-Length: ${declared}\r\n\r\n`,
+          );
+          socket.write(sampleFile('image/png', 1024));
+          return () => received;
+        }),
+      );
+      const limit = quota / 10;
+      const held = Math.floor(limit / declared);
+      await waitFor(
+        'every upload past the limit answered, the others pending',
+        async () => {
+          const refused = answers.filter((received) => received().startsWith('HTTP/1.1 429')).length;
+          const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM files WHERE partner_id = $1 AND status = 'pending'`, [
+            holder.partnerId,
+          ]);
+          return refused === 45 - held && rows[0]!.n === held;
+        },
+        60_000,
+      );
+      const refusal = answers.map((received) => received()).find((text) => text.startsWith('HTTP/1.1 429'))!;
+      expect(refusal).toMatch(/\r\nretry-after: 5\r\n/i);
+      expect(refusal).toContain(`${PROBLEM_BASE}/uploads-in-progress`);
+
+      const theirs = await upload(sampleFile('image/png', 4_000_000), { 'content-type': 'image/png' }, { key: other.secret, base: roomy.url });
+      expect(theirs.status).toBe(201);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await roomy.close();
+    }
+    // Given up, the unfinished uploads are undone and the partner uploads again.
+    await waitFor(
+      'the abandoned uploads undone',
+      async () => (await db.pool.query(`SELECT 1 FROM files WHERE partner_id = $1`, [holder.partnerId])).rowCount === 0,
+      60_000,
+    );
+    expect((await upload(sampleFile('image/png', 1000), { 'content-type': 'image/png' }, { key: holder.secret })).status).toBe(201);
   });
 
   it('sweeps a pending upload a crash left behind an hour ago, and keeps one still young', async () => {

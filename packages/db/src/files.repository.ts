@@ -4,7 +4,7 @@
 // unreferenced files past their expiry (and pending rows a crash left behind), deletes their bytes, then the rows,
 // giving their bytes back to the quota.
 import type { AnswerFile, FileContentType } from '@backbone/domain';
-import type { Db } from './pool.js';
+import { withTransaction, type Db, type Pool } from './pool.js';
 
 /** A pending upload older than this was cut off (a crash, a lost connection): no request lives this long. */
 export const ABANDONED_UPLOAD_AFTER_SECONDS = 3600;
@@ -18,14 +18,39 @@ export interface NewFileUpload {
   contentType: FileContentType;
   size: number;
   quotaBytes: number;
+  /** Bytes of the partner's unfinished uploads, this one included, it may have at once. */
+  inProgressLimitBytes: number;
   ttlHours: number;
 }
 
+export type FileUploadReservation = { expiresAt: Date } | { refused: 'quota' } | { refused: 'uploads-in-progress'; inProgressBytes: number };
+
 /**
- * Records a pending upload and counts its bytes against the account's quota; null (and nothing written) when they do
- * not fit. Answers when the file expires unless referenced.
+ * Records a pending upload and counts its bytes against the account's quota and the partner's unfinished uploads;
+ * refused (and nothing written) when they do not fit. Answers when the file expires unless referenced.
  */
-export async function reserveFileUpload(db: Db, upload: NewFileUpload): Promise<{ expiresAt: Date } | null> {
+export async function reserveFileUpload(pool: Pool, upload: NewFileUpload): Promise<FileUploadReservation> {
+  return withTransaction(pool, async (tx) => {
+    // One reservation of the partner's at a time, so that the sum of its unfinished uploads read next stays true until
+    // this one commits (the account's quota needs no lock: it is one conditional update of one row).
+    await tx.query({
+      name: 'files-reserve-partner-lock',
+      text: `SELECT pg_advisory_xact_lock(hashtextextended('files-in-progress:' || $1::text || ':' || $2::text, 0))`,
+      values: [upload.accountId, upload.partnerId],
+    });
+    const { rows: pending } = await tx.query<{ bytes: string }>({
+      name: 'files-in-progress-of-partner',
+      text: `SELECT coalesce(sum(size), 0) AS bytes FROM files WHERE account_id = $1 AND partner_id = $2 AND status = 'pending'`,
+      values: [upload.accountId, upload.partnerId],
+    });
+    const inProgressBytes = Number(pending[0]?.bytes ?? 0);
+    if (inProgressBytes + upload.size > upload.inProgressLimitBytes) return { refused: 'uploads-in-progress', inProgressBytes };
+    const reserved = await reserveWithinQuota(tx, upload);
+    return reserved ?? { refused: 'quota' };
+  });
+}
+
+async function reserveWithinQuota(db: Db, upload: NewFileUpload): Promise<{ expiresAt: Date } | null> {
   const { rows } = await db.query<{ expires_at: Date }>({
     name: 'files-reserve',
     text: `WITH quota AS (

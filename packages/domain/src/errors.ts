@@ -19,6 +19,7 @@ export type DomainErrorCode =
   | 'unsupported-media-type'
   | 'payload-too-large'
   | 'file-quota-exceeded'
+  | 'uploads-in-progress'
   | 'file-in-use'
   | 'last-owner';
 

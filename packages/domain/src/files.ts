@@ -8,6 +8,15 @@ export { FILE_CONTENT_TYPES, MAX_FILE_BYTES, type FileContentType };
 /** How long an upload waits for a booking to reference it before it is deleted. */
 export const UNREFERENCED_FILE_TTL_HOURS = 24;
 
+/**
+ * Bytes of unfinished uploads one partner may have at a time: a tenth of the account's quota, and at least one file of
+ * the largest size (or the whole quota when that is smaller). An upload holds its share of the quota from its first
+ * byte, so without this a partner that starts uploads and never finishes them takes the room of every other partner.
+ */
+export function uploadsInProgressLimit(quotaBytes: number): number {
+  return Math.max(Math.min(quotaBytes, MAX_FILE_BYTES), Math.floor(quotaBytes / 10));
+}
+
 const EXTENSIONS: Record<FileContentType, string> = { 'application/pdf': 'pdf', 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
 
 export function isFileContentType(value: string): value is FileContentType {

@@ -20,6 +20,8 @@ interface BodyParserError {
  */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
+export const UPLOADS_IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
+
 /** What a client should do when its change may or may not have been made. */
 export const OUTCOME_UNKNOWN_DETAIL =
   'The connection to the database was lost after the change was sent, so it may or may not have been made. Send the same request again with the same Idempotency-Key (it is never applied twice, and answers what was done), or look the change up (a booking: the bookings sync, or its Reference) before sending it without one.';
@@ -50,6 +52,8 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
     return;
   }
   if (error instanceof DomainError) {
+    // A partner's own uploads finish within seconds: it may try again soon, not blindly at once.
+    if (error.code === 'uploads-in-progress') res.set('Retry-After', String(UPLOADS_IN_PROGRESS_RETRY_AFTER_SECONDS));
     sendProblem(req, res, error.code, error.message, error.extensions);
     return;
   }

@@ -33,6 +33,7 @@ export const PROBLEMS = {
   validation: { status: 422, title: 'Unprocessable Entity' },
   'idempotency-conflict': { status: 422, title: 'Unprocessable Entity' },
   'rate-limited': { status: 429, title: 'Too Many Requests' },
+  'uploads-in-progress': { status: 429, title: 'Too Many Requests' },
   'headers-too-large': { status: 431, title: 'Request Header Fields Too Large' },
   internal: { status: 500, title: 'Internal Server Error' },
   'bad-gateway': { status: 502, title: 'Bad Gateway' },

@@ -24,6 +24,7 @@ import {
   notFound,
   UNREFERENCED_FILE_TTL_HOURS,
   uploadFileName,
+  uploadsInProgressLimit,
 } from '@backbone/domain';
 import { fileKey, inspectUpload, type FileStore } from '@backbone/file-store';
 import { UnavailableError } from './errors.js';
@@ -58,6 +59,7 @@ export async function uploadFile(uow: FileUnitOfWork, upload: FileUpload): Promi
   if (!upload.clientConnected()) throw new DomainError('invalid-request', 'The connection closed before the upload began; nothing was kept.');
   const id = randomUUID();
   const name = uploadFileName(upload.fileName, contentType);
+  const inProgressLimitBytes = uploadsInProgressLimit(uow.fileQuotaBytes);
   const reserved = await reserveFileUpload(uow.pool, {
     id,
     accountId: upload.accountId,
@@ -67,9 +69,17 @@ export async function uploadFile(uow: FileUnitOfWork, upload: FileUpload): Promi
     contentType,
     size: upload.length,
     quotaBytes: uow.fileQuotaBytes,
+    inProgressLimitBytes,
     ttlHours: UNREFERENCED_FILE_TTL_HOURS,
   });
-  if (!reserved) {
+  if ('refused' in reserved && reserved.refused === 'uploads-in-progress') {
+    throw new DomainError(
+      'uploads-in-progress',
+      `This partner's unfinished uploads already take ${reserved.inProgressBytes} bytes; with this one they would pass ${inProgressLimitBytes}. Finish or cancel an upload, then send this one again.`,
+      { InProgressLimitBytes: inProgressLimitBytes },
+    );
+  }
+  if ('refused' in reserved) {
     throw new DomainError(
       'file-quota-exceeded',
       `The account's files would take more than its quota of ${uow.fileQuotaBytes} bytes: delete or use fewer files.`,

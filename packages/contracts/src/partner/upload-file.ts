@@ -38,7 +38,8 @@ export const uploadFileOperation = {
     'An optional file name comes from `Content-Disposition: attachment; filename="waiver.pdf"` (or `filename*` for non-ASCII names). ' +
     'The file is stored durably before the 201. Reference it within 24 hours as `{"QuestionID": …, "FileID": …}` in a booking\'s Answers ' +
     '(create, confirm, change), or it is deleted. Only the uploading partner can reference it; the operator downloads it from the console. ' +
-    "Each account's files share a quota (5 GB by default; 413 /file-quota-exceeded beyond it).",
+    "Each account's files share a quota (5 GB by default; 413 /file-quota-exceeded beyond it); one partner's unfinished uploads may take a tenth of it " +
+    '(429 /uploads-in-progress beyond, with Retry-After), so no partner holds the room of the others.',
   tags: partnerTags,
   scope: 'ota',
   rawBody: {
@@ -54,5 +55,10 @@ export const uploadFileOperation = {
       description: '`/payload-too-large`: Content-Length over 10 MiB (refused before the body is read); `/file-quota-exceeded`: the account has no room left.',
     },
     415: { description: 'Content-Type not one of the four, or the bytes are not of the declared type (a renamed .exe, a PNG sent as JPEG).' },
+    429: {
+      description:
+        "`/uploads-in-progress`: the partner's unfinished uploads would take more than a tenth of the account's quota (at least 10 MiB) with this one; refused before the body is read, with Retry-After.",
+      headers: { 'Retry-After': { description: 'Whole seconds to wait before sending it again.' } },
+    },
   },
 } as const satisfies Operation;

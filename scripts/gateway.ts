@@ -6,6 +6,7 @@
 // APIs'. What a client gets through it is what the API would answer it directly (scripts/test/gateway-uploads.test.ts).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { pipeline } from 'node:stream';
 import { httpEnv } from '@backbone/config';
 import { answerClientErrors, answerConnectRequests, closeUnreadGently, KEEP_ALIVE_TIMEOUT_MS, problemDocument, type ServerTimeouts } from '@backbone/http';
 
@@ -87,7 +88,8 @@ function forward(req: http.IncomingMessage, res: http.ServerResponse, target: UR
     // gateway, gently, or a client still sending could lose the answer to a reset.
     if (/\bclose\b/i.test(answer.headers.connection ?? '')) stopForwarding(req, res, upstream);
     res.writeHead(answer.statusCode ?? 502, withoutConnectionHeaders(answer.headers, ['transfer-encoding']));
-    answer.pipe(res);
+    // An answer cut off upstream is cut off here too (pipe would leave the client waiting for the rest).
+    pipeline(answer, res, () => undefined);
   });
   upstream.on('error', () => {
     // The rest of the body has nowhere to go.

@@ -1,6 +1,7 @@
 // The local gateway's (npm start) connections, in front of the real partner API: a kept-alive connection stays open
 // as long as Keep-Alive says, so a client coming back just before that time is answered; 300 uploads that never
-// finish hold nobody else up; CONNECT gets a problem, from the gateway and from the API alike.
+// finish hold nobody else up; an answer cut off upstream is cut off for the client too; CONNECT gets a problem, from
+// the gateway and from the API alike.
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -190,6 +191,28 @@ describe('slow clients', () => {
       expect(slow.filter((connection) => connection.closedAt !== null)).toHaveLength(0);
     } finally {
       for (const connection of slow) connection.destroy();
+    }
+  });
+});
+
+describe('an answer cut off upstream', () => {
+  it('is cut off for the client too, not left open waiting for the rest', async () => {
+    // An API that dies halfway through an answer: its headers promise 100 bytes, 7 come, then the connection goes.
+    const dying = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100' });
+      res.write('partial', () => res.socket?.destroy());
+    });
+    const dyingUrl = await listen(dying);
+    const front = createGateway({ partnerApi: urls.direct, usageApi: dyingUrl, operatorApi: urls.direct }, { problemBase: PROBLEM_BASE });
+    const frontUrl = await listen(front);
+    try {
+      const res = await sendRaw(frontUrl, 'GET /api/v2/usage/meters HTTP/1.1\r\nHost: test\r\n\r\n', { timeoutMs: 30_000 });
+      expect(res.status).toBe(200);
+      expect(res.text).toBe('partial');
+      expect(res.closedAfterMs).not.toBeNull();
+    } finally {
+      await close(front);
+      await close(dying);
     }
   });
 });

@@ -1,6 +1,6 @@
 // The local gateway's (npm start) connections, in front of the real partner API: a kept-alive connection stays open
-// as long as Keep-Alive says, so a client coming back just before that time is answered; 300 uploads that never
-// finish hold nobody else up; an answer cut off upstream is cut off for the client too; CONNECT gets a problem, from
+// as long as Keep-Alive says, so a client coming back just before that time is answered, and so does one still
+// sending an upload the API answered early; 300 uploads that never finish hold nobody else up; an answer cut off upstream is cut off for the client too; CONNECT gets a problem, from
 // the gateway and from the API alike.
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -149,6 +149,33 @@ describe('keep-alive', () => {
       for (const ms of closedAfter) expect(ms).toBeGreaterThanOrEqual(KEEP_ALIVE_S * 1000 - 50);
     } finally {
       for (const connection of connections) connection.destroy();
+    }
+  });
+});
+
+describe('an upload answered before its body is all sent', () => {
+  it("keeps its connection while the client sends the rest, after a pause longer than Node's default keep-alive", async () => {
+    // An API answers some uploads before reading them (401, or 429 when rate-limited) and reads the rest to keep the
+    // connection; under load the rest can stall for seconds. The gateway closed such a connection after 6 s without a
+    // byte (Node's 5 s keep-alive, counted from the answer): clients still sending got EPIPE. Now it waits 65 s, as the API.
+    const connection = new RawConnection(urls.gateway);
+    try {
+      const body = sampleFile('application/pdf', 100_000);
+      await connection.write(
+        Buffer.concat([
+          Buffer.from(
+            `POST ${FILES} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer bk_not-a-key\r\nContent-Type: application/pdf\r\nContent-Length: ${body.length}\r\n\r\n`,
+          ),
+          body.subarray(0, 1024),
+        ]),
+      );
+      expect((await connection.answer())?.status).toBe(401);
+      await new Promise((resolve) => setTimeout(resolve, 7_000));
+      await connection.write(body.subarray(1024));
+      await connection.write(getProducts(key));
+      expect((await connection.answer())?.status ?? 'no answer: the connection was closed').toBe(200);
+    } finally {
+      connection.destroy();
     }
   });
 });

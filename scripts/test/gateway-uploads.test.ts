@@ -1,6 +1,7 @@
 // File uploads through the local gateway (npm start) get the answers the partner API gives them directly, and every
 // refused upload stores nothing: a body longer than its Content-Length, a Content-Length over the limit announced with
-// the headers alone, no Content-Length at all, a chunked body, 11 MB sent whole; and 50 uploads of 10 MiB at once.
+// the headers alone, no Content-Length at all, a chunked body, 11 MB sent whole, 10 MiB refused unread from clients
+// that close after their answer; and 50 uploads of 10 MiB at once.
 // Each case runs against the API directly and through the gateway, with the gateway's default timeouts.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -161,6 +162,37 @@ describe.each(['direct', 'gateway'] as const)('uploads %s', { timeout: 180_000 }
       expect(res.status, res.text).toBe(413);
       expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/payload-too-large` });
     }
+  });
+
+  it('10 MiB answered before it is read (a 401), from 20 clients that close after their answer: 401 for each', async () => {
+    // A client saying Connection: close is answered and closed; passed upstream, the API closed at once, the body
+    // still coming, and the gateway lost the answer in the reset: a 502.
+    const file = sampleFile('application/pdf', LIMIT);
+    const statuses = await Promise.all(
+      Array.from(
+        { length: 20 },
+        () =>
+          new Promise<string>((resolve) => {
+            const upload = http.request(
+              `${url()}${FILES}`,
+              {
+                method: 'POST',
+                agent: false,
+                headers: { authorization: 'Bearer bk_not-a-key', 'content-type': 'application/pdf', 'content-length': file.length },
+              },
+              (res) => {
+                res.resume();
+                res.on('end', () => resolve(String(res.statusCode)));
+              },
+            );
+            // After its answer, the client may find the connection closed under the rest of its body (as direct).
+            upload.on('socket', (socket) => socket.on('error', () => undefined));
+            upload.on('error', (error: NodeJS.ErrnoException) => resolve(`no answer: ${error.code ?? error.message}`));
+            upload.end(file);
+          }),
+      ),
+    );
+    expect(statuses).toEqual(Array(20).fill('401'));
   });
 
   it('50 uploads of 10 MiB at once: every one stored', async () => {

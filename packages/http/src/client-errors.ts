@@ -1,11 +1,13 @@
 // Problems for requests that never reach Express: what Node's HTTP parser refuses (a request line or headers over
-// its limit, bytes that are not HTTP, a body that ends with the connection before its Content-Length) and what
-// arrives too slowly (headersTimeout, requestTimeout). Node answers those with a bare status line and no body; here
-// they get a problem document like every other error. The APIs' servers and the local gateway both use this.
+// its limit, bytes that are not HTTP, a body that ends with the connection before its Content-Length), what
+// arrives too slowly (headersTimeout, requestTimeout), and CONNECT. Node answers the first with a bare status line and
+// no body, and CONNECT with nothing at all; here they get a problem document like every other error. The APIs' servers
+// and the local gateway both use this.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
+import { endLingering } from './close-unread.js';
 import { PROBLEMS, problemDocument, type ProblemCode } from './problems.js';
 
 interface ParserError extends Error {
@@ -59,14 +61,37 @@ export function answerClientErrors(options: { problemBase: string; logger?: Logg
       { reqId: requestId, err: { code: error.code, message: error.message }, instance, res: { statusCode: status } },
       'request refused before routing',
     );
-    socket.write(
-      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
-        'Content-Type: application/problem+json\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${requestId}\r\n` +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
+    socket.write(rawProblemAnswer(status, requestId, body));
     socket.destroy();
   };
+}
+
+/**
+ * A `connect` listener. CONNECT asks for a tunnel, which only a forward proxy gives; without a listener Node closes
+ * the connection without a word. Here it gets a 405 problem, as nginx answers it, with an empty Allow (an authority
+ * is no resource of ours, so no method is allowed on it), and the connection closes gently.
+ */
+export function answerConnectRequests(options: { problemBase: string; logger?: Logger }) {
+  return (req: http.IncomingMessage, socket: Duplex): void => {
+    const requestId = randomUUID();
+    const detail = 'CONNECT is not served here: this server is not a proxy.';
+    const body = JSON.stringify(problemDocument(options.problemBase, 'method-not-allowed', detail, undefined, { requestId }));
+    options.logger?.info({ reqId: requestId, req: { method: req.method, url: req.url }, res: { statusCode: 405 } }, 'CONNECT refused');
+    socket.on('error', () => socket.destroy());
+    // Node's parser has let go of the socket: whatever the client sends after its request is read here, and dropped.
+    socket.resume();
+    endLingering(socket, rawProblemAnswer(405, requestId, body, 'Allow: \r\n'));
+  };
+}
+
+function rawProblemAnswer(status: number, requestId: string, body: string, moreHeaders = ''): string {
+  return (
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
+    'Content-Type: application/problem+json\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    `X-Request-Id: ${requestId}\r\n` +
+    moreHeaders +
+    'Connection: close\r\n\r\n' +
+    body
+  );
 }

@@ -4,6 +4,7 @@
 // connection is closed the way nginx's lingering close does it: the answer, then a FIN, then whatever the client still
 // sends is read and dropped, for at most LINGER_MS, before the socket goes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 const LINGER_MS = 2_000;
 
@@ -14,10 +15,16 @@ export function closeUnreadGently(req: IncomingMessage, res: ServerResponse): vo
   // Node's server ends a Connection: close answer with socket.destroySoon(): end, then destroy once written, unread
   // bytes and all. HTTP server sockets are half-open capable, so after end() the body keeps arriving and Node's parser
   // drops it (the request is dumped once the answer is done); the client's own end, or the timer, then closes.
-  socket.destroySoon = function lingeringClose() {
-    socket.end();
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
-  };
+  socket.destroySoon = () => endLingering(socket);
+}
+
+/**
+ * Ends a socket (after `last`, if given) and destroys it once the client has closed its side, or after LINGER_MS.
+ * Whoever reads the socket must drop what still arrives: Node's HTTP parser does, a socket without one must be resumed.
+ */
+export function endLingering(socket: Duplex, last?: string): void {
+  socket.end(last);
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
 }

@@ -1,9 +1,9 @@
-// The APIs' HTTP server (bounded timeouts; problems for what never reaches Express), listening, and graceful shutdown:
+// The APIs' HTTP server (bounded timeouts; problems for what never reaches Express, CONNECT included), listening, and graceful shutdown:
 // on SIGTERM/SIGINT stop accepting, let in-flight requests finish (up to a grace period), then close the resources.
 import http from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import { answerClientErrors } from './client-errors.js';
+import { answerClientErrors, answerConnectRequests } from './client-errors.js';
 
 export interface RunningServer {
   server: http.Server;
@@ -23,6 +23,14 @@ export interface ServerTimeouts {
   /** How often Node looks for connections over those times (connectionsCheckingInterval); they may fire this much late. */
   connectionsCheckIntervalMs: number;
 }
+
+/**
+ * How long an idle keep-alive connection stays open, advertised as `Keep-Alive: timeout=65`: longer than the 60 s idle
+ * timeout of common load balancers (AWS's ALB among them) and of nginx's upstream connections, so the side in front
+ * always gives up first and never sends a request on a connection being closed. Node keeps the connection open for 1 s
+ * more than it advertises, for a client that comes back just before the time it was told.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 const prototypeReadyOptions = new WeakMap<Express, http.ServerOptions>();
 
@@ -59,9 +67,10 @@ export function createHttpServer(app: Express, timeouts?: ServerTimeouts): http.
       : options,
     app,
   );
-  server.keepAliveTimeout = 65_000;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   const locals = app.locals as { problemBase: string; logger: Logger };
   server.on('clientError', answerClientErrors({ problemBase: locals.problemBase, logger: locals.logger }));
+  server.on('connect', answerConnectRequests({ problemBase: locals.problemBase, logger: locals.logger }));
   return server;
 }
 

@@ -11,6 +11,12 @@ import { repoRoot, type DevState } from '../dev-env.js';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The ceiling for a stack's start (`running`): it bundles the apps and builds the console, applies the migrations and
+ * seeds, about 35 s on a quiet machine; on one busy with other work (load 15-25 on 2 cores) several minutes.
+ */
+export const STACK_START_MS = 480_000;
+
 // Ports are drawn below the kernel's ephemeral range (32768 and up on Linux): a port the OS hands out as free is also
 // the local port of the next outgoing connection, so under load another client could take it before the stack binds it.
 const QUIET_PORTS = { from: 20_000, to: 32_000 };

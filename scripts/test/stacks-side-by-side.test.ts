@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { queueOwnerKey } from '@backbone/publisher';
 import type { DevState } from '../dev-env.js';
-import { quietPort, stackDataDir, stackPort, startStack, waitFor, type Stack } from './stack-support.js';
+import { quietPort, STACK_START_MS, stackDataDir, stackPort, startStack, waitFor, type Stack } from './stack-support.js';
 
 const sharedRedis = inject('redisUrl');
 const EVENTS = 300;
@@ -79,9 +79,9 @@ beforeAll(async () => {
   bEnv = await stackEnv();
   a = run({ ...(await stackEnv()), REDIS_URL: sharedRedis }, dirA);
   b = run({ ...bEnv, REDIS_URL: sharedRedis }, dirB);
-  [aState, bState] = await Promise.all([a.running(150_000), b.running(150_000)]);
+  [aState, bState] = await Promise.all([a.running(STACK_START_MS), b.running(STACK_START_MS)]);
   prefixes.add(aState.queuePrefix).add(bState.queuePrefix);
-}, 180_000);
+}, STACK_START_MS + 30_000);
 
 afterAll(async () => {
   await Promise.all(stacks.map((stack) => stack.stop()));
@@ -98,8 +98,9 @@ afterAll(async () => {
   redis.disconnect();
 });
 
+// The ceilings of the waits below are far above what a quiet machine takes (every event metered within seconds).
 describe('two npm start stacks on one machine', () => {
-  it(`sharing one Redis: ${EVENTS} events published to one are metered by it, none by the other`, { timeout: 60_000 }, async () => {
+  it(`sharing one Redis: ${EVENTS} events published to one are metered by it, none by the other`, { timeout: 300_000 }, async () => {
     expect(aState.redisUrl).toBe(sharedRedis);
     expect(bState.redisUrl).toBe(sharedRedis);
 
@@ -111,16 +112,15 @@ describe('two npm start stacks on one machine', () => {
         const both = { a: await metered(aState), b: await metered(bState) };
         return both.a + both.b >= EVENTS ? both : undefined;
       },
-      30_000,
+      120_000,
       () => a.output() + b.output(),
     );
     expect(counts).toEqual({ a: EVENTS, b: 0 });
     expect(aState.queuePrefix).not.toBe(bState.queuePrefix);
   });
 
-  it("a stack told to use the other's queue prefix refuses to start, naming both databases", { timeout: 60_000 }, async () => {
+  it("a stack told to use the other's queue prefix refuses to start, naming both databases", { timeout: 300_000 }, async () => {
     expect(await b.stop()).toEqual([0, null]);
-    const startedAt = Date.now();
     b = run({ ...bEnv, REDIS_URL: sharedRedis, QUEUE_PREFIX: aState.queuePrefix }, b.dataDir);
     const [code] = await b.exited;
     expect(code, b.output()).toBe(1);
@@ -134,22 +134,21 @@ describe('two npm start stacks on one machine', () => {
     expect(b.output()).toContain(`delete the Redis key '${queueOwnerKey(aState.queuePrefix)}'`);
     // Before any app was started.
     expect(b.output()).not.toContain('bundling the apps');
-    expect(Date.now() - startedAt).toBeLessThan(30_000);
 
     // The other stack's queues still serve it.
     await publish(a, aState, 10);
     await waitFor(
       `${EVENTS + 10} events metered`,
       async () => ((await metered(aState)) === EVENTS + 10 ? true : undefined),
-      20_000,
+      120_000,
       () => a.output(),
     );
   });
 
-  it('without REDIS_URL, a stack with its own PostgreSQL runs its own redis-server on EMBEDDED_REDIS_PORT', { timeout: 120_000 }, async () => {
+  it('without REDIS_URL, a stack with its own PostgreSQL runs its own redis-server on EMBEDDED_REDIS_PORT', { timeout: STACK_START_MS + 300_000 }, async () => {
     const redisPort = await quietPort();
     b = run({ ...bEnv, EMBEDDED_REDIS_PORT: String(redisPort) }, b.dataDir);
-    const state = await b.running(100_000);
+    const state = await b.running(STACK_START_MS);
     prefixes.add(state.queuePrefix);
     expect(state.redisUrl).toBe(`redis://127.0.0.1:${redisPort}`);
     expect(state.pids.redis).toBeGreaterThan(0);
@@ -164,7 +163,7 @@ describe('two npm start stacks on one machine', () => {
       await waitFor(
         '20 events metered',
         async () => ((await metered(state)) === 20 ? true : undefined),
-        20_000,
+        120_000,
         () => b.output(),
       );
       expect(await own.keys(`${state.queuePrefix}:platform-events:*`)).not.toEqual([]);

@@ -1,6 +1,8 @@
 // The supervisor with tiny real child processes: a process that dies is restarted with a new pid, one that keeps
 // dying right after its start is given up on with a message naming it and why, and then everything is stopped. A port
 // another program holds stops everything at once, saying which port and which variable moves it.
+// Runs are timed by a clock only the test moves: whether a run ended "right after its start" is what the test says,
+// not how fast this machine starts a node process (on a loaded one, seconds).
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '@backbone/testkit';
@@ -18,7 +20,8 @@ const isAlive = (pid: number) => {
   }
 };
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 5000): Promise<T> {
+/** Polls for what the supervisor does in the background; the ceiling is far above the few hundred ms it takes. */
+async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
     const value = probe();
     if (value !== undefined) return value;
@@ -40,19 +43,22 @@ async function hold(port: number): Promise<void> {
   held.push(server);
 }
 
+/** A supervisor whose clock stands still unless the test moves it (clock.advance): every run is a quick one unless the test makes it long. */
 function supervise(options: Partial<SupervisorOptions> = {}) {
   const logged: string[] = [];
   const gaveUp: string[] = [];
+  let now = 0;
+  const clock = { advance: (ms: number) => void (now += ms) };
   supervisor = createSupervisor({
     log: (m) => logged.push(m),
     onGiveUp: (reason) => gaveUp.push(reason),
     restartDelayMs: 10,
-    // Generous: a node child that exits at once can still take seconds to start on a loaded machine.
-    quickExitMs: 10_000,
+    quickExitMs: 1000,
     maxQuickExits: 3,
+    now: () => now,
     ...options,
   });
-  return { supervisor, logged, gaveUp };
+  return { supervisor, logged, gaveUp, clock };
 }
 
 describe('supervisor', () => {
@@ -86,7 +92,7 @@ describe('supervisor', () => {
 
     const reason = await waitFor('the give-up', () => gaveUp[0]);
     expect(reason).toBe(
-      'worker keeps failing right after its start: it ended within 10 s of starting 3 times in a row (last: exit code 3: cannot read config: PORT is not a number); stopping everything',
+      'worker keeps failing right after its start: it ended within 1 s of starting 3 times in a row (last: exit code 3: cannot read config: PORT is not a number); stopping everything',
     );
     expect(gaveUp).toHaveLength(1);
     // Two restarts with a growing delay, then the give-up.
@@ -101,7 +107,7 @@ describe('supervisor', () => {
   it('a service whose first run cannot even start is given up on, and add() rejects with the reason', async () => {
     const { supervisor, gaveUp } = supervise();
     await expect(supervisor.add(commandService('ghost', '/nonexistent/ghost', [], { cwd: process.cwd(), env: process.env }))).rejects.toThrow(
-      'ghost keeps failing right after its start: it ended within 10 s of starting 3 times in a row (last: did not start: spawn /nonexistent/ghost ENOENT); stopping everything',
+      'ghost keeps failing right after its start: it ended within 1 s of starting 3 times in a row (last: did not start: spawn /nonexistent/ghost ENOENT); stopping everything',
     );
     await waitFor('the give-up', () => gaveUp[0]);
   });
@@ -147,11 +153,22 @@ describe('supervisor', () => {
   });
 
   it('counts only exits in a row: a process that ran longer than the window starts a fresh count', async () => {
-    const { supervisor, logged, gaveUp } = supervise({ quickExitMs: 300, maxQuickExits: 2 });
-    // Lives 400 ms (beyond the window) each time: restarted again and again, never given up on.
-    await supervisor.add(node('flaky', 'setTimeout(() => process.exit(1), 400)'));
-    await waitFor('three restarts', () => (logged.length >= 3 ? true : undefined), 5000);
+    const { supervisor, logged, gaveUp, clock } = supervise({ maxQuickExits: 2 });
+    // Exits at once every time, but every second run lasts beyond the window by the supervisor's clock: quick, long,
+    // quick, long... Two quick exits in a row would give up; one quick exit between long runs never does.
+    const exits = node('flaky', 'process.exit(1)');
+    let runs = 0;
+    await supervisor.add({
+      name: exits.name,
+      start() {
+        runs += 1;
+        if (runs % 2 === 0) clock.advance(60_000);
+        return exits.start();
+      },
+    });
+    await waitFor('five restarts or a give-up', () => (logged.length >= 5 || gaveUp.length > 0 ? true : undefined));
     expect(gaveUp).toEqual([]);
-    expect(logged.every((line) => line === 'flaky ended (exit code 1); restarting it in 10 ms')).toBe(true);
+    // A fresh count after each long run: the delay never grows.
+    expect(logged.slice(0, 5)).toEqual(Array.from({ length: 5 }, () => 'flaky ended (exit code 1); restarting it in 10 ms'));
   });
 });

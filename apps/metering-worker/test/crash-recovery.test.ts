@@ -66,7 +66,8 @@ async function jobCounts() {
   return queues.queue().getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
 }
 
-describe('worker processes that die or stop', () => {
+// Two worker starts and a backlog of 4,000 events: about 6 s on a quiet machine, over a minute on a loaded one.
+describe('worker processes that die or stop', { timeout: 300_000 }, () => {
   beforeAll(async () => {
     // Start from an empty queue, whatever an earlier test left.
     await queues.queue().obliterate({ force: true });
@@ -128,6 +129,7 @@ describe('worker processes that die or stop', () => {
       await brake.untilWaitedOn();
       worker.child.kill('SIGTERM');
       // Draining: the active jobs (those waiting on the brake among them) must finish before the process may exit.
+      await waitFor('the worker to start shutting down', () => Promise.resolve(worker.output().includes('shutting down')));
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(worker.child.exitCode).toBeNull();
     } finally {

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { afterAll } from 'vitest';
+import { afterEach } from 'vitest';
 import { waitFor, type TestDatabase } from '@backbone/testkit';
 
 export {
@@ -28,10 +28,12 @@ export interface ChildWorker {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-// Worker processes a failed test left running are killed after the file.
+// Worker processes a failed test left running are killed after it: one that timed out goes on in the background, and
+// its worker would take the next test's jobs (a SIGTERM test then saw its own worker exit at once, with nothing active).
 const spawned = new Set<ChildProcess>();
-afterAll(() => {
+afterEach(() => {
   for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  spawned.clear();
 });
 
 /** Runs `tsx apps/metering-worker/src/main.ts` as its own process, the way it runs in production. */
@@ -61,7 +63,7 @@ export function spawnWorker(db: TestDatabase, env: Record<string, string>): Chil
   return { child, output: () => output, exited };
 }
 
-/** Waits until the child worker logs that it is running. */
+/** Waits until the child worker logs that it is running (3 s on a quiet machine, over 30 s on a loaded one: tsx compiles it first). */
 export async function untilRunning(worker: ChildWorker): Promise<void> {
   await waitFor(
     () => `the worker process to start; its output:\n${worker.output().slice(-2000)}`,
@@ -69,7 +71,7 @@ export async function untilRunning(worker: ChildWorker): Promise<void> {
       if (worker.child.exitCode !== null) throw new Error(`worker exited with ${worker.child.exitCode}: ${worker.output().slice(-2000)}`);
       return worker.output().includes('metering worker running');
     },
-    60_000,
+    120_000,
   );
 }
 

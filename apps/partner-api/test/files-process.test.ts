@@ -43,7 +43,8 @@ async function startApi() {
   return { api, url: listening.line.url as string };
 }
 
-describe('files and the partner API process', () => {
+// Each test starts the API twice under tsx: 3 s a start on a quiet machine, over 30 s on a loaded one.
+describe('files and the partner API process', { timeout: 300_000 }, () => {
   it('keeps an uploaded file across a restart: the new process books with it, and its bytes are unchanged', async () => {
     const op = await createOperator(db.pool);
     const question = await createTestQuestion(db.pool, op.activity, { question: 'Signed waiver', type: 'file', required: true });

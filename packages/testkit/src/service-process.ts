@@ -20,7 +20,10 @@ export interface ServiceProcess {
   lines(): LogLine[];
   /** stdout and stderr so far (for failure messages). */
   output(): string;
-  /** The first line matching `predicate`, waiting up to `timeoutMs` for it. */
+  /**
+   * The first line matching `predicate`, waiting up to `timeoutMs` for it (by default 120 s: a service compiled by tsx
+   * on start is listening after about 3 s on a quiet machine, after over 30 s on a loaded one).
+   */
   waitForLine(what: string, predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<LogLine>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -64,7 +67,7 @@ export function useServiceProcesses(): { spawn(entry: string, env: Record<string
         child,
         lines: () => lines,
         output: () => output,
-        async waitForLine(what, predicate, timeoutMs = 30_000) {
+        async waitForLine(what, predicate, timeoutMs = 120_000) {
           const deadline = Date.now() + timeoutMs;
           for (;;) {
             const found = lines.find((l) => predicate(l.line));

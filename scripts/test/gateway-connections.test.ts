@@ -35,7 +35,8 @@ function close(server: http.Server): Promise<void> {
 }
 
 beforeAll(async () => {
-  api = createHttpServer(createTestPartnerApp(db.pool));
+  // A quota so large that no partner's share of unfinished uploads refuses one: this file is about the gateway.
+  api = createHttpServer(createTestPartnerApp(db.pool, { fileQuotaBytes: 1e12 }));
   urls.direct = await listen(api);
   const targets = { partnerApi: urls.direct, usageApi: urls.direct, operatorApi: urls.direct };
   gateway = createGateway(targets, { problemBase: PROBLEM_BASE });

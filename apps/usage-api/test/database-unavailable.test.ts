@@ -50,6 +50,9 @@ describe('PostgreSQL out of reach: 503 with Retry-After', () => {
     const before = await countEntries(db.pool, client.account.id);
     proxy.refuse();
     proxy.cut();
+    // A write sent on a connection whose end the app has not yet noticed could have reached a server: its outcome would
+    // be unknown (503 /outcome-unknown). Once the pool has dropped them, nothing listens and nothing can be sent.
+    await waitFor('the app pool dropped its cut connections', async () => appPool.idleCount === 0);
     try {
       for (const response of [
         await post({ Meter: 'api-calls', Usage: 1 }),

@@ -247,3 +247,22 @@ export async function listBookingChanges(
   const last = rows.at(-1);
   return { changes: rows, last: last ? { xid: last.changeXid, id: last.id } : null };
 }
+
+/** Moves a live hold's expiry to `minutes` from now (row locked by the caller) and records the extension. */
+export async function moveHoldExpiry(db: Db, booking: { accountId: string; id: number }, minutes: number, actor: BookingActor): Promise<Date> {
+  const { rows } = await db.query<{ expiresAt: Date }>({
+    name: 'booking-hold-extend',
+    text: `WITH extended AS (
+             UPDATE bookings SET expires_at = now() + make_interval(mins => $3)
+              WHERE id = $2 AND ${tenantIs('account_id', '$1')} AND status = 'on_hold'
+             RETURNING expires_at
+           ), history AS (
+             INSERT INTO booking_history (account_id, booking_id, action, actor_kind, partner_id, api_key_id, user_id)
+             SELECT $1, $2, 'extended', $4, $5, $6, $7 FROM extended
+           )
+           SELECT expires_at AS "expiresAt" FROM extended`,
+    values: [booking.accountId, booking.id, minutes, ...actorColumns(actor)],
+  });
+  if (!rows[0]) throw new Error(`hold ${booking.id} was not extended`);
+  return rows[0].expiresAt;
+}

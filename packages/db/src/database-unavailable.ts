@@ -53,15 +53,17 @@ export class OutcomeUnknownError extends Error {
 }
 
 /**
- * A lost connection that may have carried the statement to the server: the socket was cut or reset, or the server ended
- * the session, while a statement could be on its way. A failed connection attempt, a full server or a client already
- * known broken sent nothing.
+ * A lost connection that may have carried the statement to the server and its change with it: the socket was cut or
+ * reset with no answer (the client cannot tell whether the server got the statement, nor whether it ran it), or the
+ * server ended in a crash (57P02: its WAL may hold a commit made just before). A connection that never opened, a full
+ * server, a client already known broken, or a server that answered with its own refusal (57P01, a shutdown or
+ * pg_terminate_backend, ends the statement before its commit) made nothing.
  */
 export function isLostInFlight(error: unknown): boolean {
   if (!isDatabaseUnavailable(error)) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code === '57P02';
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return false;
-  if (code === '57P03' || code === '53300') return false;
   return !NOTHING_SENT_MESSAGES.has(String(message));
 }
 

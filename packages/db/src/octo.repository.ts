@@ -5,10 +5,9 @@
 import { LAPSED_HOLDS } from './lapsed-holds.js';
 import { BOOKING_FROM, BOOKING_RECORD_MEMBERS, bookingColumns, toBookingRecord, type BookingRecord, type BookingRowOf } from './booking-row.js';
 import type { BookingOwner } from './booking-lifecycle.repository.js';
-import { actorColumns } from './booking-lifecycle.repository.js';
 import { tenantIs } from './tenant-check.js';
 import type { Db } from './pool.js';
-import type { BookingActor, OctoActivity, OctoSlot } from '@backbone/domain';
+import type { OctoActivity, OctoSlot } from '@backbone/domain';
 
 export interface OctoSupplierRecord {
   id: string;
@@ -193,33 +192,4 @@ export async function setOctoUnitItems(db: Db, accountId: string, bookingId: num
     text: `UPDATE bookings SET octo_unit_items = $3 WHERE id = $2 AND ${tenantIs('account_id', '$1')}`,
     values: [accountId, bookingId, JSON.stringify(unitItems)],
   });
-}
-
-/** The partner's booking with this OCTO uuid, under its row lock (inside a transaction); null when there is none. */
-export async function lockOctoBookingReference(db: Db, owner: BookingOwner & { partnerId: string }, uuid: string): Promise<string | null> {
-  const { rows } = await db.query<{ reference: string }>({
-    name: 'octo-booking-lock',
-    text: `SELECT reference FROM bookings WHERE partner_id = $2 AND octo_uuid = $3::uuid AND ${tenantIs('account_id', '$1')} FOR UPDATE`,
-    values: [owner.accountId, owner.partnerId, uuid],
-  });
-  return rows[0]?.reference ?? null;
-}
-
-/** Moves a live hold's expiry to `minutes` from now (row locked by the caller) and records the extension. */
-export async function extendHold(db: Db, booking: { accountId: string; id: number }, minutes: number, actor: BookingActor): Promise<Date> {
-  const { rows } = await db.query<{ expiresAt: Date }>({
-    name: 'octo-hold-extend',
-    text: `WITH extended AS (
-             UPDATE bookings SET expires_at = now() + make_interval(mins => $3)
-              WHERE id = $2 AND ${tenantIs('account_id', '$1')} AND status = 'on_hold'
-             RETURNING expires_at
-           ), history AS (
-             INSERT INTO booking_history (account_id, booking_id, action, actor_kind, partner_id, api_key_id, user_id)
-             SELECT $1, $2, 'extended', $4, $5, $6, $7 FROM extended
-           )
-           SELECT expires_at AS "expiresAt" FROM extended`,
-    values: [booking.accountId, booking.id, minutes, ...actorColumns(actor)],
-  });
-  if (!rows[0]) throw new Error(`hold ${booking.id} was not extended`);
-  return rows[0].expiresAt;
 }

@@ -4,6 +4,7 @@
 // time. The places move in one transaction with the same conditional rule as a create: the target has room, or
 // nothing changes.
 import type { BookingStatus } from '@backbone/contracts';
+import { assertBeforeCutoff, insufficientCapacity, timeslotUnavailable } from './booking-rules.js';
 import { DomainError } from './errors.js';
 import type { OperatorActor } from './audit.js';
 import { effectiveStatus, type BookingState } from './booking-lifecycle.js';
@@ -30,14 +31,7 @@ export function assertChangeable(state: BookingState, now: Date, by: 'partner' |
   if (status !== 'on_hold' && status !== 'confirmed') {
     throw new DomainError('invalid-transition', `Booking ${state.reference} is ${status}; it can no longer be changed.`, { Status: status });
   }
-  if (by === 'partner') {
-    const cutoff = new Date(state.startsAt.getTime() - state.cancellationCutoffMinutes * 60_000);
-    if (now >= cutoff) {
-      const when =
-        state.cancellationCutoffMinutes === 0 ? 'once the activity has started' : `less than ${state.cancellationCutoffMinutes} minutes before the start`;
-      throw new DomainError('change-window-closed', `Booking ${state.reference} can no longer be changed: changes close ${when}.`);
-    }
-  }
+  if (by === 'partner') assertBeforeCutoff(state, now, 'change');
 }
 
 /**
@@ -53,15 +47,12 @@ export function placesToTake(
   const moving = target.id !== change.fromTimeslotId;
   const take = moving ? change.participantsAfter : change.participantsAfter - change.participantsBefore;
   if (take <= 0) return { take, verdict: 'fits' };
-  const at = `${target.date} at ${target.time}`;
-  if (target.status === 'closed') throw new DomainError('timeslot-unavailable', `The timeslot on ${at} is closed. Choose another timeslot.`);
-  if (target.started) throw new DomainError('timeslot-unavailable', `The timeslot on ${at} has already started. Choose another timeslot.`);
+  if (target.status === 'closed') throw timeslotUnavailable(target, 'closed');
+  if (target.started) throw timeslotUnavailable(target, 'started');
   const free = target.capacity - target.booked;
   if (take <= free) return { take, verdict: 'fits' };
   if (take <= free + target.lapsed) return { take, verdict: 'release-lapsed' };
-  const available = Math.max(0, free + target.lapsed);
-  const left = available === 0 ? 'no places are left' : available === 1 ? 'only 1 place is left' : `only ${available} places are left`;
-  throw new DomainError('insufficient-capacity', `Not enough places on ${at}: ${take} needed, ${left}. Nothing was changed.`, { Available: available });
+  throw insufficientCapacity(target, { places: take, verb: 'needed' }, free + target.lapsed);
 }
 
 /**

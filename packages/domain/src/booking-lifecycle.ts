@@ -2,6 +2,7 @@
 // invalid transition. A hold whose expiry has passed is expired in every answer, whether or not it was marked yet.
 // Partners may cancel until the activity's cutoff before the start; the operator may cancel at any time.
 import type { BookingStatus } from '@backbone/contracts';
+import { assertBeforeCutoff } from './booking-rules.js';
 import { DomainError, ValidationError, type FieldError } from './errors.js';
 
 export type { BookingStatus };
@@ -24,14 +25,7 @@ export function decideCancel(state: BookingState, now: Date, by: 'partner' | 'op
   const status = effectiveStatus(state.status, state.expiresAt, now);
   if (status === 'cancelled') return 'unchanged';
   if (status === 'expired') throw invalidTransition(state.reference, status, 'cancelled');
-  if (by === 'partner') {
-    const cutoff = new Date(state.startsAt.getTime() - state.cancellationCutoffMinutes * 60_000);
-    if (now >= cutoff) {
-      const when =
-        state.cancellationCutoffMinutes === 0 ? 'once the activity has started' : `less than ${state.cancellationCutoffMinutes} minutes before the start`;
-      throw new DomainError('cancellation-window-closed', `Booking ${state.reference} can no longer be cancelled: cancellations close ${when}.`);
-    }
-  }
+  if (by === 'partner') assertBeforeCutoff(state, now, 'cancel');
   return 'cancel';
 }
 
@@ -39,13 +33,25 @@ export function decideCancel(state: BookingState, now: Date, by: 'partner' | 'op
 export function decideConfirm(state: BookingState, now: Date): 'confirm' | 'unchanged' {
   const status = effectiveStatus(state.status, state.expiresAt, now);
   if (status === 'confirmed') return 'unchanged';
-  if (status === 'expired')
-    throw new DomainError(
-      'hold-expired',
-      `The hold on booking ${state.reference} expired at ${state.expiresAt?.toISOString() ?? 'its expiry'}; its places were released. Book again.`,
-    );
+  if (status === 'expired') throw holdExpired(state);
   if (status !== 'on_hold') throw invalidTransition(state.reference, status, 'confirmed');
   return 'confirm';
+}
+
+/** A hold may be extended while it is one: on hold and not yet lapsed (a lapsed hold's places are already free). */
+export function decideExtend(state: BookingState, now: Date): 'extend' {
+  const status = effectiveStatus(state.status, state.expiresAt, now);
+  if (status === 'expired') throw holdExpired(state);
+  if (status !== 'on_hold')
+    throw new DomainError('invalid-transition', `Booking ${state.reference} is ${status}; only a hold can be extended.`, { Status: status });
+  return 'extend';
+}
+
+function holdExpired(state: BookingState): DomainError {
+  return new DomainError(
+    'hold-expired',
+    `The hold on booking ${state.reference} expired at ${state.expiresAt?.toISOString() ?? 'its expiry'}; its places were released. Book again.`,
+  );
 }
 
 function invalidTransition(reference: string, from: BookingStatus, to: BookingStatus): DomainError {

@@ -2,7 +2,8 @@
 // either books or says why not (409). The store is the persistence port; the db package implements it in SQL.
 import { randomUUID } from 'node:crypto';
 import type { Booking, BookingAnswer, BookingChannel, BookingCreatedPayload } from '@backbone/contracts';
-import { DomainError, ValidationError } from './errors.js';
+import { ValidationError } from './errors.js';
+import { insufficientCapacity, partySizeError, timeslotUnavailable } from './booking-rules.js';
 import { generateBookingReference } from './booking-reference.js';
 import { completeCustomer, type CustomerDetails } from './booking-lifecycle.js';
 import type { AnswerFile } from './files.js';
@@ -108,9 +109,8 @@ export async function createBooking(store: BookingStore, request: NewBooking): P
     anyShopfront: request.channel === 'pos',
   });
   if (!activity) throw new ValidationError([{ field: 'ActivityID', message: 'ActivityID is not an activity offered by this account.' }]);
-  if (request.participants > activity.maxParticipants) {
-    throw new ValidationError([{ field: 'Participants', message: `Participants must be at most ${activity.maxParticipants} for this activity.` }]);
-  }
+  const tooLarge = partySizeError(request.participants, activity.maxParticipants);
+  if (tooLarge) throw new ValidationError([tooLarge]);
   const fileIds = referencedFileIds(request.answers);
   const files =
     fileIds.length > 0 ? await store.findAnswerFiles({ accountId: request.accountId, partnerId: request.partnerId }, fileIds) : new Map<string, AnswerFile>();
@@ -159,11 +159,12 @@ export async function createBooking(store: BookingStore, request: NewBooking): P
     if (outcome.kind === 'reference-taken') continue;
     const slot = outcome.timeslot;
     lastRefusal = slot;
-    if (!slot || slot.status === 'closed' || slot.started) throw timeslotUnavailable(request, slot);
+    if (!slot) throw timeslotUnavailable(request, 'missing');
+    if (slot.status === 'closed' || slot.started) throw timeslotUnavailable(request, slot.status === 'closed' ? 'closed' : 'started');
     // Places freed between the refusal and the look (a cancellation): try again.
     if (slot.available < request.participants) break;
   }
-  if (lastRefusal) throw insufficientCapacity(request, lastRefusal.available);
+  if (lastRefusal) throw insufficientCapacity(request, { places: request.participants, verb: 'requested' }, lastRefusal.available);
   throw new Error(`no free booking reference after ${ATTEMPTS} attempts`);
 }
 
@@ -187,21 +188,4 @@ export function bookingOf(
     CreatedAt: createdAt.toISOString(),
     ...(expiresAt ? { ExpiresAt: expiresAt.toISOString() } : {}),
   };
-}
-
-function timeslotUnavailable(request: NewBooking, slot: TimeslotState | null): DomainError {
-  const at = `${request.date} at ${request.time}`;
-  const why = !slot
-    ? `There is no timeslot on ${at}.`
-    : slot.status === 'closed'
-      ? `The timeslot on ${at} is closed.`
-      : `The timeslot on ${at} has already started.`;
-  return new DomainError('timeslot-unavailable', `${why} Choose another timeslot.`);
-}
-
-function insufficientCapacity(request: NewBooking, available: number): DomainError {
-  const left = available <= 0 ? 'no places are left' : available === 1 ? 'only 1 place is left' : `only ${available} places are left`;
-  return new DomainError('insufficient-capacity', `Not enough places on ${request.date} at ${request.time}: ${request.participants} requested, ${left}.`, {
-    Available: Math.max(0, available),
-  });
 }

@@ -3,6 +3,7 @@ export * from './time-zones.js';
 export * from './activities.js';
 export * from './availability.js';
 export * from './booking-reference.js';
+export * from './booking-rules.js';
 export * from './booking.js';
 export * from './booking-lifecycle.js';
 export * from './booking-changes.js';

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { BookingAnswer, BookingChanges, BookingDetails, CancelBookingRequest, ConfirmBookingRequest } from '@backbone/contracts';
 import {
   attachFilesToBooking,
+  moveHoldExpiry,
   findAnswerFiles,
   findBooking,
   inTransaction,
@@ -26,6 +27,7 @@ import {
   completeCustomer,
   decideCancel,
   decideConfirm,
+  decideExtend,
   notFound,
   referencedFileIds,
   ValidationError,
@@ -173,6 +175,16 @@ export async function cancelBooking(
   );
   if (cancelled && !result.replayed) countBookings(cancelled, 'cancelled');
   return result;
+}
+
+/** Moves a hold's expiry to `minutes` from now: only a hold that has not lapsed (decideExtend). */
+export async function extendBookingHold(deps: { pool: Pool }, ref: BookingRef, minutes: number, actor: BookingActor): Promise<BookingDetails> {
+  return inTransaction(deps.pool, async (tx) => {
+    const booking = await lockedBooking(tx, ref);
+    decideExtend(stateOf(booking), booking.now);
+    const expiresAt = await moveHoldExpiry(tx, booking, minutes, actor);
+    return toBookingDetails({ ...booking, expiresAt, updatedAt: booking.now });
+  });
 }
 
 /** A sync cursor: where the pass started and the position of the last booking served. Opaque to clients. */

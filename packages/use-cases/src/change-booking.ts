@@ -7,7 +7,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BookingAnswer, BookingChangeMember, BookingDetails, BookingUpdatedPayload } from '@backbone/contracts';
 import {
-  awaitDurable,
   findActivityForChange,
   findBooking,
   findTimeslotId,
@@ -19,10 +18,19 @@ import {
   type Db,
   type Pool,
 } from '@backbone/db';
-import { assertChangeable, DomainError, notFound, placesToTake, ValidationError, type BookingActor, type CustomerDetails } from '@backbone/domain';
+import {
+  assertChangeable,
+  notFound,
+  partySizeError,
+  placesToTake,
+  timeslotUnavailable,
+  ValidationError,
+  type BookingActor,
+  type CustomerDetails,
+} from '@backbone/domain';
 import { actingAs, checkedAnswers, keepAnswerFiles, lockedBooking, stateOf, type BookingRef } from './booking-lifecycle.js';
 import { toBookingDetails } from './booking-details.js';
-import { runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
+import { awaitCommittedDurable, runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
 
 export interface BookingChangeRequest {
   /** Move to this timeslot: of the booking's activity, or of `activityId` when given. */
@@ -62,7 +70,7 @@ export async function changeBooking(
     }),
   );
   // Releasing lapsed holds commits without waiting for the disk (see releaseLapsedHolds); this answer must not.
-  if (releasedLapsedHolds) await awaitDurable(uow.pool);
+  if (releasedLapsedHolds) await awaitCommittedDurable(uow.pool);
   return result;
 }
 
@@ -85,9 +93,8 @@ export async function applyBookingChange(
 
   const activity = await targetActivity(tx, booking, request, actor);
   const participants = request.participants ?? booking.participants;
-  if (participants > activity.maxParticipants) {
-    throw new ValidationError([{ field: 'Participants', message: `Participants must be at most ${activity.maxParticipants} for this activity.` }]);
-  }
+  const tooLarge = partySizeError(participants, activity.maxParticipants);
+  if (tooLarge) throw new ValidationError([tooLarge]);
   const timeslotId = request.move ? await targetTimeslot(tx, booking, activity.id, request.move, actor) : booking.timeslotId;
   const answers = await changedAnswers(tx, booking, activity, participants, request.answers);
   const customer = request.customer ? { ...booking.customer, ...definedMembers(request.customer) } : booking.customer;
@@ -171,7 +178,7 @@ async function targetTimeslot(
   const id = await findTimeslotId(db, booking.accountId, activityInternalId, move.date, move.time);
   // A partner is told to offer another timeslot, as a create tells it; the operator picked a slot that does not exist.
   if (id === null && actor.kind !== 'partner') throw notFound(`Timeslot on ${move.date} at ${move.time}`);
-  if (id === null) throw new DomainError('timeslot-unavailable', `There is no timeslot on ${move.date} at ${move.time}. Choose another timeslot.`);
+  if (id === null) throw timeslotUnavailable(move, 'missing');
   return id;
 }
 

@@ -40,6 +40,19 @@ export interface Replayable<T> {
   replayed: boolean;
 }
 
+/**
+ * Waits until a change that committed without flushing (COMMIT_WITHOUT_FLUSH) is on disk, before anyone is told of it.
+ * The change has committed when the wait begins: whatever stops the wait (a lost connection, or no connection at all),
+ * it was made and may or may not reach the disk, so the outcome is unknown.
+ */
+export async function awaitCommittedDurable(pool: Pool): Promise<void> {
+  try {
+    await awaitDurable(pool);
+  } catch (error) {
+    throw isDatabaseUnavailable(error) ? new OutcomeUnknownError(error) : error;
+  }
+}
+
 /** How often a claim is released again while the database does not answer. */
 const RELEASE_RETRY_MS = 1000;
 
@@ -60,14 +73,7 @@ export async function runIdempotently<T>(
   work: (db: Db) => Promise<T>,
   options: { durable?: boolean } = {},
 ): Promise<Replayable<T>> {
-  // The work has committed when the wait begins: whatever stops the wait (a lost connection, or no connection at all),
-  // the change was made and may or may not reach the disk.
-  const durable = () =>
-    options.durable
-      ? awaitDurable(pool).catch((error: unknown) => {
-          throw isDatabaseUnavailable(error) ? new OutcomeUnknownError(error) : error;
-        })
-      : Promise.resolve();
+  const durable = () => (options.durable ? awaitCommittedDurable(pool) : Promise.resolve());
   if (!request) {
     // Without a key the work is one statement that commits by itself: lost on its way back, it may have been made.
     const value = await work(pool).catch(throwOutcomeUnknownIfLost);

@@ -21,17 +21,13 @@ import type {
   OctoUpdateRequest,
 } from '@backbone/contracts';
 import {
-  awaitDurable,
-  extendHold,
-  findBooking,
+  moveHoldExpiry,
   findOctoBooking,
   findOctoSlots,
   findOctoSupplier,
-  inTransaction,
   listOctoActivities,
   listOctoBookings,
   listOctoSlots,
-  lockOctoBookingReference,
   setOctoIdentity,
   setOctoUnitItems,
   type BookingRecord,
@@ -55,6 +51,7 @@ import {
   octoBadRequest,
   octoUnprocessable,
   parseAvailabilityId,
+  partySizeError,
   participantsOf,
   toOctoAvailability,
   toOctoBooking,
@@ -64,11 +61,11 @@ import {
   type OctoActivity,
   type OctoView,
 } from '@backbone/domain';
-import { cancelBooking, confirmBooking } from './booking-lifecycle.js';
+import { cancelBooking, confirmBooking, extendBookingHold } from './booking-lifecycle.js';
 import { applyBookingChange, changeBooking } from './change-booking.js';
 import { createBooking } from './create-booking.js';
 import { IdempotencyError } from './errors.js';
-import { hashRequest } from './idempotency.js';
+import { awaitCommittedDurable, hashRequest } from './idempotency.js';
 
 /** Who calls: an ota key's partner (the reseller) within its account. */
 export interface OctoCaller {
@@ -211,7 +208,8 @@ export async function reserveOctoBooking(uow: Uow, caller: OctoCaller, request: 
   const activity = await offeredOption(uow.pool, caller.accountId, request.productId, request.optionId);
   const start = await availabilityOf(uow.pool, activity, request.availabilityId);
   const unitItems = storedUnitItems(request.unitItems);
-  if (unitItems.length > activity.maxParticipants) throw octoUnprocessable(`At most ${activity.maxParticipants} unit items per booking for this product.`);
+  const tooLarge = partySizeError(unitItems.length, activity.maxParticipants, 'unitItems');
+  if (tooLarge) throw octoUnprocessable(tooLarge.message);
   const notes = request.notes ?? null;
   try {
     await createBooking(
@@ -252,16 +250,8 @@ export async function extendOctoBooking(
   expirationMinutes: number | undefined,
   view: OctoView,
 ): Promise<OctoBooking> {
-  if (!UUID.test(uuid)) throw invalidBookingUuid(uuid);
-  await inTransaction(uow.pool, async (tx) => {
-    const reference = await lockOctoBookingReference(tx, ownerOf(caller), uuid.toLowerCase());
-    if (!reference) throw invalidBookingUuid(uuid);
-    const booking = await findBooking(tx, ownerOf(caller), reference, { lock: true });
-    if (!booking || booking.status !== 'on_hold' || (booking.expiresAt !== null && booking.expiresAt <= booking.now)) {
-      throw octoUnprocessable('Only a reservation (ON_HOLD, not yet expired) can be extended.');
-    }
-    await extendHold(tx, booking, holdMinutesOf(expirationMinutes), actorOf(caller));
-  });
+  const reference = await referenceOf(uow, caller, uuid);
+  await extendBookingHold(uow, { owner: ownerOf(caller), reference }, holdMinutesOf(expirationMinutes), actorOf(caller));
   return answer(uow, caller, uuid.toLowerCase(), view);
 }
 
@@ -306,7 +296,7 @@ export async function confirmOctoBooking(uow: Uow, caller: OctoCaller, uuid: str
       : {},
   );
   // Releasing lapsed holds let the transaction commit without waiting for the disk; the answer waits for it.
-  if (releasedLapsedHolds) await awaitDurable(uow.pool);
+  if (releasedLapsedHolds) await awaitCommittedDurable(uow.pool);
   return answer(uow, caller, uuid.toLowerCase(), view);
 }
 
@@ -329,7 +319,7 @@ export async function updateOctoBooking(uow: Uow, caller: OctoCaller, uuid: stri
   // Under the change's row lock: the unit items, and a reservation's new expiry (a confirmed booking has none to move).
   const withinChange = async (tx: Db, booking: BookingRecord) => {
     await items.withinChange?.(tx, booking);
-    if (holdMinutes !== undefined && booking.status === 'on_hold') await extendHold(tx, booking, holdMinutes, actorOf(caller));
+    if (holdMinutes !== undefined && booking.status === 'on_hold') await moveHoldExpiry(tx, booking, holdMinutes, actorOf(caller));
   };
   await changeBooking(
     uow,

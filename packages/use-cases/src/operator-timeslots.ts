@@ -3,7 +3,6 @@
 // written with its audit entry in one transaction; a change to what the timeslot already is records nothing.
 import type { OperatorTimeslot } from '@backbone/contracts';
 import {
-  awaitDurable,
   findOperatorTimeslot,
   findTimeslotLabel,
   recordAudit,
@@ -16,6 +15,7 @@ import {
   type Pool,
 } from '@backbone/db';
 import { DomainError, notFound, type AuditActor } from '@backbone/domain';
+import { awaitCommittedDurable } from './idempotency.js';
 
 export interface TimeslotUnitOfWork {
   pool: Pool;
@@ -70,6 +70,6 @@ export async function changeTimeslotCapacity(uow: TimeslotUnitOfWork, request: T
     return (await findOperatorTimeslot(client, request.accountId, request.timeslotId))!;
   });
   // Releasing lapsed holds commits without a flush (it holds the timeslot's row): the answer waits until it is on disk.
-  await awaitDurable(uow.pool);
+  await awaitCommittedDurable(uow.pool);
   return changed;
 }

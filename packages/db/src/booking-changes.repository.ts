@@ -2,31 +2,44 @@
 // directions between the same two timeslots lock them in the same order, so they queue instead of deadlocking), and
 // the change itself: the places moved, the booking rewritten, its booking.updated event and its history row, in one
 // statement. The caller holds the booking's row lock (booking first, then timeslots, as every transition does).
-import type { BookingActor, ChangeTimeslot } from '@backbone/domain';
-import { actorColumns } from './booking-lifecycle.repository.js';
+import type { BookingActor, BookingChangeStore, BookingChangeWrite, BookingHistoryEntry, ChangeActivity, ChangeTimeslot } from '@backbone/domain';
 import type { BookingRecord } from './booking-row.js';
+import { actorColumns } from './booking-lifecycle.repository.js';
 import { SHOWN_STATUS } from './booking-row.js';
+import { attachFilesToBooking, findAnswerFiles } from './files.repository.js';
+import { releaseLapsedHolds } from './booking-lifecycle.repository.js';
+import { listOfferedActivityQuestions } from './questions.repository.js';
 import { LAPSED_HOLDS } from './lapsed-holds.js';
 import { tenantIs } from './tenant-check.js';
 import type { Db } from './pool.js';
 
-/** An activity a booking may move to: active, and (for a partner) offered in the shopfront. */
-export interface ChangeActivity {
-  id: number;
-  activityId: string;
-  maxParticipants: number;
-  timeZone: string;
+/** A change's persistence within the transaction `tx` that holds the booking's row lock. */
+export function createBookingChangeStore(tx: Db): BookingChangeStore {
+  return {
+    findActivity: (accountId, activityId, options) => findActivityForChange(tx, accountId, activityId, options),
+    findTimeslotId: (accountId, activityInternalId, date, time) => findTimeslotId(tx, accountId, activityInternalId, date, time),
+    findQuestions: async (accountId, activityId) => (await listOfferedActivityQuestions(tx, accountId, activityId)) ?? [],
+    findAnswerFiles: (owner, ids) => findAnswerFiles(tx, owner, ids, { lock: true }),
+    lockTimeslots: (accountId, ids) => lockTimeslotsForChange(tx, accountId, ids),
+    releaseLapsedHolds: async (timeslotId) => {
+      await releaseLapsedHolds(tx, { timeslotId, limit: 1000 });
+    },
+    writeChange: async (booking, write, event, history) => {
+      await writeBookingChange(tx, booking, write, event, history);
+    },
+    attachAnswerFiles: (booking, fileIds) => attachFilesToBooking(tx, booking.accountId, { id: booking.id }, fileIds),
+  };
 }
 
 export async function findActivityForChange(db: Db, accountId: string, activityId: string, options: { anyShopfront: boolean }): Promise<ChangeActivity | null> {
-  const { rows } = await db.query<{ id: number; activity_id: string; max_participants: number; time_zone: string }>({
+  const { rows } = await db.query<{ id: number; activity_id: string; max_participants: number }>({
     name: 'booking-change-activity',
-    text: `SELECT id, activity_id, max_participants, time_zone FROM activities
+    text: `SELECT id, activity_id, max_participants FROM activities
             WHERE account_id = $1 AND activity_id = $2 AND active AND (in_shopfront OR $3)`,
     values: [accountId, activityId, options.anyShopfront],
   });
   const row = rows[0];
-  return row ? { id: Number(row.id), activityId: row.activity_id, maxParticipants: row.max_participants, timeZone: row.time_zone } : null;
+  return row ? { id: Number(row.id), activityId: row.activity_id, maxParticipants: row.max_participants } : null;
 }
 
 /** The id of the activity's timeslot at a local date and time, if there is one. */
@@ -63,27 +76,6 @@ export async function lockTimeslotsForChange(db: Db, accountId: string, ids: rea
   return new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id) }]));
 }
 
-/** The booking as a change leaves it. */
-export interface BookingChangeWrite {
-  activityInternalId: number;
-  timeslotId: number;
-  participants: number;
-  customer: Record<string, unknown>;
-  answers: unknown[];
-  note: string | null;
-  paymentReference: string | null;
-  /** Places to add to (negative: give back to) each timeslot, by id; zero entries are left out. */
-  places: ReadonlyMap<number, number>;
-}
-
-export interface BookingHistoryEntry {
-  action: 'rescheduled' | 'edited';
-  actor: BookingActor;
-  reason: string | null;
-  /** { Member: { From, To } } */
-  changes: Record<string, { From: unknown; To: unknown }>;
-}
-
 /**
  * Writes a change of a locked booking: the places (the timeslots locked by lockTimeslotsForChange), the booking, its
  * booking.updated event and its history row. The timeslots' CHECK (booked within capacity) is the backstop of the
@@ -91,7 +83,7 @@ export interface BookingHistoryEntry {
  */
 export async function writeBookingChange(
   db: Db,
-  booking: BookingRecord,
+  booking: { accountId: string; id: number },
   write: BookingChangeWrite,
   event: { eventId: string; payload: Record<string, unknown> },
   history: BookingHistoryEntry,

@@ -3,11 +3,15 @@
 // lapsed, or a confirmed booking); a partner may change until the activity's cancellation cutoff, the operator at any
 // time. The places move in one transaction with the same conditional rule as a create: the target has room, or
 // nothing changes.
-import type { BookingStatus } from '@backbone/contracts';
-import { assertBeforeCutoff, insufficientCapacity, timeslotUnavailable } from './booking-rules.js';
-import { DomainError } from './errors.js';
+import { randomUUID } from 'node:crypto';
+import type { BookingAnswer, BookingChangeMember, BookingStatus, BookingUpdatedPayload } from '@backbone/contracts';
+import { assertBeforeCutoff, insufficientCapacity, partySizeError, timeslotUnavailable } from './booking-rules.js';
+import { DomainError, notFound, ValidationError } from './errors.js';
 import type { OperatorActor } from './audit.js';
-import { effectiveStatus, type BookingState } from './booking-lifecycle.js';
+import { effectiveStatus, type BookingState, type CustomerDetails } from './booking-lifecycle.js';
+import type { AnswerFile } from './files.js';
+import { checkAnswers, referencedFileIds, type StoredAnswer } from './waiver-answers.js';
+import type { WaiverQuestion } from './waiver-questions.js';
 
 /** Who made a change: a partner's key, an operator (a console user, or an admin key acting as owner), or the service. */
 export type BookingActor = { kind: 'partner'; partnerId: string; apiKeyId: string | null } | OperatorActor | { kind: 'system' };
@@ -67,4 +71,279 @@ export function decideCheckIn(state: BookingState, checkedInAt: Date | null, now
     throw new DomainError('invalid-transition', `Booking ${state.reference} is ${status}; it cannot be checked in.`, { Status: status });
   }
   return 'change';
+}
+
+/** What a change asks for; members left out stay as they are. */
+export interface BookingChangeRequest {
+  /** Move to this timeslot: of the booking's activity, or of `activityId` when given. */
+  move?: { activityId?: string; date: string; time: string };
+  participants?: number;
+  /** The members given replace the stored ones; the others stay. */
+  customer?: CustomerDetails;
+  /** Replace the waiver answers (checked against the activity's questions and the new party size). */
+  answers?: readonly BookingAnswer[];
+  /** The operator's note; null removes it. */
+  note?: string | null;
+  /** The partner's payment reference (OCTO's resellerReference); null removes it. */
+  paymentReference?: string | null;
+  /** Why (recorded in the booking's history). */
+  reason?: string | null;
+}
+
+/** A live booking as a change reads it, under its row lock (the store's booking record has these members). */
+export interface ChangeableBooking {
+  id: number;
+  accountId: string;
+  partnerId: string | null;
+  reference: string;
+  status: BookingStatus;
+  expiresAt: Date | null;
+  startsAtInstant: Date;
+  cancellationCutoffMinutes: number;
+  activityInternalId: number;
+  activityId: string;
+  maxParticipants: number;
+  timeslotId: number;
+  date: string;
+  time: string;
+  participants: number;
+  customer: Record<string, unknown>;
+  answers: unknown[];
+  note: string | null;
+  paymentReference: string | null;
+  /** The database's now, in the change's transaction. */
+  now: Date;
+}
+
+/** An activity a booking may move to. */
+export interface ChangeActivity {
+  id: number;
+  activityId: string;
+  maxParticipants: number;
+}
+
+/** The booking as a change leaves it. */
+export interface BookingChangeWrite {
+  activityInternalId: number;
+  timeslotId: number;
+  participants: number;
+  customer: Record<string, unknown>;
+  answers: unknown[];
+  note: string | null;
+  paymentReference: string | null;
+  /** Places to add to (negative: give back to) each timeslot, by id; zero entries are left out. */
+  places: ReadonlyMap<number, number>;
+}
+
+export interface BookingHistoryEntry {
+  action: 'rescheduled' | 'edited';
+  actor: BookingActor;
+  reason: string | null;
+  /** { Member: { From, To } } */
+  changes: Record<string, { From: unknown; To: unknown }>;
+}
+
+/** The persistence a change needs, all within the transaction that holds the booking's row lock (db implements it). */
+export interface BookingChangeStore {
+  /** An active activity of the account; with `anyShopfront` false, only one offered in the shopfront. */
+  findActivity(accountId: string, activityId: string, options: { anyShopfront: boolean }): Promise<ChangeActivity | null>;
+  /** The id of the activity's timeslot at a local date and time, if there is one. */
+  findTimeslotId(accountId: string, activityInternalId: number, date: string, time: string): Promise<number | null>;
+  /** The activity's waiver questions. */
+  findQuestions(accountId: string, activityId: string): Promise<WaiverQuestion[]>;
+  /** The owner's stored files among `ids` that an answer may reference, under their row locks. */
+  findAnswerFiles(owner: { accountId: string; partnerId: string | null }, ids: readonly string[]): Promise<ReadonlyMap<string, AnswerFile>>;
+  /** The timeslots with these ids, each under its row lock, taken in id order. */
+  lockTimeslots(accountId: string, ids: readonly number[]): Promise<Map<number, ChangeTimeslot>>;
+  /** Releases the timeslot's holds that have lapsed (their places are free from their expiry). */
+  releaseLapsedHolds(timeslotId: number): Promise<void>;
+  /** Writes the places, the booking, its booking.updated event and its history row. */
+  writeChange(
+    booking: ChangeableBooking,
+    write: BookingChangeWrite,
+    event: { eventId: string; payload: Record<string, unknown> },
+    history: BookingHistoryEntry,
+  ): Promise<void>;
+  /** Gives the booking the files its answers referenced (found and locked by findAnswerFiles); answers how many it took. */
+  attachAnswerFiles(booking: ChangeableBooking, fileIds: readonly string[]): Promise<number>;
+}
+
+/**
+ * Waiver answers sent for a booking (a confirm's, a change's), checked against the activity's questions and the party
+ * size; the files they reference must be the booking's owner's, stored, and no other booking's (locked until commit).
+ */
+export async function checkBookingAnswers(
+  store: Pick<BookingChangeStore, 'findQuestions' | 'findAnswerFiles'>,
+  booking: Pick<ChangeableBooking, 'id' | 'accountId' | 'partnerId'>,
+  activityId: string,
+  participants: number,
+  answers: readonly BookingAnswer[],
+): Promise<StoredAnswer[]> {
+  const files = await store.findAnswerFiles(booking, referencedFileIds(answers));
+  return checkAnswers(await store.findQuestions(booking.accountId, activityId), answers, participants, { files, bookingId: booking.id });
+}
+
+/** The partner's (and a customer's) rules, or the operator's, which the service shares. */
+export function actingAs(actor: BookingActor): 'partner' | 'operator' {
+  return actor.kind === 'partner' ? 'partner' : 'operator';
+}
+
+/**
+ * Applies a change to a booking held under its row lock: it must be changeable by `actor` now; the target activity and
+ * timeslot must exist (for a partner: be offered), the party fit the activity, the answers its questions, and the
+ * target timeslot the places the change takes, or nothing changes. A change that changes nothing records nothing.
+ * `releasedLapsedHolds`: the change freed lapsed holds' places, which commits without a flush (the caller waits).
+ */
+export async function applyBookingChange(
+  store: BookingChangeStore,
+  booking: ChangeableBooking,
+  request: BookingChangeRequest,
+  actor: BookingActor,
+): Promise<{ changed: BookingChangeMember[]; releasedLapsedHolds: boolean }> {
+  const activity = await targetActivity(store, booking, request, actor);
+  const participants = request.participants ?? booking.participants;
+  const tooLarge = partySizeError(participants, activity.maxParticipants);
+  if (tooLarge) throw new ValidationError([tooLarge]);
+  const timeslotId = request.move ? await targetTimeslot(store, booking, activity.id, request.move, actor) : booking.timeslotId;
+  const answers: unknown[] = request.answers
+    ? await checkBookingAnswers(store, booking, activity.activityId, participants, request.answers)
+    : activity.activityId === booking.activityId
+      ? booking.answers
+      : // The stored answers answer another activity's questions.
+        [];
+  const customer = request.customer ? { ...booking.customer, ...definedMembers(request.customer) } : booking.customer;
+  const note = request.note === undefined ? booking.note : request.note;
+  const paymentReference = request.paymentReference === undefined ? booking.paymentReference : request.paymentReference;
+
+  const moved = timeslotId !== booking.timeslotId;
+  const date = request.move?.date ?? booking.date;
+  const time = request.move?.time ?? booking.time;
+  const changed = changedMembers(booking, { activityId: activity.activityId, date, time, participants, customer, answers, note, paymentReference });
+  if (changed.length === 0) return { changed, releasedLapsedHolds: false };
+
+  let releasedLapsedHolds = false;
+  const slots = await store.lockTimeslots(booking.accountId, moved ? [booking.timeslotId, timeslotId] : [timeslotId]);
+  const party = { fromTimeslotId: booking.timeslotId, participantsBefore: booking.participants, participantsAfter: participants };
+  let target = slots.get(timeslotId)!;
+  if (placesToTake(party, target).verdict === 'release-lapsed') {
+    // Places of holds that lapsed are free from that instant: released now, as a create would.
+    await store.releaseLapsedHolds(timeslotId);
+    releasedLapsedHolds = true;
+    target = (await store.lockTimeslots(booking.accountId, [timeslotId])).get(timeslotId)!;
+    if (placesToTake(party, target).verdict !== 'fits') throw new Error('lapsed holds released, yet the timeslot still counts them');
+  }
+  const places = new Map<number, number>(
+    moved
+      ? [
+          [booking.timeslotId, -booking.participants],
+          [timeslotId, participants],
+        ]
+      : [[timeslotId, participants - booking.participants]],
+  );
+
+  const history: Record<string, { From: unknown; To: unknown }> = {};
+  const previous = { ActivityID: booking.activityId, Date: booking.date, Time: booking.time, Participants: booking.participants };
+  const after = { ActivityID: activity.activityId, Date: date, Time: time, Participants: participants };
+  for (const member of changed) {
+    if (member === 'Customer') history.Customer = { From: booking.customer, To: customer };
+    else if (member === 'Answers') history.Answers = { From: booking.answers.length, To: answers.length };
+    else if (member === 'Note') history.Note = { From: booking.note, To: note };
+    else if (member === 'PaymentReference') history.PaymentReference = { From: booking.paymentReference, To: paymentReference };
+    else history[member] = { From: previous[member], To: after[member] };
+  }
+  const payload: Omit<BookingUpdatedPayload, 'OccurredAt'> = {
+    EventID: randomUUID(),
+    AccountID: booking.accountId,
+    ...(booking.partnerId ? { PartnerID: booking.partnerId } : {}),
+    Reference: booking.reference,
+    Status: booking.status === 'on_hold' ? 'on_hold' : 'confirmed',
+    UpdatedAt: booking.now.toISOString(),
+    ...after,
+    Changed: changed,
+    Previous: previous,
+  };
+  await store.writeChange(
+    booking,
+    { activityInternalId: activity.id, timeslotId, participants, customer, answers, note, paymentReference, places },
+    { eventId: payload.EventID, payload },
+    { action: moved || activity.id !== booking.activityInternalId ? 'rescheduled' : 'edited', actor, reason: request.reason ?? null, changes: history },
+  );
+  if (request.answers) {
+    const fileIds = referencedFileIds(request.answers);
+    const attached = await store.attachAnswerFiles(booking, fileIds);
+    if (attached !== fileIds.length) throw new Error(`booking ${booking.reference} took ${attached} of its ${fileIds.length} files`);
+  }
+  return { changed, releasedLapsedHolds };
+}
+
+async function targetActivity(
+  store: BookingChangeStore,
+  booking: ChangeableBooking,
+  request: BookingChangeRequest,
+  actor: BookingActor,
+): Promise<ChangeActivity> {
+  const own = { id: booking.activityInternalId, activityId: booking.activityId, maxParticipants: booking.maxParticipants };
+  const wanted = request.move?.activityId?.toLowerCase();
+  if (!wanted || wanted === booking.activityId) return own;
+  const found = await store.findActivity(booking.accountId, wanted, { anyShopfront: actor.kind !== 'partner' });
+  if (!found) throw new ValidationError([{ field: 'ActivityID', message: 'ActivityID is not an activity offered by this account.' }]);
+  return found;
+}
+
+async function targetTimeslot(
+  store: BookingChangeStore,
+  booking: ChangeableBooking,
+  activityInternalId: number,
+  move: { date: string; time: string },
+  actor: BookingActor,
+): Promise<number> {
+  const id = await store.findTimeslotId(booking.accountId, activityInternalId, move.date, move.time);
+  // A partner is told to offer another timeslot, as a create tells it; the operator picked a slot that does not exist.
+  if (id === null && actor.kind !== 'partner') throw notFound(`Timeslot on ${move.date} at ${move.time}`);
+  if (id === null) throw timeslotUnavailable(move, 'missing');
+  return id;
+}
+
+function definedMembers(customer: CustomerDetails): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(customer).filter(([, value]) => value !== undefined));
+}
+
+function changedMembers(
+  booking: ChangeableBooking,
+  after: {
+    activityId: string;
+    date: string;
+    time: string;
+    participants: number;
+    customer: Record<string, unknown>;
+    answers: unknown[];
+    note: string | null;
+    paymentReference: string | null;
+  },
+): BookingChangeMember[] {
+  const changed: BookingChangeMember[] = [];
+  if (after.activityId !== booking.activityId) changed.push('ActivityID');
+  if (after.date !== booking.date) changed.push('Date');
+  if (after.time !== booking.time) changed.push('Time');
+  if (after.participants !== booking.participants) changed.push('Participants');
+  if (!sameJson(after.customer, booking.customer)) changed.push('Customer');
+  if (!sameJson(after.answers, booking.answers)) changed.push('Answers');
+  if (after.note !== booking.note) changed.push('Note');
+  if (after.paymentReference !== booking.paymentReference) changed.push('PaymentReference');
+  return changed;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => [k, sortKeys(v)]),
+    );
+  return value;
 }

@@ -5,14 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import type { BookingAnswer, BookingChanges, BookingDetails, CancelBookingRequest, ConfirmBookingRequest } from '@backbone/contracts';
 import {
-  attachFilesToBooking,
+  createBookingChangeStore,
   moveHoldExpiry,
-  findAnswerFiles,
   findBooking,
   inTransaction,
   listBookingChanges,
   listTimeslotsWithLapsedHolds,
-  listOfferedActivityQuestions,
   markBookingCancelled,
   markBookingConfirmed,
   releaseLapsedHolds,
@@ -23,7 +21,8 @@ import {
   type SyncPosition,
 } from '@backbone/db';
 import {
-  checkAnswers,
+  actingAs,
+  checkBookingAnswers,
   completeCustomer,
   decideCancel,
   decideConfirm,
@@ -34,7 +33,7 @@ import {
   type BookingActor,
   type BookingState,
   type FieldError,
-  type StoredAnswer,
+  type BookingChangeStore,
 } from '@backbone/domain';
 import { countBookings } from '@backbone/metrics';
 import { changeToBookingDetails, toBookingDetails } from './booking-details.js';
@@ -53,11 +52,6 @@ export const stateOf = (booking: BookingRecord): BookingState => ({
   cancellationCutoffMinutes: booking.cancellationCutoffMinutes,
 });
 
-/** Which of the lifecycle's rules apply: a partner's (the cutoffs), or the operator's, which the service shares. */
-export function actingAs(actor: BookingActor): 'partner' | 'operator' {
-  return actor.kind === 'partner' ? 'partner' : 'operator';
-}
-
 export async function lockedBooking(db: Db, ref: BookingRef): Promise<BookingRecord> {
   const booking = await findBooking(db, ref.owner, ref.reference.toUpperCase(), { lock: true });
   if (!booking) throw notFound('Booking');
@@ -75,27 +69,10 @@ export async function getBooking(uow: { pool: Pool }, ref: BookingRef): Promise<
   return toBookingDetails(booking);
 }
 
-/**
- * Answers sent for a booking (a confirm's, a change's), checked against the activity's questions and the party size;
- * the files they reference must be the booking's partner's, stored, and no other booking's (locked until the commit,
- * where keepAnswerFiles gives them to the booking).
- */
-export async function checkedAnswers(
-  tx: Db,
-  booking: BookingRecord,
-  activityId: string,
-  participants: number,
-  answers: readonly BookingAnswer[],
-): Promise<StoredAnswer[]> {
+/** The booking keeps the files its answers referenced (locked and checked by checkBookingAnswers), as long as it exists. */
+async function keepAnswerFiles(store: BookingChangeStore, booking: BookingRecord, answers: readonly BookingAnswer[]): Promise<void> {
   const ids = referencedFileIds(answers);
-  const files = await findAnswerFiles(tx, booking, ids, { lock: true });
-  return checkAnswers((await listOfferedActivityQuestions(tx, booking.accountId, activityId)) ?? [], answers, participants, { files, bookingId: booking.id });
-}
-
-/** The booking keeps the files its answers referenced (locked and checked by checkedAnswers), for as long as it exists. */
-export async function keepAnswerFiles(tx: Db, booking: BookingRecord, answers: readonly BookingAnswer[]): Promise<void> {
-  const ids = referencedFileIds(answers);
-  const attached = await attachFilesToBooking(tx, booking.accountId, { id: booking.id }, ids);
+  const attached = await store.attachAnswerFiles(booking, ids);
   if (attached !== ids.length) throw new Error(`booking ${booking.reference} took ${attached} of its ${ids.length} files`);
 }
 
@@ -127,7 +104,8 @@ export async function confirmBooking(
       const mismatched = unchangeableMembers(booking, request);
       if (mismatched.length > 0) throw new ValidationError(mismatched);
       const customer = completeCustomer(booking.customer, request.Customer);
-      const answers = request.Answers ? await checkedAnswers(tx, booking, booking.activityId, booking.participants, request.Answers) : booking.answers;
+      const store = createBookingChangeStore(tx);
+      const answers = request.Answers ? await checkBookingAnswers(store, booking, booking.activityId, booking.participants, request.Answers) : booking.answers;
       const paymentReference = request.PaymentReference ?? booking.paymentReference;
       await markBookingConfirmed(
         tx,
@@ -136,7 +114,7 @@ export async function confirmBooking(
         { eventId: randomUUID(), type: 'booking.confirmed', payload: changeEvent(booking, 'confirmed') },
         actor,
       );
-      if (request.Answers) await keepAnswerFiles(tx, booking, request.Answers);
+      if (request.Answers) await keepAnswerFiles(store, booking, request.Answers);
       confirmed = booking.channel;
       return toBookingDetails({ ...booking, status: 'confirmed', expiresAt: null, customer, paymentReference, answers, updatedAt: booking.now });
     }),

@@ -62,7 +62,7 @@ import {
   type OctoView,
 } from '@backbone/domain';
 import { cancelBooking, confirmBooking, extendBookingHold } from './booking-lifecycle.js';
-import { applyBookingChange, changeBooking } from './change-booking.js';
+import { changeBooking, changeBookingWithin } from './change-booking.js';
 import { createBooking } from './create-booking.js';
 import { IdempotencyError } from './errors.js';
 import { awaitCommittedDurable, hashRequest } from './idempotency.js';
@@ -289,7 +289,7 @@ export async function confirmOctoBooking(uow: Uow, caller: OctoCaller, uuid: str
     change
       ? {
           beforeConfirm: async (tx) => {
-            const changed = await applyBookingChange(tx, ref, change, actorOf(caller), items.withinChange ? { withinChange: items.withinChange } : {});
+            const changed = await changeBookingWithin(tx, ref, change, actorOf(caller), items.withinChange ? { withinChange: items.withinChange } : {});
             releasedLapsedHolds = changed.releasedLapsedHolds;
           },
         }

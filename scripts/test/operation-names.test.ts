@@ -1,8 +1,8 @@
 // One operation, one name (the house rule): the contract file is `<area>/<kebab-name>.ts` and exports
-// `<operationId>Operation`, the app's route file is `routes/<kebab-name>.ts` and exports `mount<OperationId>`, and the
-// app's mount map pairs the two by operationId. A reader who knows one of the names finds the others with one search;
-// this fails when an operation is added or renamed without the others following. The files are read as text, as a
-// reader would search them, so no workspace's internals are imported.
+// `<operationId>Operation`, the app's route file is `routes/<kebab-name>.ts` (OCTO's: `routes/octo/<kebab-name>.ts`)
+// and exports `mount<OperationId>`, and the app's mount map pairs the two by operationId. A reader who knows one of
+// the names finds the others with one search; this fails when an operation is added or renamed without the others
+// following. The files are read as text, as a reader would search them, so no workspace's internals are imported.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,16 +21,17 @@ import {
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const contractsDir = path.join(root, 'packages/contracts/src');
 
-/** Each list's folder in the contracts and the app that mounts it. */
-const LISTS: readonly { area: string; app: string; operations: readonly Operation[] }[] = [
-  { area: 'partner', app: 'partner-api', operations: PARTNER_OPERATIONS },
-  { area: 'usage', app: 'usage-api', operations: USAGE_OPERATIONS },
-  { area: 'platform', app: 'usage-api', operations: PLATFORM_OPERATIONS },
-  { area: 'operator', app: 'operator-api', operations: OPERATOR_OPERATIONS },
-  { area: 'octo', app: 'partner-api', operations: OCTO_OPERATIONS },
+/** Each list's folder in the contracts, the app that mounts it and the app's folder of its route files (under src/). */
+const LISTS: readonly { area: string; app: string; routes: string; operations: readonly Operation[] }[] = [
+  { area: 'partner', app: 'partner-api', routes: 'routes', operations: PARTNER_OPERATIONS },
+  { area: 'usage', app: 'usage-api', routes: 'routes', operations: USAGE_OPERATIONS },
+  { area: 'platform', app: 'usage-api', routes: 'routes', operations: PLATFORM_OPERATIONS },
+  { area: 'operator', app: 'operator-api', routes: 'routes', operations: OPERATOR_OPERATIONS },
+  { area: 'octo', app: 'partner-api', routes: 'routes/octo', operations: OCTO_OPERATIONS },
 ];
-const OPERATIONS = LISTS.flatMap(({ area, app, operations }) => operations.map((op) => ({ area, app, op })));
-const APPS = [...new Set(LISTS.map((l) => l.app))];
+const OPERATIONS = LISTS.flatMap(({ area, app, routes, operations }) => operations.map((op) => ({ area, app, routes, op })));
+/** Every folder of route files, `<app>/src/<routes>`. */
+const ROUTE_FOLDERS = [...new Set(LISTS.map((l) => `${l.app}/src/${l.routes}`))];
 
 const kebab = (operationId: string) => operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const pascal = (operationId: string) => operationId[0]!.toUpperCase() + operationId.slice(1);
@@ -42,7 +43,6 @@ const tsFilesUnder = (dir: string): string[] =>
 /** `[exported name, operationId]` of every operation object a contract file declares. */
 const declaredOperations = (source: string) => [...source.matchAll(/export const (\w+) = \{\s*operationId: '(\w+)'/g)].map((m) => [m[1], m[2]]);
 const mountFunctions = (source: string) => [...source.matchAll(/export (?:async )?function (mount\w+)/g)].map((m) => m[1]);
-const routesDir = (app: string) => path.join(root, 'apps', app, 'src/routes');
 
 describe('one name per operation', () => {
   it('the lists cover every operation once', () => {
@@ -55,12 +55,13 @@ describe('one name per operation', () => {
     expect(declaredOperations(contract), 'the contract file declares this operation and no other').toEqual([[`${operationId}Operation`, operationId]]);
     expect((contracts as Record<string, unknown>)[`${operationId}Operation`], 'the package exports it under that name').toBe(op);
 
-    const route = read(path.join(routesDir(app), `${kebab(operationId)}.ts`));
+    const routes = OPERATIONS.find((o) => o.op === op)!.routes;
+    const route = read(path.join(root, 'apps', app, 'src', routes, `${kebab(operationId)}.ts`));
     expect(mountFunctions(route), 'the route file exports its one mount function').toEqual([`mount${pascal(operationId)}`]);
     expect(route, 'the route file mounts this operation').toContain(`${operationId}Operation`);
 
     const appSource = read(path.join(root, 'apps', app, 'src/app.ts'));
-    expect(appSource).toContain(`import { mount${pascal(operationId)} } from './routes/${kebab(operationId)}.js';`);
+    expect(appSource).toContain(`import { mount${pascal(operationId)} } from './${routes}/${kebab(operationId)}.js';`);
     expect(appSource).toMatch(new RegExp(`\\b${operationId}: mount${pascal(operationId)}\\b`));
   });
 
@@ -73,13 +74,14 @@ describe('one name per operation', () => {
     }
   });
 
-  it.each(APPS)('every route file of %s is named after the one operation it mounts', (app) => {
-    const names = new Set(OPERATIONS.filter((o) => o.app === app).map(({ op }) => kebab(op.operationId)));
-    for (const file of readdirSync(routesDir(app)).filter((f) => f.endsWith('.ts'))) {
-      const mounts = mountFunctions(read(path.join(routesDir(app), file)));
+  it.each(ROUTE_FOLDERS)('every route file of %s is named after the one operation it mounts', (folder) => {
+    const names = new Set(OPERATIONS.filter((o) => `${o.app}/src/${o.routes}` === folder).map(({ op }) => kebab(op.operationId)));
+    const dir = path.join(root, 'apps', folder);
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+      const mounts = mountFunctions(read(path.join(dir, file)));
       if (mounts.length === 0) continue; // a helper the route files share (partner-of.ts)
       const name = file.slice(0, -'.ts'.length);
-      expect(names.has(name), `${app}/src/routes/${file} is not named after an operation of ${app}`).toBe(true);
+      expect(names.has(name), `${folder}/${file} is not named after an operation whose route files are there`).toBe(true);
       expect(mounts, file).toEqual([`mount${pascal(name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()))}`]);
     }
   });

@@ -2,7 +2,7 @@
 // under /console, so any view can be shared as a link.
 import { Redirect, Route, Switch } from 'wouter';
 import { ApiProblem } from './api/client.js';
-import { useSession } from './api/hooks.js';
+import { useSession } from './api/session.hooks.js';
 import { Layout } from './components/layout.js';
 import { ErrorState, Loading } from './components/states.js';
 import { ActivitiesPage } from './pages/activities.js';

@@ -2,10 +2,8 @@
 // endpoints and partners in PostgreSQL, booking events put on the queue the way the outbox relay puts them, and the
 // worker in-process or as its own process.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
@@ -13,12 +11,11 @@ import { afterAll } from 'vitest';
 import { QUEUES, WEBHOOK_DELIVERIES_QUEUE, type JobPayloads, type WebhookEventType } from '@backbone/contracts';
 import { createPartner, insertWebhookEndpointRow, type Pool } from '@backbone/db';
 import { jobOptionsFor } from '@backbone/publisher';
-import { waitFor, type TestDatabase, type TestRedis } from '@backbone/testkit';
+import { useWorkerProcesses, waitFor, type TestDatabase, type TestRedis } from '@backbone/testkit';
 import { createWebhookSender, startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '../src/index.js';
 
 export { waitFor } from '@backbone/testkit';
 export const silentLogger = pino({ level: 'silent' });
-export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** What a receiver does with a request: answer with a status (and headers), or never answer. */
 export type Behaviour = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
@@ -275,50 +272,5 @@ export async function untilDeliveries(pool: Pool, endpointId: string, count: num
   return rows;
 }
 
-export interface ChildWorker {
-  child: ChildProcess;
-  output(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-const spawned = new Set<ChildProcess>();
-afterAll(() => {
-  for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-/** Runs `apps/webhook-worker/src/main.ts` as its own process, the way it runs in production. */
-export function spawnWebhookWorker(db: TestDatabase, env: Record<string, string>): ChildWorker {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/webhook-worker/src/main.ts'], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATABASE_URL: db.urlWithSchema,
-      DATABASE_SCHEMA: db.schema,
-      DATABASE_POOL_SIZE: '5',
-      LOG_LEVEL: 'info',
-      METRICS_PORT: '0',
-      METRICS_HOST: '127.0.0.1',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  spawned.add(child);
-  return { child, output: () => output, exited };
-}
-
-export async function untilRunning(worker: ChildWorker): Promise<void> {
-  await waitFor(
-    () => `the webhook worker process to start; its output:\n${worker.output().slice(-2000)}`,
-    async () => {
-      if (worker.child.exitCode !== null) throw new Error(`worker exited with ${worker.child.exitCode}: ${worker.output().slice(-2000)}`);
-      return worker.output().includes('webhook worker running');
-    },
-    60_000,
-  );
-}
+/** `tsx apps/webhook-worker/src/main.ts` as its own process, the way it runs in production. */
+export const { spawn: spawnWebhookWorker, untilRunning } = useWorkerProcesses('apps/webhook-worker/src/main.ts', 'webhook worker');

@@ -3,7 +3,7 @@
 // the sums the booking triggers keep.
 import type { Manifest } from '@backbone/contracts';
 import { formatInZone, waiversComplete, type RequiredQuestion } from '@backbone/domain';
-import { bookingPrice } from './operator-bookings.repository.js';
+import { bookingPrice } from './operator-booking-row.js';
 import { answeredCustomer, LIVE } from './booking-row.js';
 import type { Db } from './pool.js';
 

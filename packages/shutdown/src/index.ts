@@ -1,2 +1,3 @@
 export * from './stop-on-signals.js';
 export * from './pass-loop.js';
+export * from './start-worker.js';

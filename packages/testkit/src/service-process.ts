@@ -3,7 +3,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
+import type { TestDatabase } from './fixtures.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -28,11 +29,15 @@ export interface ServiceProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Spawns services for the calling test file; any still running after the file are killed. */
-export function useServiceProcesses(): { spawn(entry: string, env: Record<string, string>): ServiceProcess } {
+/**
+ * Spawns services for the calling test file; any still running after the file (or, with `killAfter: 'each'`, after the
+ * test that spawned them) are killed.
+ */
+export function useServiceProcesses(options: { killAfter?: 'each' | 'all' } = {}): { spawn(entry: string, env: Record<string, string>): ServiceProcess } {
   const spawned = new Set<ChildProcess>();
-  afterAll(() => {
+  (options.killAfter === 'each' ? afterEach : afterAll)(() => {
     for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    spawned.clear();
   });
   return {
     spawn(entry, env) {
@@ -82,6 +87,31 @@ export function useServiceProcesses(): { spawn(entry: string, env: Record<string
         },
         exited,
       };
+    },
+  };
+}
+
+export interface WorkerProcesses {
+  /** Runs the worker on the test file's schema (a pool of 5, logs at info), with `env` added or overriding. */
+  spawn: (db: TestDatabase, env: Record<string, string>) => ServiceProcess;
+  /** Waits until the worker logs "<title> running" (3 s on a quiet machine, over 30 s on a loaded one: tsx compiles it first). */
+  untilRunning: (worker: ServiceProcess) => Promise<void>;
+}
+
+/**
+ * A worker's main.ts (`entry`, from the repository's root) run as its own process, the way it runs in production: for
+ * SIGKILL and SIGTERM. Processes a test left running are killed after it: one that timed out goes on in the
+ * background, and its worker would take the next test's jobs (a SIGTERM test then saw its own worker exit at once,
+ * with nothing active).
+ */
+export function useWorkerProcesses(entry: string, title: string): WorkerProcesses {
+  const services = useServiceProcesses({ killAfter: 'each' });
+  const running = `${title} running`;
+  return {
+    spawn: (db, env) =>
+      services.spawn(entry, { DATABASE_URL: db.urlWithSchema, DATABASE_SCHEMA: db.schema, DATABASE_POOL_SIZE: '5', LOG_LEVEL: 'info', ...env }),
+    untilRunning: async (worker) => {
+      await worker.waitForLine(`"${running}"`, (line) => line.msg === running);
     },
   };
 }

@@ -4,7 +4,9 @@
 import { useState, type FormEvent } from 'react';
 import { CustomerInputs } from './customer-inputs.js';
 import type { BookingDetail } from '@backbone/contracts/browser';
-import { useBookingAction, useMay, useTimeslots, type BookingAction } from '../api/hooks.js';
+import { useTimeslots } from '../api/availability.hooks.js';
+import { useBookingAction, type BookingAction } from '../api/bookings.hooks.js';
+import { useMay } from '../api/session.hooks.js';
 import { problemDetail } from './states.js';
 
 type Form = 'edit' | 'reschedule' | 'cancel' | null;

@@ -1,7 +1,7 @@
 // A booking's history in the panel, oldest first: what happened, when, who (the partner and its key, the operator
 // user, or the system) and why.
 import type { listOperatorBookingHistoryOperation, ResultOf } from '@backbone/contracts/browser';
-import { useBookingHistory } from '../api/hooks.js';
+import { useBookingHistory } from '../api/bookings.hooks.js';
 import { changeSummary } from './change-summary.js';
 import { ErrorState, Loading } from './states.js';
 

@@ -4,7 +4,7 @@
 import type { ReactNode } from 'react';
 import { Link, useRoute } from 'wouter';
 import { operatorMay, type OperatorOperationId, type OperatorSession } from '@backbone/contracts/browser';
-import { useSignOut } from '../api/hooks.js';
+import { useSignOut } from '../api/session.hooks.js';
 
 const PAGES = [
   { href: '/bookings', label: 'Bookings', operation: 'listOperatorBookings' },

@@ -2,7 +2,8 @@
 // for the chosen activity (in the URL) an edit form and its questions with a form to add one.
 import { useState, type FormEvent } from 'react';
 import { QUESTION_TYPES, type OperatorActivity, type QuestionType } from '@backbone/contracts/browser';
-import { useActivities, useAddQuestion, useCreateActivity, useEditActivity, useQuestions, useSession } from '../api/hooks.js';
+import { useActivities, useAddQuestion, useCreateActivity, useEditActivity, useQuestions } from '../api/activities.hooks.js';
+import { useSession } from '../api/session.hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { Empty, ErrorState, Loading, problemDetail } from '../components/states.js';
 

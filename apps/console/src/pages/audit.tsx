@@ -1,7 +1,8 @@
 // The audit log (owners): what owners, scripts and the admin CLI did to activities, the schedule, keys and users, newest
 // first, in the account's time zone; filtered by action (kept in the URL), "Load more" for the next page.
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@backbone/contracts/browser';
-import { useAudit, useSession } from '../api/hooks.js';
+import { useAudit } from '../api/reports.hooks.js';
+import { useSession } from '../api/session.hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { changeSummary } from '../components/change-summary.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';

@@ -15,7 +15,8 @@ import { formatMoney } from '../api/money.js';
 import { BookingActions } from '../components/booking-actions.js';
 import { BookingHistory } from '../components/booking-history.js';
 import { customerName } from '../components/customer-inputs.js';
-import { useActivities, useBooking, useBookings } from '../api/hooks.js';
+import { useActivities } from '../api/activities.hooks.js';
+import { useBooking, useBookings } from '../api/bookings.hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';
 

@@ -1,5 +1,5 @@
 // Failed platform events of the account, each with a Replay button (the job goes back to its queue).
-import { useFailedEvents, useReplayFailedEvent } from '../api/hooks.js';
+import { useFailedEvents, useReplayFailedEvent } from '../api/usage.hooks.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';
 
 export function FailedEventsPage() {

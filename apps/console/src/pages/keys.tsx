@@ -2,7 +2,8 @@
 // with a second click to confirm.
 import { useState, type FormEvent } from 'react';
 import { operatorMay, SCOPES, type ApiKey, type Scope } from '@backbone/contracts/browser';
-import { useCreateKey, useKeys, useRevokeKey, useSession } from '../api/hooks.js';
+import { useSession } from '../api/session.hooks.js';
+import { useCreateKey, useKeys, useRevokeKey } from '../api/users-and-keys.hooks.js';
 import { Empty, ErrorState, Loading, problemDetail } from '../components/states.js';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');

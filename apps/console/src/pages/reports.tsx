@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import type { getOperatorSalesReportOperation, ResultOf } from '@backbone/contracts/browser';
 import { addDays, today } from '../api/dates.js';
-import { useSalesReport } from '../api/hooks.js';
+import { useSalesReport } from '../api/reports.hooks.js';
 import { formatMoney } from '../api/money.js';
 import { useUrlState } from '../api/url-state.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';

@@ -1,6 +1,6 @@
 // Sign-in: e-mail and password; the API's problem (wrong credentials, throttled) is shown as it comes.
 import { useState, type FormEvent } from 'react';
-import { useSignIn } from '../api/hooks.js';
+import { useSignIn } from '../api/session.hooks.js';
 import { problemDetail } from '../components/states.js';
 
 export function SignInPage() {

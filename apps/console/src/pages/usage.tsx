@@ -3,7 +3,8 @@
 // calls, orders), so their usage is never added into one total.
 import { useState, type FormEvent } from 'react';
 import { addDays, today } from '../api/dates.js';
-import { useSession, useUsage } from '../api/hooks.js';
+import { useSession } from '../api/session.hooks.js';
+import { useUsage } from '../api/usage.hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';
 import { UsageChart } from '../components/usage-chart.js';

@@ -1,7 +1,8 @@
 // Console users (owners): the list, a form that shows a new user's one-time password once, and disabling a user.
 import { useState, type FormEvent } from 'react';
 import { OPERATOR_ROLES, operatorMay, type OperatorRole } from '@backbone/contracts/browser';
-import { useCreateUser, useDisableUser, useSession, useUsers } from '../api/hooks.js';
+import { useSession } from '../api/session.hooks.js';
+import { useCreateUser, useDisableUser, useUsers } from '../api/users-and-keys.hooks.js';
 import { ErrorState, Loading, problemDetail } from '../components/states.js';
 
 export function UsersPage() {

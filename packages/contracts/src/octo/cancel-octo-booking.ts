@@ -1,7 +1,8 @@
 // POST /octo/bookings/{uuid}/cancel: cancel a hold or a confirmed booking (until the activity's cutoff).
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Operation } from '../operation.js';
-import { octoBookingSchema, octoBookingUuidParams, octoErrorResponses, octoTags, octoTextOrNull } from './octo.schemas.js';
+import { octoBookingSchema, octoBookingUuidParams } from './octo-booking.schemas.js';
+import { octoErrorResponses, octoTags, octoTextOrNull } from './octo.schemas.js';
 
 export const octoCancellationRequest = {
   type: 'object',

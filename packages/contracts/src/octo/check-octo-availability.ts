@@ -1,7 +1,8 @@
 // POST /octo/availability: the bookable availabilities (timeslots) of a product by date range, one date, or ids.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Operation } from '../operation.js';
-import { octoAvailabilitySchema, octoErrorResponses, octoLocalDate, octoTags, octoUnitsRequest } from './octo.schemas.js';
+import { octoAvailabilitySchema, octoUnitsRequest } from './octo-availability.schemas.js';
+import { octoErrorResponses, octoLocalDate, octoTags } from './octo.schemas.js';
 
 export const octoAvailabilityRequest = {
   type: 'object',

@@ -1,15 +1,9 @@
 // POST /octo/bookings/{uuid}/confirm: confirm a hold with the contact (and optionally new unit items).
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Operation } from '../operation.js';
-import {
-  octoBookingSchema,
-  octoBookingUuidParams,
-  octoContactRequest,
-  octoErrorResponses,
-  octoTags,
-  octoTextOrNull,
-  octoUnitItemsRequest,
-} from './octo.schemas.js';
+import { octoBookingSchema, octoBookingUuidParams, octoUnitItemsRequest } from './octo-booking.schemas.js';
+import { octoContactRequest } from './octo-contact.schemas.js';
+import { octoErrorResponses, octoTags, octoTextOrNull } from './octo.schemas.js';
 
 export const octoConfirmationRequest = {
   type: 'object',

@@ -1,7 +1,8 @@
 // DELETE /octo/bookings/{uuid}: the same cancellation as POST .../cancel (OCTO allows both).
 import type { Operation } from '../operation.js';
 import { octoCancellationRequest } from './cancel-octo-booking.js';
-import { octoBookingSchema, octoBookingUuidParams, octoErrorResponses, octoTags } from './octo.schemas.js';
+import { octoBookingSchema, octoBookingUuidParams } from './octo-booking.schemas.js';
+import { octoErrorResponses, octoTags } from './octo.schemas.js';
 
 export const deleteOctoBookingOperation = {
   operationId: 'deleteOctoBooking',

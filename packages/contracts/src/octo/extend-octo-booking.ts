@@ -1,6 +1,7 @@
 // POST /octo/bookings/{uuid}/extend: move an ON_HOLD booking's expiry.
 import type { Operation } from '../operation.js';
-import { octoBookingSchema, octoBookingUuidParams, octoErrorResponses, octoTags } from './octo.schemas.js';
+import { octoBookingSchema, octoBookingUuidParams } from './octo-booking.schemas.js';
+import { octoErrorResponses, octoTags } from './octo.schemas.js';
 
 export const extendOctoBookingOperation = {
   operationId: 'extendOctoBooking',

@@ -1,7 +1,8 @@
 // POST /octo/availability/calendar: per local day of a range (up to a year), whether and how much can be booked.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Operation } from '../operation.js';
-import { octoCalendarDaySchema, octoErrorResponses, octoLocalDate, octoTags, octoUnitsRequest } from './octo.schemas.js';
+import { octoCalendarDaySchema, octoUnitsRequest } from './octo-availability.schemas.js';
+import { octoErrorResponses, octoLocalDate, octoTags } from './octo.schemas.js';
 
 export const octoCalendarRequest = {
   type: 'object',

@@ -1,6 +1,7 @@
 // GET /octo/bookings/{uuid}: one of the reseller's bookings; another reseller's is INVALID_BOOKING_UUID.
 import type { Operation } from '../operation.js';
-import { octoBookingSchema, octoBookingUuidParams, octoErrorResponses, octoTags } from './octo.schemas.js';
+import { octoBookingSchema, octoBookingUuidParams } from './octo-booking.schemas.js';
+import { octoErrorResponses, octoTags } from './octo.schemas.js';
 
 export const getOctoBookingOperation = {
   operationId: 'getOctoBooking',

@@ -1,6 +1,7 @@
 // GET /octo/products/{productId}: one product; an id that is not one of the shopfront's activities is INVALID_PRODUCT_ID.
 import type { Operation } from '../operation.js';
-import { octoErrorResponses, octoProductSchema, octoTags } from './octo.schemas.js';
+import { octoProductSchema } from './octo-product.schemas.js';
+import { octoErrorResponses, octoTags } from './octo.schemas.js';
 
 export const getOctoProductOperation = {
   operationId: 'getOctoProduct',

@@ -1,5 +1,10 @@
 // The OCTO contracts: the operations and the OCTO shapes they answer with.
 export * from './octo.schemas.js';
+export * from './octo-pricing.schemas.js';
+export * from './octo-product.schemas.js';
+export * from './octo-availability.schemas.js';
+export * from './octo-contact.schemas.js';
+export * from './octo-booking.schemas.js';
 export * from './operations.js';
 export * from './get-octo-supplier.js';
 export * from './list-octo-products.js';

@@ -2,7 +2,8 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { textSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
-import { octoBookingSchema, octoErrorResponses, octoLocalDate, octoTags } from './octo.schemas.js';
+import { octoBookingSchema } from './octo-booking.schemas.js';
+import { octoErrorResponses, octoLocalDate, octoTags } from './octo.schemas.js';
 
 export const octoBookingListQuery = {
   type: 'object',

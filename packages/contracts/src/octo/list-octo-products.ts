@@ -1,6 +1,7 @@
 // GET /octo/products: the activities of the operator's shopfront as OCTO products.
 import type { Operation } from '../operation.js';
-import { octoErrorResponses, octoProductSchema, octoTags } from './octo.schemas.js';
+import { octoProductSchema } from './octo-product.schemas.js';
+import { octoErrorResponses, octoTags } from './octo.schemas.js';
 
 export const listOctoProductsOperation = {
   operationId: 'listOctoProducts',

@@ -1,7 +1,9 @@
 // POST /octo/bookings: reserve (ON_HOLD until utcExpiresAt) through the partner API's create-booking use case.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Operation } from '../operation.js';
-import { octoBookingSchema, octoContactRequest, octoErrorResponses, octoTags, octoTextOrNull, octoUnitItemsRequest } from './octo.schemas.js';
+import { octoBookingSchema, octoUnitItemsRequest } from './octo-booking.schemas.js';
+import { octoContactRequest } from './octo-contact.schemas.js';
+import { octoErrorResponses, octoTags, octoTextOrNull } from './octo.schemas.js';
 
 export const octoReservationRequest = {
   type: 'object',

@@ -1,15 +1,9 @@
 // PATCH /octo/bookings/{uuid}: another availability, unit items, contact or notes, in one transaction.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Operation } from '../operation.js';
-import {
-  octoBookingSchema,
-  octoBookingUuidParams,
-  octoContactRequest,
-  octoErrorResponses,
-  octoTags,
-  octoTextOrNull,
-  octoUnitItemsRequest,
-} from './octo.schemas.js';
+import { octoBookingSchema, octoBookingUuidParams, octoUnitItemsRequest } from './octo-booking.schemas.js';
+import { octoContactRequest } from './octo-contact.schemas.js';
+import { octoErrorResponses, octoTags, octoTextOrNull } from './octo.schemas.js';
 
 export const octoUpdateRequest = {
   type: 'object',

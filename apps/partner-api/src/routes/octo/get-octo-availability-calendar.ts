@@ -2,8 +2,8 @@
 import { getOctoAvailabilityCalendarOperation } from '@backbone/contracts';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import { getOctoAvailabilityCalendar } from '@backbone/use-cases';
-import type { PartnerAppDeps } from '../deps.js';
-import { octoViewOf } from '../octo/octo-http.js';
+import type { PartnerAppDeps } from '../../deps.js';
+import { octoViewOf } from '../../octo/octo-http.js';
 
 export function mountGetOctoAvailabilityCalendar(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, getOctoAvailabilityCalendarOperation, async ({ body, auth, req, res }) => ({

@@ -2,8 +2,8 @@
 import { checkOctoAvailabilityOperation } from '@backbone/contracts';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import { checkOctoAvailability } from '@backbone/use-cases';
-import type { PartnerAppDeps } from '../deps.js';
-import { octoViewOf } from '../octo/octo-http.js';
+import type { PartnerAppDeps } from '../../deps.js';
+import { octoViewOf } from '../../octo/octo-http.js';
 
 export function mountCheckOctoAvailability(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, checkOctoAvailabilityOperation, async ({ body, auth, req, res }) => ({

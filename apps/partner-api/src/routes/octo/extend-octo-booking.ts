@@ -2,8 +2,8 @@
 import { extendOctoBookingOperation } from '@backbone/contracts';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import { extendOctoBooking } from '@backbone/use-cases';
-import type { PartnerAppDeps } from '../deps.js';
-import { octoCallerOf, octoViewOf } from '../octo/octo-http.js';
+import type { PartnerAppDeps } from '../../deps.js';
+import { octoCallerOf, octoViewOf } from '../../octo/octo-http.js';
 
 export function mountExtendOctoBooking(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, extendOctoBookingOperation, async ({ params, body, auth, req, res }) => ({

@@ -2,8 +2,8 @@
 import { getOctoSupplierOperation } from '@backbone/contracts';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import { getOctoSupplier } from '@backbone/use-cases';
-import type { PartnerAppDeps } from '../deps.js';
-import { octoViewOf } from '../octo/octo-http.js';
+import type { PartnerAppDeps } from '../../deps.js';
+import { octoViewOf } from '../../octo/octo-http.js';
 
 export function mountGetOctoSupplier(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, getOctoSupplierOperation, async ({ auth, req, res }) => {

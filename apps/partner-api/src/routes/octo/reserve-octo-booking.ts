@@ -2,8 +2,8 @@
 import { reserveOctoBookingOperation } from '@backbone/contracts';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import { reserveOctoBooking } from '@backbone/use-cases';
-import type { PartnerAppDeps } from '../deps.js';
-import { octoCallerOf, octoViewOf } from '../octo/octo-http.js';
+import type { PartnerAppDeps } from '../../deps.js';
+import { octoCallerOf, octoViewOf } from '../../octo/octo-http.js';
 
 export function mountReserveOctoBooking(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, reserveOctoBookingOperation, async ({ body, auth, req, res }) => ({

@@ -2,8 +2,8 @@
 import { deleteOctoBookingOperation } from '@backbone/contracts';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import { cancelOctoBooking } from '@backbone/use-cases';
-import type { PartnerAppDeps } from '../deps.js';
-import { octoCallerOf, octoViewOf } from '../octo/octo-http.js';
+import type { PartnerAppDeps } from '../../deps.js';
+import { octoCallerOf, octoViewOf } from '../../octo/octo-http.js';
 
 export function mountDeleteOctoBooking(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, deleteOctoBookingOperation, async ({ params, body, auth, req, res }) => ({

@@ -2,8 +2,8 @@
 import { confirmOctoBookingOperation } from '@backbone/contracts';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import { confirmOctoBooking } from '@backbone/use-cases';
-import type { PartnerAppDeps } from '../deps.js';
-import { octoCallerOf, octoViewOf } from '../octo/octo-http.js';
+import type { PartnerAppDeps } from '../../deps.js';
+import { octoCallerOf, octoViewOf } from '../../octo/octo-http.js';
 
 export function mountConfirmOctoBooking(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, confirmOctoBookingOperation, async ({ params, body, auth, req, res }) => ({

@@ -2,8 +2,8 @@
 import { getOctoProductOperation } from '@backbone/contracts';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import { getOctoProduct } from '@backbone/use-cases';
-import type { PartnerAppDeps } from '../deps.js';
-import { octoViewOf } from '../octo/octo-http.js';
+import type { PartnerAppDeps } from '../../deps.js';
+import { octoViewOf } from '../../octo/octo-http.js';
 
 export function mountGetOctoProduct(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, getOctoProductOperation, async ({ params, auth, req, res }) => ({

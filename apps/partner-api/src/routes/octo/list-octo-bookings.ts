@@ -2,8 +2,8 @@
 import { listOctoBookingsOperation } from '@backbone/contracts';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import { listOctoBookingsOf } from '@backbone/use-cases';
-import type { PartnerAppDeps } from '../deps.js';
-import { octoCallerOf, octoViewOf } from '../octo/octo-http.js';
+import type { PartnerAppDeps } from '../../deps.js';
+import { octoCallerOf, octoViewOf } from '../../octo/octo-http.js';
 
 export function mountListOctoBookings(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, listOctoBookingsOperation, async ({ query, auth, req, res }) => ({

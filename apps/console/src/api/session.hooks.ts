@@ -1,0 +1,42 @@
+// The console's session: who is signed in, what their role may do, signing in and out.
+// Each hook wraps one operation of the API client in TanStack Query (caching, retries, polling), so pages stay thin
+// and never call fetch themselves.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { getOperatorSessionOperation, operatorMay, signInOperation, signOutOperation, type OperatorOperationId } from '@backbone/contracts/browser';
+import { ApiProblem, call } from './client.js';
+
+export function useSession() {
+  return useQuery({
+    queryKey: ['session'],
+    queryFn: ({ signal }) => call(getOperatorSessionOperation, {}, signal),
+    retry: (count, error) => !(error instanceof ApiProblem && error.status < 500) && count < 2,
+    staleTime: 60_000,
+  });
+}
+
+/**
+ * Whether the signed-in user's role may call an operation (the contracts' permission table): pages hide what the
+ * role cannot do instead of offering a button that answers 403.
+ */
+export function useMay(): (operationId: OperatorOperationId) => boolean {
+  const session = useSession();
+  const role = session.data?.Role;
+  return (operationId) => role !== undefined && operatorMay(role, operationId);
+}
+
+export function useSignIn() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (credentials: { Email: string; Password: string }) => call(signInOperation, { body: credentials }),
+    onSuccess: () => client.resetQueries(),
+  });
+}
+
+export function useSignOut() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(signOutOperation, {}),
+    // Every cached answer belonged to the session: drop them all and ask again, which finds no session (sign-in page).
+    onSettled: () => client.resetQueries(),
+  });
+}

@@ -1,0 +1,62 @@
+// A booking as the console's lists show it (the list, the search, one booking): the columns read and their mapping to
+// the contract's OperatorBooking.
+import type { OperatorBooking } from '@backbone/contracts';
+import { answeredCustomer, bookingColumns, toBookingRecord, type BookingRowOf } from './booking-row.js';
+
+/** What the console's list shows of a booking (its status as shown: a hold past its expiry is expired). */
+const LISTED = [
+  'id',
+  'reference',
+  'status',
+  'channel',
+  'activityId',
+  'activityName',
+  'date',
+  'time',
+  'startsAtInstant',
+  'timeZone',
+  'participants',
+  'customer',
+  'paymentReference',
+  'partnerName',
+  'createdAt',
+  'unitPriceMinor',
+  'currency',
+  'priceAtSale',
+  'note',
+  'checkedInAt',
+  'cancellationReason',
+] as const;
+export type ListedRow = BookingRowOf<(typeof LISTED)[number]>;
+
+/** The select list of a listed booking b, joined with its timeslot t, activity a and partner p (JOINED). */
+export const SELECT_LISTED = `SELECT ${bookingColumns(LISTED)}`;
+
+export function toOperatorBooking(row: ListedRow): OperatorBooking {
+  const b = toBookingRecord(row);
+  return {
+    Reference: b.reference,
+    Status: b.status,
+    Channel: b.channel,
+    ActivityID: b.activityId,
+    ActivityName: b.activityName,
+    Date: b.date,
+    Time: b.time,
+    StartsAt: b.startsAt,
+    Participants: b.participants,
+    Customer: answeredCustomer(b.customer),
+    PaymentReference: b.paymentReference,
+    PartnerName: b.partnerName,
+    CreatedAt: b.createdAt.toISOString(),
+    Price: bookingPrice(b),
+    Note: b.note,
+    CheckedInAt: b.checkedInAt ? b.checkedInAt.toISOString() : null,
+    CancellationReason: b.cancellationReason,
+  };
+}
+
+/** The price as sold, and the party's total (bigint columns arrive as text). */
+export function bookingPrice(b: { unitPriceMinor: number | string; currency: string; priceAtSale: boolean; participants: number }): OperatorBooking['Price'] {
+  const unit = Number(b.unitPriceMinor);
+  return { UnitPriceMinor: unit, Currency: b.currency, TotalMinor: unit * b.participants, Source: b.priceAtSale ? 'sale' : 'migration' };
+}

@@ -26,7 +26,8 @@ export function isPastCutoff(state: CutoffState, now: Date): boolean {
 /** Throws the window-closed refusal of `what` once the cutoff has passed. */
 export function assertBeforeCutoff(state: CutoffState, now: Date, what: 'cancel' | 'change'): void {
   if (!isPastCutoff(state, now)) return;
-  const when = state.cancellationCutoffMinutes === 0 ? 'once the activity has started' : `less than ${state.cancellationCutoffMinutes} minutes before the start`;
+  const when =
+    state.cancellationCutoffMinutes === 0 ? 'once the activity has started' : `less than ${state.cancellationCutoffMinutes} minutes before the start`;
   throw what === 'cancel'
     ? new DomainError('cancellation-window-closed', `Booking ${state.reference} can no longer be cancelled: cancellations close ${when}.`)
     : new DomainError('change-window-closed', `Booking ${state.reference} can no longer be changed: changes close ${when}.`);
@@ -47,11 +48,19 @@ export function timeslotUnavailable(at: { date: string; time: string }, because:
 }
 
 /** A timeslot with too few free places for the party: how many were needed, and how many are left. */
-export function insufficientCapacity(at: { date: string; time: string }, needed: { places: number; verb: 'requested' | 'needed' }, available: number): DomainError {
+export function insufficientCapacity(
+  at: { date: string; time: string },
+  needed: { places: number; verb: 'requested' | 'needed' },
+  available: number,
+): DomainError {
   const left = Math.max(0, available);
   const places = left === 0 ? 'no places are left' : left === 1 ? 'only 1 place is left' : `only ${left} places are left`;
   const nothingChanged = needed.verb === 'needed' ? ' Nothing was changed.' : '';
-  return new DomainError('insufficient-capacity', `Not enough places on ${at.date} at ${at.time}: ${needed.places} ${needed.verb}, ${places}.${nothingChanged}`, {
-    Available: left,
-  });
+  return new DomainError(
+    'insufficient-capacity',
+    `Not enough places on ${at.date} at ${at.time}: ${needed.places} ${needed.verb}, ${places}.${nothingChanged}`,
+    {
+      Available: left,
+    },
+  );
 }

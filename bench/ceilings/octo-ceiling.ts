@@ -15,7 +15,7 @@ const pool = createPool({
   max: Number(process.env.DATABASE_POOL_SIZE ?? 20),
   applicationName: 'bench-octo-ceiling',
 });
-const uow = { pool };
+const deps = { pool };
 const app = express();
 app.set('etag', false);
 app.use(express.json());
@@ -27,13 +27,13 @@ app.get('/healthz', (_req, res) => {
 });
 
 app.post('/octo/availability', async (req, res) => {
-  res.json(await checkOctoAvailability(uow, caller.accountId, req.body as OctoAvailabilityRequest, view));
+  res.json(await checkOctoAvailability(deps, caller.accountId, req.body as OctoAvailabilityRequest, view));
 });
 
 // A refused reservation or confirmation answers 409 here: the bench sends only requests that succeed.
 app.post('/octo/bookings', async (req, res) => {
   try {
-    res.json(await reserveOctoBooking(uow, caller, req.body as OctoReservationRequest, view));
+    res.json(await reserveOctoBooking(deps, caller, req.body as OctoReservationRequest, view));
   } catch (error) {
     res.status(409).json({ error: (error as Error).message });
   }
@@ -41,7 +41,7 @@ app.post('/octo/bookings', async (req, res) => {
 
 app.post('/octo/bookings/:uuid/confirm', async (req, res) => {
   try {
-    res.json(await confirmOctoBooking(uow, caller, param(req, 'uuid'), req.body as OctoConfirmationRequest, view));
+    res.json(await confirmOctoBooking(deps, caller, param(req, 'uuid'), req.body as OctoConfirmationRequest, view));
   } catch (error) {
     res.status(409).json({ error: (error as Error).message });
   }

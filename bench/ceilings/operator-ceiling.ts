@@ -6,7 +6,7 @@
 import express, { type Request } from 'express';
 import { createPool, getManifest } from '@backbone/db';
 import type { BookingActor } from '@backbone/domain';
-import { bookingHistory, checkInOperatorBooking, rescheduleOperatorBooking, salesReport } from '@backbone/use-cases';
+import { listOperatorBookingHistory, checkInOperatorBooking, rescheduleOperatorBooking, getOperatorSalesReport } from '@backbone/use-cases';
 import type { RescheduleRequest } from '@backbone/contracts';
 
 const accountId = process.env.ACCOUNT_ID!;
@@ -19,7 +19,7 @@ const pool = createPool({
   max: Number(process.env.DATABASE_POOL_SIZE ?? 20),
   applicationName: 'bench-operator-ceiling',
 });
-const uow = { pool };
+const deps = { pool };
 const app = express();
 app.set('etag', false);
 app.use(express.json());
@@ -36,7 +36,7 @@ app.get('/healthz', (_req, res) => {
 // A lifecycle error answers 409 here: the bench sends only requests that succeed.
 app.post('/api/v2/operator/bookings/:Reference/reschedule', async (req, res) => {
   try {
-    res.json((await rescheduleOperatorBooking(uow, ref(req), req.body as RescheduleRequest, actor)).value);
+    res.json((await rescheduleOperatorBooking(deps, ref(req), req.body as RescheduleRequest, actor)).value);
   } catch (error) {
     res.status(409).json({ error: (error as Error).message });
   }
@@ -44,7 +44,7 @@ app.post('/api/v2/operator/bookings/:Reference/reschedule', async (req, res) => 
 
 app.post('/api/v2/operator/bookings/:Reference/check-in', async (req, res) => {
   try {
-    res.json(await checkInOperatorBooking(uow, ref(req), true, actor));
+    res.json(await checkInOperatorBooking(deps, ref(req), actor));
   } catch (error) {
     res.status(409).json({ error: (error as Error).message });
   }
@@ -55,11 +55,11 @@ app.get('/api/v2/operator/manifest', async (req, res) => {
 });
 
 app.get('/api/v2/operator/reports/sales', async (req, res) => {
-  res.json(await salesReport(uow, { accountId: salesAccountId, from: query(req, 'From'), to: query(req, 'To') }));
+  res.json(await getOperatorSalesReport(deps, { accountId: salesAccountId, from: query(req, 'From'), to: query(req, 'To') }));
 });
 
 app.get('/api/v2/operator/bookings/:Reference/history', async (req, res) => {
-  res.json(await bookingHistory(uow, ref(req)));
+  res.json(await listOperatorBookingHistory(deps, ref(req)));
 });
 
 const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => console.log(JSON.stringify({ msg: 'operator ceiling listening' })));

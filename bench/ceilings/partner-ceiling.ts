@@ -15,7 +15,7 @@ import {
   listOfferedActivities,
   listOfferedActivityQuestions,
 } from '@backbone/db';
-import { createBooking, toAvailableDate, toAvailableTimeslot, toProduct, toQuestion, type BookingActor, type NewBooking } from '@backbone/domain';
+import { reserveBooking, toAvailableDate, toAvailableTimeslot, toProduct, toQuestion, type BookingActor, type NewBooking } from '@backbone/domain';
 import { cancelBooking, changeBooking, confirmBooking } from '@backbone/use-cases';
 import type { ConfirmBookingRequest } from '@backbone/contracts';
 
@@ -81,7 +81,7 @@ app.post('/api/v2/ota/partner/booking', async (req, res) => {
     Hold?: { Minutes: number };
   };
   try {
-    const booking = await createBooking(store, {
+    const booking = await reserveBooking(store, {
       accountId,
       apiKeyId: null,
       partnerId: owner.partnerId,

@@ -35,7 +35,7 @@ import {
   createOperatorPartner,
   createSale,
   generateTimeslots,
-  revokeKey,
+  revokeOperatorKey,
   setKeyRateLimit,
 } from '@backbone/use-cases';
 import { checkAgainstContract, CLI_ACTOR, naming, requireOption, type AdminCommand } from './command.js';
@@ -219,7 +219,10 @@ export const partnerCommands: Record<string, AdminCommand> = {
     async run(options, { pool, redisUrl }) {
       const account = await accountOf(pool, options);
       const keyId = uuidOption(options, 'key');
-      const { revoked, heardBy } = await revokeKey({ pool, keyRevocations: keyRevocationsOver(redisUrl) }, { accountId: account.id, keyId, actor: CLI_ACTOR });
+      const { revoked, heardBy } = await revokeOperatorKey(
+        { pool, keyRevocations: keyRevocationsOver(redisUrl) },
+        { accountId: account.id, keyId, actor: CLI_ACTOR },
+      );
       if (!revoked) throw new Error(`account ${account.id} has no active key ${keyId}`);
       const note =
         heardBy === null

@@ -75,9 +75,9 @@ export const webhookCommands: Record<string, AdminCommand> = {
       if ((deliveryId === undefined) === (since === undefined)) throw new Error('give exactly one of --delivery <id> or --since <instant>');
       if (since !== undefined) checkAgainstContract(replayWebhookDeliveriesRequestSchema, 'body', { Since: since }, { Since: 'since' });
       return withDeliveryQueue(options, ctx, async (webhookDeliveries) => {
-        const uow = { pool: ctx.pool, webhookDeliveries };
-        if (deliveryId !== undefined) return { Replayed: 1, Delivery: await replayWebhookDelivery(uow, owner, { endpointId, deliveryId }) };
-        return replayWebhookDeliveries(uow, owner, { endpointId, since: since! });
+        const deps = { pool: ctx.pool, webhookDeliveries };
+        if (deliveryId !== undefined) return { Replayed: 1, Delivery: await replayWebhookDelivery(deps, owner, { endpointId, deliveryId }) };
+        return replayWebhookDeliveries(deps, owner, { endpointId, since: since! });
       });
     },
   },

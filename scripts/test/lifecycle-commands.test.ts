@@ -2,7 +2,7 @@
 // cancel (any time, past the activity's cutoff too, idempotent) and bookings listed with status and partner.
 import { describe, expect, it } from 'vitest';
 import { createBookingStore, findActiveApiKey } from '@backbone/db';
-import { createBooking } from '@backbone/domain';
+import { reserveBooking } from '@backbone/domain';
 import { futureDate, useTestDatabase } from '@backbone/testkit';
 import { partnerCommands } from '../admin/partner.commands.js';
 
@@ -78,7 +78,7 @@ describe('admin CLI: partners and the booking lifecycle', () => {
     const { account, activity, date } = await operatorWithSlot('Cancels');
     const partner = await run('create-partner', { account: account.ID, name: 'Tiqets' });
     const book = (partnerId: string | null, hold: boolean) =>
-      createBooking(createBookingStore(db.pool), {
+      reserveBooking(createBookingStore(db.pool), {
         accountId: account.ID,
         apiKeyId: null,
         partnerId,

@@ -1,6 +1,7 @@
 // One operation, one name (the house rule): the contract file is `<area>/<kebab-name>.ts` and exports
 // `<operationId>Operation`, the app's route file is `routes/<kebab-name>.ts` (OCTO's: `routes/octo/<kebab-name>.ts`)
-// and exports `mount<OperationId>`, and the app's mount map pairs the two by operationId. A reader who knows one of
+// and exports `mount<OperationId>`, the use case it calls (when it calls one) is `<operationId>`, and the app's mount
+// map pairs the route and the contract by operationId. A reader who knows one of
 // the names finds the others with one search; this fails when an operation is added or renamed without the others
 // following. The files are read as text, as a reader would search them, so no workspace's internals are imported.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -59,6 +60,16 @@ describe('one name per operation', () => {
     const route = read(path.join(root, 'apps', app, 'src', routes, `${kebab(operationId)}.ts`));
     expect(mountFunctions(route), 'the route file exports its one mount function').toEqual([`mount${pascal(operationId)}`]);
     expect(route, 'the route file mounts this operation').toContain(`${operationId}Operation`);
+
+    // The use case a route calls, if it calls one, is named after its operation too (reads with no rule of their own
+    // query the repositories instead).
+    const useCases = [...route.matchAll(/import \{([^}]*)\} from '@backbone\/use-cases'/g)].flatMap((m) =>
+      m[1]!
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== '' && !name.startsWith('type ')),
+    );
+    if (useCases.length > 0) expect(useCases, 'the route calls the use case named after its operation').toEqual([operationId]);
 
     const appSource = read(path.join(root, 'apps', app, 'src/app.ts'));
     expect(appSource).toContain(`import { mount${pascal(operationId)} } from './${routes}/${kebab(operationId)}.js';`);

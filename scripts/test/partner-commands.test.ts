@@ -2,7 +2,7 @@
 // partner API serves, keys work until revoked, bookings of every channel are listed with payment references.
 import { describe, expect, it } from 'vitest';
 import { createBookingStore, findActiveApiKey } from '@backbone/db';
-import { createBooking } from '@backbone/domain';
+import { reserveBooking } from '@backbone/domain';
 import { freePort, futureDate, useTestDatabase, useTestRedis } from '@backbone/testkit';
 import { partnerCommands } from '../admin/partner.commands.js';
 import { DEMO_ACCOUNT_ID, seedDemoOperator } from '../admin/demo-seed.js';
@@ -205,7 +205,7 @@ describe('admin CLI: partner commands', () => {
     await expect(run('create-booking', { account: account.ID, activity: activity.ActivityID, date, time: '10:00', ...person, channel: 'ota' })).rejects.toThrow(
       /--channel/,
     );
-    const ota = await createBooking(createBookingStore(db.pool), {
+    const ota = await reserveBooking(createBookingStore(db.pool), {
       accountId: account.ID,
       apiKeyId: null,
       partnerId: null,

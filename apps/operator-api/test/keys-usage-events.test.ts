@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestPartnerApp } from '@backbone/test-apps/partner-api';
 import { failPlatformEvent } from '@backbone/test-apps/operator-api';
 import { request, useTestServer } from '@backbone/testkit';
-import { recordUsageEntries, summariseUsage } from '@backbone/use-cases';
+import { recordUsageEntries, getUsageSummary } from '@backbone/use-cases';
 import { createOperator, dayFromNow, PROBLEM_BASE, signedIn, useOperatorApi, type Operator, type SessionClient } from './support.js';
 
 const { db, redis, server, queues } = useOperatorApi();
@@ -97,7 +97,7 @@ describe('usage', () => {
     const to = dayFromNow(0);
     const answer = await staff.send('GET', `/api/v2/operator/usage?From=${from}&To=${to}&TimeZone=Europe/Lisbon`);
     expect(answer.status).toBe(200);
-    const expected = await summariseUsage(
+    const expected = await getUsageSummary(
       { pool: db.pool },
       { accountId: operator.account.id, accountTimeZone: 'Europe/Lisbon', from, to, tz: 'Europe/Lisbon', perDay: true },
     );

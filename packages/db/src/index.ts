@@ -18,7 +18,7 @@ export * from './operator-users.repository.js';
 export * from './operator-bookings.repository.js';
 export * from './operator-bookings-csv.repository.js';
 export type { BookingFilters } from './operator-booking-query.js';
-export { bookingPrice } from './operator-booking-row.js';
+export { operatorBookingPrice } from './operator-booking-row.js';
 export * from './booking-row.js';
 export * from './booking-lifecycle.repository.js';
 export * from './partners.repository.js';

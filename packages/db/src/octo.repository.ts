@@ -136,7 +136,7 @@ export interface OctoBookingFilter {
 }
 
 /** The partner's OCTO bookings that match every filter given, by start then creation; at most `limit`. */
-export async function listOctoBookings(
+export async function findOctoBookings(
   db: Db,
   owner: BookingOwner & { partnerId: string },
   filter: OctoBookingFilter,

@@ -48,7 +48,7 @@ export function toOperatorBooking(row: ListedRow): OperatorBooking {
     PaymentReference: b.paymentReference,
     PartnerName: b.partnerName,
     CreatedAt: b.createdAt.toISOString(),
-    Price: bookingPrice(b),
+    Price: operatorBookingPrice(b),
     Note: b.note,
     CheckedInAt: b.checkedInAt ? b.checkedInAt.toISOString() : null,
     CancellationReason: b.cancellationReason,
@@ -56,7 +56,12 @@ export function toOperatorBooking(row: ListedRow): OperatorBooking {
 }
 
 /** The price as sold, and the party's total (bigint columns arrive as text). */
-export function bookingPrice(b: { unitPriceMinor: number | string; currency: string; priceAtSale: boolean; participants: number }): OperatorBooking['Price'] {
+export function operatorBookingPrice(b: {
+  unitPriceMinor: number | string;
+  currency: string;
+  priceAtSale: boolean;
+  participants: number;
+}): OperatorBooking['Price'] {
   const unit = Number(b.unitPriceMinor);
   return { UnitPriceMinor: unit, Currency: b.currency, TotalMinor: unit * b.participants, Source: b.priceAtSale ? 'sale' : 'migration' };
 }

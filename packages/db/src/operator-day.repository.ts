@@ -3,7 +3,7 @@
 // the sums the booking triggers keep.
 import type { Manifest } from '@backbone/contracts';
 import { formatInZone, waiversComplete, type RequiredQuestion } from '@backbone/domain';
-import { bookingPrice } from './operator-booking-row.js';
+import { operatorBookingPrice } from './operator-booking-row.js';
 import { answeredCustomer, LIVE } from './booking-row.js';
 import type { Db } from './pool.js';
 
@@ -125,7 +125,7 @@ export async function getManifest(db: Db, accountId: string, date: string, activ
       WaiversComplete: waiversComplete(requiredBy.get(row.activity_id) ?? [], row.answer_keys, participants),
       CheckedInAt: row.checked_in_at,
       Note: row.note,
-      Price: bookingPrice({ unitPriceMinor: row.unit_price_minor, currency: row.currency, priceAtSale: row.price_at_sale, participants }),
+      Price: operatorBookingPrice({ unitPriceMinor: row.unit_price_minor, currency: row.currency, priceAtSale: row.price_at_sale, participants }),
     });
     // Booked counts the live bookings' places (a lapsed hold the sweeper has not yet released is not in it).
     slot.Booked += participants;

@@ -3,7 +3,7 @@
 // that batches happened; the counter, the rows and the events show that nothing was oversold, lost or doubled.
 import { describe, expect, it } from 'vitest';
 import { createBookingStore } from '@backbone/db';
-import { createBooking, DomainError, type NewBooking } from '@backbone/domain';
+import { reserveBooking, DomainError, type NewBooking } from '@backbone/domain';
 import { createTestAccount, createTestActivity, createTestTimeslot, futureDate, useTestDatabase } from '@backbone/testkit';
 
 const db = useTestDatabase({ poolSize: 10 });
@@ -27,7 +27,7 @@ async function timeslotWith(capacity: number) {
       paymentReference: `PAY-${participants}`,
       answers: undefined,
     };
-    return createBooking(createBookingStore(db.pool), request).then(
+    return reserveBooking(createBookingStore(db.pool), request).then(
       (booking) => ({ booked: booking }),
       (error: unknown) => {
         if (error instanceof DomainError) return { refused: error.code };

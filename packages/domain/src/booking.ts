@@ -1,7 +1,7 @@
 // Creating a booking: the rules a request must meet against its activity (422), then one atomic reservation that
 // either books or says why not (409). The store is the persistence port; the db package implements it in SQL.
 import { randomUUID } from 'node:crypto';
-import type { Booking, BookingAnswer, BookingChannel, BookingCreatedPayload } from '@backbone/contracts';
+import type { Booking, BookingAnswer, BookingChannel, BookingCreatedPayload, BookingPrice } from '@backbone/contracts';
 import { ValidationError } from './errors.js';
 import { insufficientCapacity, partySizeError, timeslotUnavailable } from './booking-rules.js';
 import { generateBookingReference } from './booking-reference.js';
@@ -102,7 +102,7 @@ export interface BookingStore {
 
 const ATTEMPTS = 5;
 
-export async function createBooking(store: BookingStore, request: NewBooking): Promise<Booking> {
+export async function reserveBooking(store: BookingStore, request: NewBooking): Promise<Booking> {
   // Partners and the online shop may only book what the shopfront offers; the point of sale may book any active activity.
   const activity = await store.findActivity(request.accountId, request.activityId, {
     withQuestions: request.answers !== undefined,
@@ -168,6 +168,16 @@ export async function createBooking(store: BookingStore, request: NewBooking): P
   throw new Error(`no free booking reference after ${ATTEMPTS} attempts`);
 }
 
+/** The price a booking was sold at: its unit price and currency then, and the total for its party now. */
+export function bookingPrice(booking: { unitPriceMinor: number; currency: string; priceAtSale: boolean; participants: number }): BookingPrice {
+  return {
+    Currency: booking.currency,
+    UnitAmount: booking.unitPriceMinor,
+    TotalAmount: booking.unitPriceMinor * booking.participants,
+    AtSale: booking.priceAtSale,
+  };
+}
+
 /** The booking as the create answers it, from its reservation, commit time and (for a hold) expiry. */
 export function bookingOf(
   reservation: Reservation,
@@ -184,7 +194,7 @@ export function bookingOf(
     Customer: reservation.customer,
     PaymentReference: reservation.paymentReference,
     Channel: reservation.channel,
-    Price: { Currency: price.currency, UnitAmount: price.unitPriceMinor, TotalAmount: price.unitPriceMinor * reservation.participants, AtSale: true },
+    Price: bookingPrice({ ...price, priceAtSale: true, participants: reservation.participants }),
     CreatedAt: createdAt.toISOString(),
     ...(expiresAt ? { ExpiresAt: expiresAt.toISOString() } : {}),
   };

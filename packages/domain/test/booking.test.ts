@@ -6,7 +6,7 @@ import {
   DomainError,
   REFERENCE_ALPHABET,
   ValidationError,
-  createBooking,
+  reserveBooking,
   generateBookingReference,
   type BookableActivity,
   type BookingStore,
@@ -76,10 +76,10 @@ async function rejection(promise: Promise<unknown>): Promise<DomainError> {
   return error as DomainError;
 }
 
-describe('createBooking: before reserving', () => {
+describe('reserveBooking: before reserving', () => {
   it('refuses an activity the store does not find (not offered, other account, unknown) with a 422 on ActivityID', async () => {
     const { store, reservations } = fakeStore([], null);
-    const error = await rejection(createBooking(store, request()));
+    const error = await rejection(reserveBooking(store, request()));
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).errors.map((e) => e.field)).toEqual(['ActivityID']);
     expect(reservations).toEqual([]);
@@ -92,38 +92,38 @@ describe('createBooking: before reserving', () => {
       ['pos', true],
     ] as const) {
       const { store, lookups } = fakeStore([booked]);
-      await createBooking(store, request({ channel }));
+      await reserveBooking(store, request({ channel }));
       expect(lookups).toEqual([{ accountId: ACCOUNT, activityId: ACTIVITY, options: { withQuestions: false, anyShopfront } }]);
     }
   });
 
   it('refuses more participants than the activity takes, and takes exactly its maximum', async () => {
-    const error = await rejection(createBooking(fakeStore([]).store, request({ participants: 7 })));
+    const error = await rejection(reserveBooking(fakeStore([]).store, request({ participants: 7 })));
     expect((error as ValidationError).errors).toEqual([{ field: 'Participants', message: 'Participants must be at most 6 for this activity.' }]);
-    await expect(createBooking(fakeStore([booked]).store, request({ participants: 6 }))).resolves.toMatchObject({ Participants: 6 });
+    await expect(reserveBooking(fakeStore([booked]).store, request({ participants: 6 }))).resolves.toMatchObject({ Participants: 6 });
   });
 
   it('checks waiver answers only when they are sent, loading the questions then', async () => {
     const without = fakeStore([booked]);
-    await createBooking(without.store, request({ answers: undefined }));
+    await reserveBooking(without.store, request({ answers: undefined }));
     expect(without.reservations[0]?.answers).toEqual([]);
 
     const unticked = fakeStore([]);
-    const error = await rejection(createBooking(unticked.store, request({ answers: [] })));
+    const error = await rejection(reserveBooking(unticked.store, request({ answers: [] })));
     expect((error as ValidationError).errors.map((e) => e.field)).toEqual(['Answers']);
     expect(unticked.lookups[0]?.options.withQuestions).toBe(true);
     expect(unticked.reservations).toEqual([]);
 
     const ticked = fakeStore([booked]);
-    await createBooking(ticked.store, request({ answers: [{ QuestionID: 5, Value: true }] }));
+    await reserveBooking(ticked.store, request({ answers: [{ QuestionID: 5, Value: true }] }));
     expect(ticked.reservations[0]?.answers).toEqual([{ QuestionID: 5, Question: 'I accept the risks', Type: 'checkbox', Participant: null, Value: true }]);
   });
 });
 
-describe('createBooking: reserving', () => {
+describe('reserveBooking: reserving', () => {
   it('reserves with a fresh reference and event, and answers the booking as the API shows it', async () => {
     const { store, reservations } = fakeStore([booked]);
-    const booking = await createBooking(store, request());
+    const booking = await reserveBooking(store, request());
     expect(reservations).toHaveLength(1);
     const reservation = reservations[0]!;
     expect(reservation).toMatchObject({
@@ -167,7 +167,7 @@ describe('createBooking: reserving', () => {
 
   it("keeps the customer's phone when given", async () => {
     const { store } = fakeStore([booked]);
-    const booking = await createBooking(
+    const booking = await reserveBooking(
       store,
       request({ customer: { FirstName: 'Bo', LastName: 'Lind', Email: 'bo@example.com', Phone: '+46 70 123 45 67' } }),
     );
@@ -176,7 +176,7 @@ describe('createBooking: reserving', () => {
 
   it('draws another reference (and event) when the reference is taken', async () => {
     const { store, reservations } = fakeStore([{ kind: 'reference-taken' }, { kind: 'reference-taken' }, booked]);
-    const booking = await createBooking(store, request());
+    const booking = await reserveBooking(store, request());
     expect(reservations).toHaveLength(3);
     expect(new Set(reservations.map((r) => r.reference)).size).toBe(3);
     expect(new Set(reservations.map((r) => r.eventId)).size).toBe(3);
@@ -185,14 +185,14 @@ describe('createBooking: reserving', () => {
 
   it('gives up after five taken references with a plain error (not a client mistake)', async () => {
     const { store, reservations } = fakeStore(Array.from({ length: 5 }, () => ({ kind: 'reference-taken' }) as const));
-    const error: unknown = await createBooking(store, request()).catch((e: unknown) => e);
+    const error: unknown = await reserveBooking(store, request()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(DomainError);
     expect(reservations).toHaveLength(5);
   });
 });
 
-describe('createBooking: refusals', () => {
+describe('reserveBooking: refusals', () => {
   it('answers timeslot-unavailable when there is no such timeslot, or it is closed or has started', async () => {
     const cases: Array<[ReservationOutcome, string]> = [
       [refused(null), 'There is no timeslot on 2026-06-10 at 10:00. Choose another timeslot.'],
@@ -201,7 +201,7 @@ describe('createBooking: refusals', () => {
     ];
     for (const [outcome, message] of cases) {
       const { store, reservations } = fakeStore([outcome]);
-      const error = await rejection(createBooking(store, request()));
+      const error = await rejection(reserveBooking(store, request()));
       expect(error.code).toBe('timeslot-unavailable');
       expect(error.message).toBe(message);
       expect(reservations).toHaveLength(1);
@@ -216,25 +216,25 @@ describe('createBooking: refusals', () => {
     ];
     for (const [available, left, shown] of cases) {
       const { store, reservations } = fakeStore([refused({ status: 'open', started: false, available })]);
-      const error = await rejection(createBooking(store, request({ participants: 2 })));
+      const error = await rejection(reserveBooking(store, request({ participants: 2 })));
       expect(error.code).toBe('insufficient-capacity');
       expect(error.message).toBe(`Not enough places on 2026-06-10 at 10:00: 2 requested, ${left}.`);
       expect(error.extensions).toEqual({ Available: shown });
       expect(reservations).toHaveLength(1);
     }
     const { store } = fakeStore([refused({ status: 'open', started: false, available: 3 })]);
-    expect((await rejection(createBooking(store, request({ participants: 5 })))).message).toContain('5 requested, only 3 places are left');
+    expect((await rejection(reserveBooking(store, request({ participants: 5 })))).message).toContain('5 requested, only 3 places are left');
   });
 
   it('tries again when places were freed between the refusal and the look', async () => {
     const { store, reservations } = fakeStore([refused({ status: 'open', started: false, available: 2 }), booked]);
-    await expect(createBooking(store, request({ participants: 2 }))).resolves.toMatchObject({ Status: 'confirmed' });
+    await expect(reserveBooking(store, request({ participants: 2 }))).resolves.toMatchObject({ Status: 'confirmed' });
     expect(reservations).toHaveLength(2);
   });
 
   it('stops after five attempts with insufficient-capacity when every look shows room but every reservation is refused', async () => {
     const { store, reservations } = fakeStore(Array.from({ length: 5 }, () => refused({ status: 'open', started: false, available: 4 })));
-    const error = await rejection(createBooking(store, request({ participants: 2 })));
+    const error = await rejection(reserveBooking(store, request({ participants: 2 })));
     expect(error.code).toBe('insufficient-capacity');
     expect(error.extensions).toEqual({ Available: 4 });
     expect(reservations).toHaveLength(5);

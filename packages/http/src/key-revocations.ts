@@ -1,5 +1,5 @@
 // Hearing key revocations: every running API process listens on the Redis channel where a revoked key (or one given
-// another rate limit) is announced (packages/publisher key-revocations.ts; the use cases revokeKey and setKeyRateLimit
+// another rate limit) is announced (packages/publisher key-revocations.ts; the use cases revokeOperatorKey and setKeyRateLimit
 // announce) and drops the key from its verifier's cache, so the next request with it looks it up and gets a 401. The
 // cache (AUTH_CACHE_TTL_MS) keeps the lookups off the request path; it bounds how long a revoked key still works only
 // while a process cannot hear Redis. What a process drops is the cached key, whatever changed about it.

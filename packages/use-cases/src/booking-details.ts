@@ -1,8 +1,8 @@
 // A stored booking as the partner API answers it: the create's members plus its lifecycle. A hold whose expiry has
 // passed is shown as expired, whether or not it was marked yet.
-import type { BookingDetails, BookingPrice } from '@backbone/contracts';
+import type { BookingDetails } from '@backbone/contracts';
 import type { BookingChange, BookingRecord } from '@backbone/db';
-import { effectiveStatus } from '@backbone/domain';
+import { bookingPrice, effectiveStatus } from '@backbone/domain';
 
 export function toBookingDetails(booking: BookingRecord): BookingDetails {
   return changeToBookingDetails({
@@ -13,16 +13,6 @@ export function toBookingDetails(booking: BookingRecord): BookingDetails {
     cancelledAt: booking.cancelledAt?.toISOString() ?? null,
     updatedAt: booking.updatedAt.toISOString(),
   });
-}
-
-/** The price a booking was sold at: its unit price and currency then, and the total for its party now. */
-export function bookingPrice(booking: { unitPriceMinor: number; currency: string; priceAtSale: boolean; participants: number }): BookingPrice {
-  return {
-    Currency: booking.currency,
-    UnitAmount: booking.unitPriceMinor,
-    TotalAmount: booking.unitPriceMinor * booking.participants,
-    AtSale: booking.priceAtSale,
-  };
 }
 
 /** The answer from the sync feed's lean row (its instants already ISO text, its status the effective one). */

@@ -63,8 +63,8 @@ function changeEvent(booking: BookingRecord, status: string) {
   return { Reference: booking.reference, Status: status, UpdatedAt: booking.now.toISOString(), ...(booking.partnerId ? { PartnerID: booking.partnerId } : {}) };
 }
 
-export async function getBooking(uow: { pool: Pool }, ref: BookingRef): Promise<BookingDetails> {
-  const booking = await findBooking(uow.pool, ref.owner, ref.reference.toUpperCase());
+export async function getBooking(deps: { pool: Pool }, ref: BookingRef): Promise<BookingDetails> {
+  const booking = await findBooking(deps.pool, ref.owner, ref.reference.toUpperCase());
   if (!booking) throw notFound('Booking');
   return toBookingDetails(booking);
 }
@@ -85,7 +85,7 @@ function unchangeableMembers(booking: BookingRecord, request: ConfirmBookingRequ
 }
 
 export async function confirmBooking(
-  uow: { pool: Pool },
+  deps: { pool: Pool },
   ref: BookingRef,
   request: ConfirmBookingRequest,
   actor: BookingActor,
@@ -94,7 +94,7 @@ export async function confirmBooking(
 ): Promise<Replayable<BookingDetails>> {
   // Counted once the transaction committed, and only when this call made the change (not a repeat, not a replay).
   let confirmed: BookingRecord['channel'] | null = null;
-  const result = await runIdempotently(uow.pool, ref.owner.accountId, idempotency, (db) =>
+  const result = await runIdempotently(deps.pool, ref.owner.accountId, idempotency, (db) =>
     inTransaction(db, async (tx) => {
       confirmed = null;
       // A write of the caller's (OCTO's confirm changes the hold first) that commits or rolls back with the confirm.
@@ -125,14 +125,14 @@ export async function confirmBooking(
 
 /** Cancels a booking; a partner only until the activity's cutoff, the operator (and the service) at any time. */
 export async function cancelBooking(
-  uow: { pool: Pool },
+  deps: { pool: Pool },
   ref: BookingRef,
   request: CancelBookingRequest,
   actor: BookingActor,
   idempotency: IdempotencyRequest | null = null,
 ): Promise<Replayable<BookingDetails>> {
   let cancelled: BookingRecord['channel'] | null = null;
-  const result = await runIdempotently(uow.pool, ref.owner.accountId, idempotency, (db) =>
+  const result = await runIdempotently(deps.pool, ref.owner.accountId, idempotency, (db) =>
     inTransaction(db, async (tx) => {
       cancelled = null;
       const booking = await lockedBooking(tx, ref);
@@ -193,12 +193,12 @@ function decodeCursor(text: string): SyncCursor {
 }
 
 export async function syncBookings(
-  uow: { pool: Pool },
+  deps: { pool: Pool },
   request: { accountId: string; partnerId: string; updatedSince?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
 ): Promise<BookingChanges> {
   const limit = request.limit ?? 100;
   const cursor = request.cursor ? decodeCursor(request.cursor) : { since: request.updatedSince ?? new Date(0).toISOString(), position: null };
-  const { changes, last } = await listBookingChanges(uow.pool, request, { since: new Date(cursor.since), cursor: cursor.position, limit });
+  const { changes, last } = await listBookingChanges(deps.pool, request, { since: new Date(cursor.since), cursor: cursor.position, limit });
   const resume = encodeCursor({ since: cursor.since, position: last ?? cursor.position ?? { xid: '0', id: 0 } });
   return { Bookings: changes.map(changeToBookingDetails), Next: changes.length === limit ? resume : null, Resume: resume };
 }
@@ -210,11 +210,11 @@ export async function syncBookings(
  * backbone_bookings_total are the sweeper's: a lapsed hold released inside a booking's or a capacity change's statement
  * (its places wanted at once) is not counted.
  */
-export async function expireLapsedHolds(uow: { pool: Pool }, timeslotLimit: number): Promise<{ timeslots: number; released: number }> {
-  const due = await listTimeslotsWithLapsedHolds(uow.pool, timeslotLimit);
+export async function expireLapsedHolds(deps: { pool: Pool }, timeslotLimit: number): Promise<{ timeslots: number; released: number }> {
+  const due = await listTimeslotsWithLapsedHolds(deps.pool, timeslotLimit);
   let released = 0;
   for (const timeslotId of due) {
-    const byChannel = await releaseLapsedHolds(uow.pool, { timeslotId, limit: 1000 });
+    const byChannel = await releaseLapsedHolds(deps.pool, { timeslotId, limit: 1000 });
     for (const [channel, count] of Object.entries(byChannel)) {
       countBookings(channel, 'expired', count);
       released += count;

@@ -5,11 +5,11 @@
 // answer waits for durability (runIdempotently's `durable`), a replayed answer too.
 import type { Booking } from '@backbone/contracts';
 import { createBookingStore, inTransaction, type Db, type Pool } from '@backbone/db';
-import { createBooking as bookThroughDomain, DomainError, referencedFileIds, type NewBooking } from '@backbone/domain';
+import { reserveBooking, DomainError, referencedFileIds, type NewBooking } from '@backbone/domain';
 import { countBookings } from '@backbone/metrics';
 import { runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
 
-export interface BookingUnitOfWork {
+export interface BookingDeps {
   pool: Pool;
 }
 
@@ -19,7 +19,7 @@ export interface CreateBookingOptions {
 }
 
 export async function createBooking(
-  uow: BookingUnitOfWork,
+  deps: BookingDeps,
   request: NewBooking,
   idempotency: IdempotencyRequest | null = null,
   options: CreateBookingOptions = {},
@@ -30,17 +30,17 @@ export async function createBooking(
     const within = options.withinBooking;
     const inOneTransaction = referencedFileIds(request.answers).length > 0 || within !== undefined;
     const result = await runIdempotently(
-      uow.pool,
+      deps.pool,
       request.accountId,
       idempotency,
       (db) =>
         inOneTransaction
           ? inTransaction(db, async (tx) => {
-              const booking = await bookThroughDomain(createBookingStore(tx), request);
+              const booking = await reserveBooking(createBookingStore(tx), request);
               await within?.(tx, booking);
               return booking;
             })
-          : bookThroughDomain(createBookingStore(db), request),
+          : reserveBooking(createBookingStore(db), request),
       { durable: true },
     );
     if (!result.replayed) countBookings(request.channel, result.value.Status === 'on_hold' ? 'held' : 'created');

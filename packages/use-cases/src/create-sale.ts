@@ -3,13 +3,13 @@
 // through createBooking, the same atomic reservation as every channel.
 import { BOOKING_CHANNELS, type Booking, type BookingChannel, type SaleRequest } from '@backbone/contracts';
 import { ValidationError } from '@backbone/domain';
-import { createBooking, type BookingUnitOfWork } from './create-booking.js';
+import { createBooking, type BookingDeps } from './create-booking.js';
 import type { IdempotencyRequest, Replayable } from './idempotency.js';
 
 const OPERATOR_CHANNELS: readonly BookingChannel[] = BOOKING_CHANNELS.filter((channel) => channel !== 'ota');
 
 export function createSale(
-  uow: BookingUnitOfWork,
+  deps: BookingDeps,
   request: {
     accountId: string;
     /** The admin key that made it; null for a console session, the admin CLI and the demo seed. */
@@ -28,7 +28,7 @@ export function createSale(
   }
   const sale = request.sale;
   return createBooking(
-    uow,
+    deps,
     {
       accountId: request.accountId,
       apiKeyId: request.apiKeyId,

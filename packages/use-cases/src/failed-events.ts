@@ -11,18 +11,18 @@ function accountOwns(accountId: string, jobId: string): boolean {
   return jobId.startsWith(`${accountId.toLowerCase()}.`);
 }
 
-export async function listFailedEvents(uow: { queues: EventQueues }, accountId: string): Promise<FailedJob[]> {
-  const jobs = await listFailedJobs(uow.queues);
+export async function listFailedEvents(deps: { queues: EventQueues }, accountId: string): Promise<FailedJob[]> {
+  const jobs = await listFailedJobs(deps.queues);
   return jobs
     .filter((job) => accountOwns(accountId, job.id))
     .sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''))
     .slice(0, LIST_LIMIT);
 }
 
-export async function replayFailedEvent(uow: { queues: EventQueues }, request: { accountId: string; jobId: string }): Promise<void> {
+export async function replayFailedEvent(deps: { queues: EventQueues }, request: { accountId: string; jobId: string }): Promise<void> {
   if (!accountOwns(request.accountId, request.jobId)) throw notFound('Failed event');
   try {
-    await replayFailedJobs(uow.queues, { jobId: request.jobId });
+    await replayFailedJobs(deps.queues, { jobId: request.jobId });
   } catch (error) {
     if (error instanceof Error && error.message.startsWith('No failed job')) throw notFound('Failed event');
     throw error;
@@ -30,14 +30,14 @@ export async function replayFailedEvent(uow: { queues: EventQueues }, request: {
 }
 
 /** Every account's failed jobs, of one queue or of all, newest first, at most `limit` per queue. */
-export function listFailedSet(uow: { queues: EventQueues }, filter: { queue?: QueueName; limit?: number } = {}): Promise<FailedJob[]> {
-  return listFailedJobs(uow.queues, filter);
+export function listFailedSet(deps: { queues: EventQueues }, filter: { queue?: QueueName; limit?: number } = {}): Promise<FailedJob[]> {
+  return listFailedJobs(deps.queues, filter);
 }
 
 /** Moves failed jobs of any account back to wait with a fresh set of attempts: one by id, or all (of one queue or of all). */
 export function replayFailedSet(
-  uow: { queues: EventQueues },
+  deps: { queues: EventQueues },
   target: { jobId: string; queue?: QueueName } | { all: true; queue?: QueueName },
 ): Promise<ReplayedJob[]> {
-  return replayFailedJobs(uow.queues, target);
+  return replayFailedJobs(deps.queues, target);
 }

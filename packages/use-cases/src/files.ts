@@ -29,7 +29,7 @@ import {
 import { fileKey, inspectUpload, type FileStore } from '@backbone/file-store';
 import { UnavailableError } from './errors.js';
 
-export interface FileUnitOfWork {
+export interface FileDeps {
   pool: Pool;
   fileStore: FileStore;
   /** Bytes one account's files may take together (FILE_QUOTA_BYTES). */
@@ -52,15 +52,15 @@ export interface FileUpload {
   clientConnected: () => boolean;
 }
 
-export async function uploadFile(uow: FileUnitOfWork, upload: FileUpload): Promise<UploadedFile> {
+export async function uploadFile(deps: FileDeps, upload: FileUpload): Promise<UploadedFile> {
   const contentType = checkUploadDeclaration(upload.contentType, upload.length);
   // A client already gone (its connection cut while the key was checked) would take quota and a partial file for a
   // moment, only to have them undone: nothing is reserved for it.
   if (!upload.clientConnected()) throw new DomainError('invalid-request', 'The connection closed before the upload began; nothing was kept.');
   const id = randomUUID();
   const name = uploadFileName(upload.fileName, contentType);
-  const inProgressLimitBytes = uploadsInProgressLimit(uow.fileQuotaBytes);
-  const reserved = await reserveFileUpload(uow.pool, {
+  const inProgressLimitBytes = uploadsInProgressLimit(deps.fileQuotaBytes);
+  const reserved = await reserveFileUpload(deps.pool, {
     id,
     accountId: upload.accountId,
     partnerId: upload.partnerId,
@@ -68,7 +68,7 @@ export async function uploadFile(uow: FileUnitOfWork, upload: FileUpload): Promi
     name,
     contentType,
     size: upload.length,
-    quotaBytes: uow.fileQuotaBytes,
+    quotaBytes: deps.fileQuotaBytes,
     inProgressLimitBytes,
     ttlHours: UNREFERENCED_FILE_TTL_HOURS,
   });
@@ -82,9 +82,9 @@ export async function uploadFile(uow: FileUnitOfWork, upload: FileUpload): Promi
   if ('refused' in reserved) {
     throw new DomainError(
       'file-quota-exceeded',
-      `The account's files would take more than its quota of ${uow.fileQuotaBytes} bytes: delete or use fewer files.`,
+      `The account's files would take more than its quota of ${deps.fileQuotaBytes} bytes: delete or use fewer files.`,
       {
-        QuotaBytes: uow.fileQuotaBytes,
+        QuotaBytes: deps.fileQuotaBytes,
       },
     );
   }
@@ -104,11 +104,11 @@ export async function uploadFile(uow: FileUnitOfWork, upload: FileUpload): Promi
   });
   upload.body.pipe(inspector);
   try {
-    await uow.fileStore.put(key, inspector, upload.length, contentType);
+    await deps.fileStore.put(key, inspector, upload.length, contentType);
   } catch (error) {
     // The rest of a refused body is not wanted: the client gets its answer (the server drains what it still sends).
     upload.body.unpipe(inspector);
-    await discard(uow, upload.accountId, id, key);
+    await discard(deps, upload.accountId, id, key);
     const failure = bodyFailure as Error | null;
     if (failure instanceof DomainError) throw failure;
     if (failure) throw new DomainError('invalid-request', `The body could not be read to its Content-Length (${upload.length} bytes).`);
@@ -118,33 +118,33 @@ export async function uploadFile(uow: FileUnitOfWork, upload: FileUpload): Promi
   try {
     checkReceivedLength(upload.length, inspected.size);
   } catch (error) {
-    await discard(uow, upload.accountId, id, key);
+    await discard(deps, upload.accountId, id, key);
     throw error;
   }
   if (!upload.clientConnected()) {
-    await discard(uow, upload.accountId, id, key);
+    await discard(deps, upload.accountId, id, key);
     throw new DomainError('invalid-request', 'The connection closed before the upload could be answered; nothing was kept.');
   }
-  await markFileStored(uow.pool, upload.accountId, id, inspected.sha256);
+  await markFileStored(deps.pool, upload.accountId, id, inspected.sha256);
   return { FileID: id, Name: name, ContentType: contentType, Size: inspected.size, SHA256: inspected.sha256, ExpiresAt: reserved.expiresAt.toISOString() };
 }
 
 /** Undoes a failed upload: its bytes (if any reached the store), then its row and quota. */
-async function discard(uow: FileUnitOfWork, accountId: string, id: string, key: string): Promise<void> {
-  await uow.fileStore.delete(key).catch(() => undefined);
-  await discardFileUpload(uow.pool, accountId, id);
+async function discard(deps: FileDeps, accountId: string, id: string, key: string): Promise<void> {
+  await deps.fileStore.delete(key).catch(() => undefined);
+  await discardFileUpload(deps.pool, accountId, id);
 }
 
 /** A stored file of the account and its bytes, for the operator's download; another account's file is a 404. */
-export async function openAccountFile(
-  uow: { pool: Pool; fileStore: FileStore },
+export async function downloadOperatorFile(
+  deps: { pool: Pool; fileStore: FileStore },
   accountId: string,
   fileId: string,
 ): Promise<{ file: StoredFileRow; body: Readable }> {
-  const file = await findAccountFile(uow.pool, accountId, fileId.toLowerCase());
+  const file = await findAccountFile(deps.pool, accountId, fileId.toLowerCase());
   if (!file) throw notFound('File');
-  const body = await uow.fileStore.get(fileKey(accountId, file.id));
-  if (!body) throw new Error(`file ${file.id} of account ${accountId} is recorded as stored but its bytes are missing from ${uow.fileStore.description}`);
+  const body = await deps.fileStore.get(fileKey(accountId, file.id));
+  if (!body) throw new Error(`file ${file.id} of account ${accountId} is recorded as stored but its bytes are missing from ${deps.fileStore.description}`);
   return { file, body };
 }
 
@@ -153,13 +153,13 @@ export async function openAccountFile(
  * hours (and uploads a crash cut off), deletes their bytes, then their rows. Files a booking references are never
  * claimed. Answers how many were deleted.
  */
-export async function sweepUnreferencedFiles(uow: { pool: Pool; fileStore: FileStore }, limit: number): Promise<{ deleted: number; leftovers: number }> {
-  const claimed = await claimUnreferencedFiles(uow.pool, limit);
-  for (const file of claimed) await uow.fileStore.delete(fileKey(file.accountId, file.id));
+export async function sweepUnreferencedFiles(deps: { pool: Pool; fileStore: FileStore }, limit: number): Promise<{ deleted: number; leftovers: number }> {
+  const claimed = await claimUnreferencedFiles(deps.pool, limit);
+  for (const file of claimed) await deps.fileStore.delete(fileKey(file.accountId, file.id));
   const deleted = await deleteClaimedFiles(
-    uow.pool,
+    deps.pool,
     claimed.map((f) => f.id),
   );
-  const leftovers = await uow.fileStore.removeLeftovers(ABANDONED_UPLOAD_AFTER_SECONDS * 1000);
+  const leftovers = await deps.fileStore.removeLeftovers(ABANDONED_UPLOAD_AFTER_SECONDS * 1000);
   return { deleted, leftovers };
 }

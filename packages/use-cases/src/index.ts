@@ -3,7 +3,7 @@ export * from './idempotency.js';
 export * from './create-booking.js';
 export * from './record-usage-entry.js';
 export * from './record-usage-entries.js';
-export * from './summarise-usage.js';
+export * from './get-usage-summary.js';
 export * from './publish-platform-event.js';
 export * from './operator-passwords.js';
 export * from './operator-users.js';

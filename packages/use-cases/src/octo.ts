@@ -26,7 +26,7 @@ import {
   findOctoSlots,
   findOctoSupplier,
   listOctoActivities,
-  listOctoBookings,
+  findOctoBookings,
   listOctoSlots,
   setOctoIdentity,
   setOctoUnitItems,
@@ -74,7 +74,7 @@ export interface OctoCaller {
   apiKeyId: string | null;
 }
 
-interface Uow {
+interface OctoDeps {
   pool: Pool;
 }
 
@@ -84,14 +84,14 @@ const LIST_LIMIT = 500;
 const actorOf = (caller: OctoCaller): BookingActor => ({ kind: 'partner', partnerId: caller.partnerId, apiKeyId: caller.apiKeyId });
 const ownerOf = (caller: OctoCaller) => ({ accountId: caller.accountId, partnerId: caller.partnerId });
 
-export async function getOctoSupplier(uow: Uow, accountId: string): Promise<OctoSupplierRecord> {
-  const supplier = await findOctoSupplier(uow.pool, accountId);
+export async function getOctoSupplier(deps: OctoDeps, accountId: string): Promise<OctoSupplierRecord> {
+  const supplier = await findOctoSupplier(deps.pool, accountId);
   if (!supplier) throw new Error(`account ${accountId} of a verified key was not found`);
   return supplier;
 }
 
-export async function listOctoProducts(uow: Uow, accountId: string, view: OctoView): Promise<OctoProduct[]> {
-  return (await listOctoActivities(uow.pool, accountId)).map((activity) => toOctoProduct(activity, view));
+export async function listOctoProducts(deps: OctoDeps, accountId: string, view: OctoView): Promise<OctoProduct[]> {
+  return (await listOctoActivities(deps.pool, accountId)).map((activity) => toOctoProduct(activity, view));
 }
 
 async function offeredActivity(db: Db, accountId: string, productId: string | undefined, startTimes = true): Promise<OctoActivity> {
@@ -108,8 +108,8 @@ async function offeredOption(db: Db, accountId: string, productId: string | unde
   return activity;
 }
 
-export async function getOctoProduct(uow: Uow, accountId: string, productId: string, view: OctoView): Promise<OctoProduct> {
-  return toOctoProduct(await offeredActivity(uow.pool, accountId, productId), view);
+export async function getOctoProduct(deps: OctoDeps, accountId: string, productId: string, view: OctoView): Promise<OctoProduct> {
+  return toOctoProduct(await offeredActivity(deps.pool, accountId, productId), view);
 }
 
 /** The number of participants the availability request's units ask for (null: none asked). */
@@ -119,9 +119,9 @@ function unitsAsked(units: readonly { id: string; quantity: number }[] | undefin
   return participantsOf(asked);
 }
 
-export async function checkOctoAvailability(uow: Uow, accountId: string, request: OctoAvailabilityRequest, view: OctoView): Promise<OctoAvailability[]> {
+export async function checkOctoAvailability(deps: OctoDeps, accountId: string, request: OctoAvailabilityRequest, view: OctoView): Promise<OctoAvailability[]> {
   // An availability shows no product: its start times are not gathered.
-  const activity = await offeredOption(uow.pool, accountId, request.productId, request.optionId, false);
+  const activity = await offeredOption(deps.pool, accountId, request.productId, request.optionId, false);
   const units = unitsAsked(request.units);
   const ways = [
     request.localDateStart !== undefined || request.localDateEnd !== undefined,
@@ -134,14 +134,14 @@ export async function checkOctoAvailability(uow: Uow, accountId: string, request
   let slots;
   if (request.availabilityIds) {
     const starts = request.availabilityIds.map((id) => parseAvailabilityId(id) ?? invalid(id));
-    slots = await findOctoSlots(uow.pool, activity.internalId, starts);
+    slots = await findOctoSlots(deps.pool, activity.internalId, starts);
   } else {
     const from = request.localDate ?? request.localDateStart;
     const to = request.localDate ?? request.localDateEnd;
     if (from === undefined || to === undefined) throw octoBadRequest('localDateStart and localDateEnd go together.');
     if (request.localDate !== undefined && !isCalendarDate(request.localDate)) throw octoBadRequest(`localDate ${CALENDAR_DATE_RULE}.`);
     checkOctoDateRange(from, to);
-    slots = await listOctoSlots(uow.pool, activity.internalId, from, to);
+    slots = await listOctoSlots(deps.pool, activity.internalId, from, to);
   }
   return slots.map((slot) => toOctoAvailability(activity, slot, { ...view, units }));
 }
@@ -150,11 +150,11 @@ function invalid(availabilityId: string): never {
   throw invalidAvailabilityId(availabilityId);
 }
 
-export async function getOctoAvailabilityCalendar(uow: Uow, accountId: string, request: OctoCalendarRequest, view: OctoView): Promise<OctoCalendarDay[]> {
-  const activity = await offeredOption(uow.pool, accountId, request.productId, request.optionId, false);
+export async function getOctoAvailabilityCalendar(deps: OctoDeps, accountId: string, request: OctoCalendarRequest, view: OctoView): Promise<OctoCalendarDay[]> {
+  const activity = await offeredOption(deps.pool, accountId, request.productId, request.optionId, false);
   const units = unitsAsked(request.units);
   checkOctoDateRange(request.localDateStart, request.localDateEnd);
-  const slots = await listOctoSlots(uow.pool, activity.internalId, request.localDateStart, request.localDateEnd);
+  const slots = await listOctoSlots(deps.pool, activity.internalId, request.localDateStart, request.localDateEnd);
   return toOctoCalendar(activity, slots, request.localDateStart, request.localDateEnd, { ...view, units });
 }
 
@@ -179,41 +179,41 @@ function storedUnitItems(items: OctoUnitItemsRequest): StoredOctoUnitItem[] {
 }
 
 /** An OCTO booking of the caller as OCTO shows it. */
-async function answer(uow: Uow, caller: OctoCaller, uuid: string, view: OctoView): Promise<OctoBooking> {
-  const booking = await findOctoBooking(uow.pool, ownerOf(caller), uuid);
+async function answer(deps: OctoDeps, caller: OctoCaller, uuid: string, view: OctoView): Promise<OctoBooking> {
+  const booking = await findOctoBooking(deps.pool, ownerOf(caller), uuid);
   if (!booking) throw invalidBookingUuid(uuid);
-  return (await answerAll(uow, caller, [booking], view))[0]!;
+  return (await answerAll(deps, caller, [booking], view))[0]!;
 }
 
-async function answerAll(uow: Uow, caller: OctoCaller, bookings: readonly OctoBookingRecord[], view: OctoView): Promise<OctoBooking[]> {
+async function answerAll(deps: OctoDeps, caller: OctoCaller, bookings: readonly OctoBookingRecord[], view: OctoView): Promise<OctoBooking[]> {
   const activities = new Map<string, OctoActivity>();
   for (const activityId of new Set(bookings.map((b) => b.activityId))) {
-    const [activity] = await listOctoActivities(uow.pool, caller.accountId, { activityId, anyShopfront: true });
+    const [activity] = await listOctoActivities(deps.pool, caller.accountId, { activityId, anyShopfront: true });
     if (activity) activities.set(activityId, activity);
   }
   return bookings.map((booking) => toOctoBooking(booking, activities.get(booking.activityId)!, view));
 }
 
 /** The reference of the caller's booking with this uuid (INVALID_BOOKING_UUID when it has none). */
-async function referenceOf(uow: Uow, caller: OctoCaller, uuid: string): Promise<string> {
+async function referenceOf(deps: OctoDeps, caller: OctoCaller, uuid: string): Promise<string> {
   if (!UUID.test(uuid)) throw invalidBookingUuid(uuid);
-  const booking = await findOctoBooking(uow.pool, ownerOf(caller), uuid.toLowerCase());
+  const booking = await findOctoBooking(deps.pool, ownerOf(caller), uuid.toLowerCase());
   if (!booking) throw invalidBookingUuid(uuid);
   return booking.reference;
 }
 
-export async function reserveOctoBooking(uow: Uow, caller: OctoCaller, request: OctoReservationRequest, view: OctoView): Promise<OctoBooking> {
+export async function reserveOctoBooking(deps: OctoDeps, caller: OctoCaller, request: OctoReservationRequest, view: OctoView): Promise<OctoBooking> {
   if (request.uuid !== undefined && !UUID.test(request.uuid)) throw invalidBookingUuid(request.uuid);
   const uuid = (request.uuid ?? randomUUID()).toLowerCase();
-  const activity = await offeredOption(uow.pool, caller.accountId, request.productId, request.optionId);
-  const start = await availabilityOf(uow.pool, activity, request.availabilityId);
+  const activity = await offeredOption(deps.pool, caller.accountId, request.productId, request.optionId);
+  const start = await availabilityOf(deps.pool, activity, request.availabilityId);
   const unitItems = storedUnitItems(request.unitItems);
   const tooLarge = partySizeError(unitItems.length, activity.maxParticipants, 'unitItems');
   if (tooLarge) throw octoUnprocessable(tooLarge.message);
   const notes = request.notes ?? null;
   try {
     await createBooking(
-      uow,
+      deps,
       {
         accountId: caller.accountId,
         apiKeyId: caller.apiKeyId,
@@ -240,19 +240,19 @@ export async function reserveOctoBooking(uow: Uow, caller: OctoCaller, request: 
     if ((error as { constraint?: string }).constraint === 'bookings_octo_uuid_idx') throw invalidBookingUuid(uuid);
     throw error;
   }
-  return answer(uow, caller, uuid, view);
+  return answer(deps, caller, uuid, view);
 }
 
 export async function extendOctoBooking(
-  uow: Uow,
+  deps: OctoDeps,
   caller: OctoCaller,
   uuid: string,
   expirationMinutes: number | undefined,
   view: OctoView,
 ): Promise<OctoBooking> {
-  const reference = await referenceOf(uow, caller, uuid);
-  await extendBookingHold(uow, { owner: ownerOf(caller), reference }, holdMinutesOf(expirationMinutes), actorOf(caller));
-  return answer(uow, caller, uuid.toLowerCase(), view);
+  const reference = await referenceOf(deps, caller, uuid);
+  await extendBookingHold(deps, { owner: ownerOf(caller), reference }, holdMinutesOf(expirationMinutes), actorOf(caller));
+  return answer(deps, caller, uuid.toLowerCase(), view);
 }
 
 /** Replaces the unit items (and with them the party size) under the change's lock, when they were sent. */
@@ -265,8 +265,14 @@ function unitItemsChange(caller: OctoCaller, items: OctoUnitItemsRequest | undef
   };
 }
 
-export async function confirmOctoBooking(uow: Uow, caller: OctoCaller, uuid: string, request: OctoConfirmationRequest, view: OctoView): Promise<OctoBooking> {
-  const reference = await referenceOf(uow, caller, uuid);
+export async function confirmOctoBooking(
+  deps: OctoDeps,
+  caller: OctoCaller,
+  uuid: string,
+  request: OctoConfirmationRequest,
+  view: OctoView,
+): Promise<OctoBooking> {
+  const reference = await referenceOf(deps, caller, uuid);
   const ref = { owner: ownerOf(caller), reference };
   const items = unitItemsChange(caller, request.unitItems);
   const customer = customerOfContact(request.contact);
@@ -281,7 +287,7 @@ export async function confirmOctoBooking(uow: Uow, caller: OctoCaller, uuid: str
       : null;
   let releasedLapsedHolds = false;
   await confirmBooking(
-    uow,
+    deps,
     ref,
     { Customer: customer, ...(request.resellerReference ? { PaymentReference: request.resellerReference } : {}) },
     actorOf(caller),
@@ -296,21 +302,21 @@ export async function confirmOctoBooking(uow: Uow, caller: OctoCaller, uuid: str
       : {},
   );
   // Releasing lapsed holds let the transaction commit without waiting for the disk; the answer waits for it.
-  if (releasedLapsedHolds) await awaitCommittedDurable(uow.pool);
-  return answer(uow, caller, uuid.toLowerCase(), view);
+  if (releasedLapsedHolds) await awaitCommittedDurable(deps.pool);
+  return answer(deps, caller, uuid.toLowerCase(), view);
 }
 
-export async function updateOctoBooking(uow: Uow, caller: OctoCaller, uuid: string, request: OctoUpdateRequest, view: OctoView): Promise<OctoBooking> {
-  const reference = await referenceOf(uow, caller, uuid);
-  const current = (await findOctoBooking(uow.pool, ownerOf(caller), uuid.toLowerCase()))!;
+export async function updateOctoBooking(deps: OctoDeps, caller: OctoCaller, uuid: string, request: OctoUpdateRequest, view: OctoView): Promise<OctoBooking> {
+  const reference = await referenceOf(deps, caller, uuid);
+  const current = (await findOctoBooking(deps.pool, ownerOf(caller), uuid.toLowerCase()))!;
   let move: { activityId: string; date: string; time: string } | undefined;
   if (request.productId !== undefined || request.optionId !== undefined || request.availabilityId !== undefined) {
-    const activity = await offeredOption(uow.pool, caller.accountId, request.productId ?? current.activityId, request.optionId ?? OCTO_OPTION_ID);
+    const activity = await offeredOption(deps.pool, caller.accountId, request.productId ?? current.activityId, request.optionId ?? OCTO_OPTION_ID);
     if (request.availabilityId === undefined && activity.activityId !== current.activityId) {
       throw invalidAvailabilityId('');
     }
     const start =
-      request.availabilityId === undefined ? { date: current.date, time: current.time } : await availabilityOf(uow.pool, activity, request.availabilityId);
+      request.availabilityId === undefined ? { date: current.date, time: current.time } : await availabilityOf(deps.pool, activity, request.availabilityId);
     move = { activityId: activity.activityId, ...start };
   }
   const items = unitItemsChange(caller, request.unitItems);
@@ -322,7 +328,7 @@ export async function updateOctoBooking(uow: Uow, caller: OctoCaller, uuid: stri
     if (holdMinutes !== undefined && booking.status === 'on_hold') await moveHoldExpiry(tx, booking, holdMinutes, actorOf(caller));
   };
   await changeBooking(
-    uow,
+    deps,
     { owner: ownerOf(caller), reference },
     {
       ...(move ? { move } : {}),
@@ -335,21 +341,32 @@ export async function updateOctoBooking(uow: Uow, caller: OctoCaller, uuid: stri
     null,
     { withinChange },
   );
-  return answer(uow, caller, uuid.toLowerCase(), view);
+  return answer(deps, caller, uuid.toLowerCase(), view);
 }
 
-export async function cancelOctoBooking(uow: Uow, caller: OctoCaller, uuid: string, request: OctoCancellationRequest, view: OctoView): Promise<OctoBooking> {
-  const reference = await referenceOf(uow, caller, uuid);
-  await cancelBooking(uow, { owner: ownerOf(caller), reference }, request.reason ? { Reason: request.reason } : {}, actorOf(caller));
-  return answer(uow, caller, uuid.toLowerCase(), view);
+export async function cancelOctoBooking(
+  deps: OctoDeps,
+  caller: OctoCaller,
+  uuid: string,
+  request: OctoCancellationRequest,
+  view: OctoView,
+): Promise<OctoBooking> {
+  const reference = await referenceOf(deps, caller, uuid);
+  await cancelBooking(deps, { owner: ownerOf(caller), reference }, request.reason ? { Reason: request.reason } : {}, actorOf(caller));
+  return answer(deps, caller, uuid.toLowerCase(), view);
 }
 
-export async function getOctoBooking(uow: Uow, caller: OctoCaller, uuid: string, view: OctoView): Promise<OctoBooking> {
+/** DELETE /octo/bookings/{uuid} is OCTO's other way to cancel: the same cancellation. */
+export function deleteOctoBooking(deps: OctoDeps, caller: OctoCaller, uuid: string, request: OctoCancellationRequest, view: OctoView): Promise<OctoBooking> {
+  return cancelOctoBooking(deps, caller, uuid, request, view);
+}
+
+export async function getOctoBooking(deps: OctoDeps, caller: OctoCaller, uuid: string, view: OctoView): Promise<OctoBooking> {
   if (!UUID.test(uuid)) throw invalidBookingUuid(uuid);
-  return answer(uow, caller, uuid.toLowerCase(), view);
+  return answer(deps, caller, uuid.toLowerCase(), view);
 }
 
-export async function listOctoBookingsOf(uow: Uow, caller: OctoCaller, query: OctoBookingListQuery, view: OctoView): Promise<OctoBooking[]> {
+export async function listOctoBookings(deps: OctoDeps, caller: OctoCaller, query: OctoBookingListQuery, view: OctoView): Promise<OctoBooking[]> {
   const from = query.localDate ?? query.localDateStart;
   const to = query.localDate ?? query.localDateEnd;
   if (query.resellerReference === undefined && query.supplierReference === undefined && from === undefined && to === undefined) {
@@ -358,12 +375,12 @@ export async function listOctoBookingsOf(uow: Uow, caller: OctoCaller, query: Oc
   if ((from === undefined) !== (to === undefined)) throw octoBadRequest('localDateStart and localDateEnd go together.');
   if (from !== undefined && to !== undefined) checkOctoDateRange(from, to);
   let activityId: string | undefined;
-  if (query.productId !== undefined) activityId = (await offeredActivity(uow.pool, caller.accountId, query.productId)).activityId;
-  const bookings = await listOctoBookings(
-    uow.pool,
+  if (query.productId !== undefined) activityId = (await offeredActivity(deps.pool, caller.accountId, query.productId)).activityId;
+  const bookings = await findOctoBookings(
+    deps.pool,
     ownerOf(caller),
     { resellerReference: query.resellerReference, supplierReference: query.supplierReference, from, to, activityId },
     LIST_LIMIT,
   );
-  return answerAll(uow, caller, bookings, view);
+  return answerAll(deps, caller, bookings, view);
 }

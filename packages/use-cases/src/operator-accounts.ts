@@ -10,9 +10,9 @@ function checkedName(name: string, errors: FieldError[]): string {
   return trimmed;
 }
 
-/** `uow.pool` may be a transaction's client, for a write that joins a larger one (seedOperator). */
+/** `deps.pool` may be a transaction's client, for a write that joins a larger one (seedOperator). */
 export async function createOperatorAccount(
-  uow: { pool: Db },
+  deps: { pool: Db },
   request: { name: string; timeZone?: string; id?: string; contact?: AccountContact },
 ): Promise<Account> {
   const errors: FieldError[] = [];
@@ -26,15 +26,15 @@ export async function createOperatorAccount(
   if (!isValidTimeZone(timeZone)) errors.push({ field: 'timeZone', message: `timeZone must be an IANA time zone such as Europe/Lisbon, got '${timeZone}'.` });
   const name = checkedName(request.name, errors);
   if (errors.length > 0) throw new ValidationError(errors);
-  return createAccount(uow.pool, { name, timeZone, contact, ...(request.id ? { id: request.id } : {}) });
+  return createAccount(deps.pool, { name, timeZone, contact, ...(request.id ? { id: request.id } : {}) });
 }
 
-export async function createOperatorPartner(uow: { pool: Db }, request: { accountId: string; name: string }): Promise<Partner> {
+export async function createOperatorPartner(deps: { pool: Db }, request: { accountId: string; name: string }): Promise<Partner> {
   const errors: FieldError[] = [];
   const name = checkedName(request.name, errors);
   if (errors.length > 0) throw new ValidationError(errors);
   try {
-    return await createPartner(uow.pool, request.accountId, name);
+    return await createPartner(deps.pool, request.accountId, name);
   } catch (error) {
     if (error instanceof PartnerNameTakenError) throw new ValidationError([{ field: 'name', message: error.message }]);
     throw error;

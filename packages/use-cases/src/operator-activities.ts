@@ -32,16 +32,16 @@ import {
   type WaiverQuestion,
 } from '@backbone/domain';
 
-export interface ActivityUnitOfWork {
+export interface ActivityDeps {
   pool: Pool;
 }
 
 /**
- * `uow.pool` may be a transaction's client, for a write that joins a larger one (seedOperator). Without a TimeZone the
+ * `deps.pool` may be a transaction's client, for a write that joins a larger one (seedOperator). Without a TimeZone the
  * activity takes its account's; `activityId` fixes the new activity's id (the demo's, which the README's walk names).
  */
 export async function createOperatorActivity(
-  uow: { pool: Db },
+  deps: { pool: Db },
   request: {
     accountId: string;
     activity: Omit<NewOperatorActivity, 'TimeZone'> & { TimeZone?: string };
@@ -56,7 +56,7 @@ export async function createOperatorActivity(
     name: a.Name.trim(),
     description: a.Description ?? '',
     durationMinutes: a.DurationMinutes,
-    timeZone: a.TimeZone ?? (await findAccount(uow.pool, request.accountId))?.timeZone ?? 'UTC',
+    timeZone: a.TimeZone ?? (await findAccount(deps.pool, request.accountId))?.timeZone ?? 'UTC',
     priceMinor: a.Price.Amount,
     currency: a.Price.Currency,
     maxParticipants: a.MaxParticipants,
@@ -65,7 +65,7 @@ export async function createOperatorActivity(
     openingHours: request.openingHours ?? null,
   };
   checkNewActivity(input);
-  return inTransaction(uow.pool, async (client) => {
+  return inTransaction(deps.pool, async (client) => {
     const activity = await createActivity(client, request.accountId, { ...input, ...(request.activityId ? { activityId: request.activityId } : {}) });
     await recordAudit(client, request.accountId, {
       actor: request.actor,
@@ -84,10 +84,10 @@ const activitySubject = (activity: Activity) => ({ type: 'activity' as const, id
 
 /** Applies the changes sent; the result must still be a valid activity (422 otherwise). Two edits at once: the last wins. */
 export function editOperatorActivity(
-  uow: ActivityUnitOfWork,
+  deps: ActivityDeps,
   request: { accountId: string; activityId: string; changes: ActivityChanges; actor: AuditActor },
 ): Promise<Activity> {
-  return withTransaction(uow.pool, async (client) => {
+  return withTransaction(deps.pool, async (client) => {
     const current = await findActivity(client, request.accountId, request.activityId);
     if (!current) throw notFound('Activity');
     const c = request.changes;
@@ -117,16 +117,16 @@ async function activityOf(db: Db, accountId: string, activityId: string): Promis
   return activity;
 }
 
-/** `uow.pool` may be a transaction's client (seedOperator). */
+/** `deps.pool` may be a transaction's client (seedOperator). */
 export async function addOperatorQuestion(
-  uow: { pool: Db },
+  deps: { pool: Db },
   request: { accountId: string; activityId: string; question: NewQuestion; actor: AuditActor },
 ): Promise<WaiverQuestion> {
-  const activity = await activityOf(uow.pool, request.accountId, request.activityId);
+  const activity = await activityOf(deps.pool, request.accountId, request.activityId);
   const q = request.question;
   const input = { question: q.Question, type: q.Type, required: q.Required ?? false, options: q.Options ?? [], perParticipant: q.PerParticipant ?? false };
   checkNewQuestion(input);
-  return inTransaction(uow.pool, async (client) => {
+  return inTransaction(deps.pool, async (client) => {
     const added = await addQuestion(client, request.accountId, activity.id, input);
     const changes = auditChanges(null, toQuestion(added), ['ID']);
     await recordAudit(client, request.accountId, { actor: request.actor, action: 'question.added', subject: activitySubject(activity), changes });
@@ -134,12 +134,12 @@ export async function addOperatorQuestion(
   });
 }
 
-/** `uow.pool` may be a transaction's client (seedOperator). */
+/** `deps.pool` may be a transaction's client (seedOperator). */
 export async function generateTimeslots(
-  uow: { pool: Db },
+  deps: { pool: Db },
   request: { accountId: string; activityId: string; pattern: TimeslotPattern; actor: AuditActor },
 ): Promise<{ activity: Activity; created: number; existing: number; skipped: SkippedTimeslot[]; preview: PlannedTimeslot[] | null }> {
-  const activity = await activityOf(uow.pool, request.accountId, request.activityId);
+  const activity = await activityOf(deps.pool, request.accountId, request.activityId);
   const p = request.pattern;
   // A day-admission activity without times given gets its one admission slot a day, at the opening time, every day.
   const admission = p.Times.length === 0 && activity.openingHours !== null;
@@ -154,7 +154,7 @@ export async function generateTimeslots(
     capacity: p.Capacity ?? activity.maxParticipants,
   });
   if (p.DryRun) return { activity, created: 0, existing: 0, skipped: plan.skipped, preview: plan.timeslots };
-  const { created, existing } = await inTransaction(uow.pool, async (client) => {
+  const { created, existing } = await inTransaction(deps.pool, async (client) => {
     const inserted = await insertTimeslots(client, request.accountId, activity.id, plan.timeslots);
     // A pattern whose timeslots all existed already changed nothing.
     if (inserted.created > 0) {

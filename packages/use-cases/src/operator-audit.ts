@@ -11,11 +11,11 @@ const LARGEST_ID = 2n ** 63n - 1n;
 const ANY_LENGTH = Number.MAX_SAFE_INTEGER;
 
 export async function listOperatorAudit(
-  uow: { pool: Pool },
+  deps: { pool: Pool },
   request: { accountId: string; timeZone: string; action?: AuditAction; from?: string; to?: string; limit: number; below: string | null },
 ): Promise<{ entries: AuditEntry[]; next: string | null }> {
   if (request.from !== undefined && request.to !== undefined) checkOperatorDateRange(request.from, request.to, ANY_LENGTH);
   const below = request.below !== null && BigInt(request.below) > LARGEST_ID ? null : request.below;
   const filters = { timeZone: request.timeZone, action: request.action, from: request.from, to: request.to };
-  return listAuditEntries(uow.pool, request.accountId, filters, { limit: request.limit, below });
+  return listAuditEntries(deps.pool, request.accountId, filters, { limit: request.limit, below });
 }

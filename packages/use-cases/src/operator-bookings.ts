@@ -23,29 +23,29 @@ async function shown(pool: Pool, ref: OperatorBookingRef): Promise<BookingDetail
 }
 
 export async function cancelOperatorBooking(
-  uow: { pool: Pool },
+  deps: { pool: Pool },
   ref: OperatorBookingRef,
   request: OperatorCancelRequest,
   actor: BookingActor,
   idempotency: IdempotencyRequest | null = null,
 ): Promise<Replayable<BookingDetail>> {
-  const { replayed } = await cancelBooking(uow, asOperator(ref), request, actor, idempotency);
-  return { value: await shown(uow.pool, ref), replayed };
+  const { replayed } = await cancelBooking(deps, asOperator(ref), request, actor, idempotency);
+  return { value: await shown(deps.pool, ref), replayed };
 }
 
 export async function rescheduleOperatorBooking(
-  uow: { pool: Pool },
+  deps: { pool: Pool },
   ref: OperatorBookingRef,
   request: RescheduleRequest,
   actor: BookingActor,
   idempotency: IdempotencyRequest | null = null,
 ): Promise<Replayable<BookingDetail>> {
-  const { replayed } = await changeBooking(uow, asOperator(ref), { move: { date: request.Date, time: request.Time } }, actor, idempotency);
-  return { value: await shown(uow.pool, ref), replayed };
+  const { replayed } = await changeBooking(deps, asOperator(ref), { move: { date: request.Date, time: request.Time } }, actor, idempotency);
+  return { value: await shown(deps.pool, ref), replayed };
 }
 
 export async function changeOperatorBooking(
-  uow: { pool: Pool },
+  deps: { pool: Pool },
   ref: OperatorBookingRef,
   request: OperatorBookingChange,
   actor: BookingActor,
@@ -57,17 +57,26 @@ export async function changeOperatorBooking(
     // An emptied note is no note.
     ...(request.Note !== undefined ? { note: request.Note === '' ? null : request.Note } : {}),
   };
-  const { replayed } = await changeBooking(uow, asOperator(ref), change, actor, idempotency);
-  return { value: await shown(uow.pool, ref), replayed };
+  const { replayed } = await changeBooking(deps, asOperator(ref), change, actor, idempotency);
+  return { value: await shown(deps.pool, ref), replayed };
 }
 
-/** Checks a live booking in (`arrived`), or undoes its check-in; a repeat changes nothing and records nothing. */
-export async function checkInOperatorBooking(uow: { pool: Pool }, ref: OperatorBookingRef, arrived: boolean, actor: BookingActor): Promise<BookingDetail> {
-  await inTransaction(uow.pool, async (tx) => {
+/** Checks a live booking in; a repeat keeps the first time and records nothing. */
+export function checkInOperatorBooking(deps: { pool: Pool }, ref: OperatorBookingRef, actor: BookingActor): Promise<BookingDetail> {
+  return recordCheckIn(deps, ref, true, actor);
+}
+
+/** Undoes a booking's check-in (in any status: a party checked in and then cancelled can still be corrected). */
+export function undoOperatorCheckIn(deps: { pool: Pool }, ref: OperatorBookingRef, actor: BookingActor): Promise<BookingDetail> {
+  return recordCheckIn(deps, ref, false, actor);
+}
+
+async function recordCheckIn(deps: { pool: Pool }, ref: OperatorBookingRef, arrived: boolean, actor: BookingActor): Promise<BookingDetail> {
+  await inTransaction(deps.pool, async (tx) => {
     const booking = await lockedBooking(tx, asOperator(ref));
     if (decideCheckIn(stateOf(booking), booking.checkedInAt, booking.now, arrived) === 'change') await writeCheckIn(tx, booking, arrived, actor);
   });
-  return shown(uow.pool, ref);
+  return shown(deps.pool, ref);
 }
 
 const RECORDED_ACTIONS: Record<string, HistoryItem['Action']> = {
@@ -99,10 +108,10 @@ function actorOf(who: {
  * A booking's history, oldest first: its creation (held, when it began as a hold: it is or was on hold, or a confirm
  * followed) and a lapsed hold's expiry come from the booking; every other change from its recorded rows.
  */
-export async function bookingHistory(uow: { pool: Pool }, ref: OperatorBookingRef): Promise<BookingHistory> {
-  const origin = await findBookingOrigin(uow.pool, ref.accountId, ref.reference.toUpperCase());
+export async function listOperatorBookingHistory(deps: { pool: Pool }, ref: OperatorBookingRef): Promise<BookingHistory> {
+  const origin = await findBookingOrigin(deps.pool, ref.accountId, ref.reference.toUpperCase());
   if (!origin) throw notFound('Booking');
-  const recorded = await listBookingHistory(uow.pool, ref.accountId, origin.id);
+  const recorded = await listBookingHistory(deps.pool, ref.accountId, origin.id);
   const held = origin.status === 'on_hold' || origin.status === 'expired' || recorded.some((row) => row.action === 'confirmed');
   const creator = origin.partnerId ? 'partner' : 'operator';
   const items: HistoryItem[] = [

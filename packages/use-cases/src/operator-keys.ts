@@ -24,16 +24,16 @@ export interface KeyRevocations {
   announce(keyId: string): Promise<number | null>;
 }
 
-export interface KeyUnitOfWork {
+export interface KeyDeps {
   pool: Pool;
   keyRevocations: KeyRevocations;
 }
 
 const isScope = (scope: string): scope is Scope => (SCOPES as readonly string[]).includes(scope);
 
-/** `uow.pool` may be a transaction's client, for a write that joins a larger one (seedOperator). */
+/** `deps.pool` may be a transaction's client, for a write that joins a larger one (seedOperator). */
 export async function createOperatorKey(
-  uow: { pool: Db },
+  deps: { pool: Db },
   request: {
     accountId: string;
     name: string;
@@ -52,11 +52,11 @@ export async function createOperatorKey(
   let partnerId: string | null = null;
   if (request.partner !== undefined) {
     if (!scopes.includes('ota')) throw new ValidationError([{ field: 'Partner', message: 'A partner is only for keys with the ota scope.' }]);
-    const partner = await findPartner(uow.pool, request.accountId, request.partner);
+    const partner = await findPartner(deps.pool, request.accountId, request.partner);
     if (!partner) throw new ValidationError([{ field: 'Partner', message: `The account has no partner '${request.partner}'.` }]);
     partnerId = partner.id;
   }
-  return inTransaction(uow.pool, async (client) => {
+  return inTransaction(deps.pool, async (client) => {
     const key = await createApiKey(client, request.accountId, { name: request.name, scopes: scopes as Scope[], partnerId });
     await recordAudit(client, request.accountId, {
       actor: request.actor,
@@ -80,8 +80,8 @@ export interface KeyRevocation {
 }
 
 /** Revokes a key of this account and announces it to every running API process. */
-export async function revokeKey(uow: KeyUnitOfWork, request: { accountId: string; keyId: string; actor: AuditActor }): Promise<KeyRevocation> {
-  const revoked = await withTransaction(uow.pool, async (client) => {
+export async function revokeOperatorKey(deps: KeyDeps, request: { accountId: string; keyId: string; actor: AuditActor }): Promise<KeyRevocation> {
+  const revoked = await withTransaction(deps.pool, async (client) => {
     const key = await revokeApiKey(client, request.accountId, request.keyId);
     if (key)
       await recordAudit(client, request.accountId, {
@@ -93,7 +93,7 @@ export async function revokeKey(uow: KeyUnitOfWork, request: { accountId: string
     return key !== null;
   });
   if (!revoked) return { revoked: false, heardBy: null };
-  return { revoked: true, heardBy: await uow.keyRevocations.announce(request.keyId) };
+  return { revoked: true, heardBy: await deps.keyRevocations.announce(request.keyId) };
 }
 
 /** A rate limit as the CLI's list-keys shows it (null: the defaults of the key's scopes). */
@@ -111,11 +111,11 @@ export interface KeyRateLimitChange {
  * of its scopes, and announces it so that running APIs look the key up again on its next request.
  */
 export async function setKeyRateLimit(
-  uow: KeyUnitOfWork,
+  deps: KeyDeps,
   request: { accountId: string; key: string; limit: RateLimit | null; actor: AuditActor },
 ): Promise<KeyRateLimitChange> {
   if (request.limit) checkKeyRateLimit(request.limit);
-  const keyId = await withTransaction(uow.pool, async (client) => {
+  const keyId = await withTransaction(deps.pool, async (client) => {
     const key = await setApiKeyRateLimit(client, request.accountId, request.key, request.limit);
     if (!key) return null;
     const changes = auditChanges({ RateLimit: shownLimit(key.previous) }, { RateLimit: shownLimit(request.limit) });
@@ -129,5 +129,5 @@ export async function setKeyRateLimit(
     return key.id;
   });
   if (!keyId) return { keyId: null, heardBy: null };
-  return { keyId, heardBy: await uow.keyRevocations.announce(keyId) };
+  return { keyId, heardBy: await deps.keyRevocations.announce(keyId) };
 }

@@ -32,9 +32,9 @@ function rolledUp<K extends string, T extends Figures>(
   return [...by.values()].sort((a, b) => b.RevenueMinor - a.RevenueMinor || name(a).localeCompare(name(b)));
 }
 
-export async function salesReport(uow: { pool: Pool }, request: { accountId: string; from: string; to: string }): Promise<SalesReport> {
+export async function getOperatorSalesReport(deps: { pool: Pool }, request: { accountId: string; from: string; to: string }): Promise<SalesReport> {
   checkOperatorDateRange(request.from, request.to, MAX_REPORT_DAYS);
-  const groups = await listSalesGroups(uow.pool, request.accountId, request.from, request.to);
+  const groups = await listSalesGroups(deps.pool, request.accountId, request.from, request.to);
   const currencies = [...new Set(groups.map((g) => g.currency))].sort();
   return {
     From: request.from,

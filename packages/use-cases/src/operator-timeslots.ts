@@ -17,7 +17,7 @@ import {
 import { DomainError, notFound, type AuditActor } from '@backbone/domain';
 import { awaitCommittedDurable } from './idempotency.js';
 
-export interface TimeslotUnitOfWork {
+export interface TimeslotDeps {
   pool: Pool;
 }
 
@@ -32,8 +32,8 @@ async function recordTimeslotAudit(client: DbClient, request: TimeslotRequest, a
   await recordAudit(client, request.accountId, { actor: request.actor, action, subject: { type: 'timeslot', id: String(request.timeslotId), label }, changes });
 }
 
-function setStatus(uow: TimeslotUnitOfWork, request: TimeslotRequest, status: OperatorTimeslot['Status']): Promise<OperatorTimeslot> {
-  return withTransaction(uow.pool, async (client) => {
+function setStatus(deps: TimeslotDeps, request: TimeslotRequest, status: OperatorTimeslot['Status']): Promise<OperatorTimeslot> {
+  return withTransaction(deps.pool, async (client) => {
     const slot = await findOperatorTimeslot(client, request.accountId, request.timeslotId, { forUpdate: true });
     if (!slot) throw notFound('Timeslot');
     if (slot.Status === status) return slot;
@@ -43,20 +43,20 @@ function setStatus(uow: TimeslotUnitOfWork, request: TimeslotRequest, status: Op
   });
 }
 
-export function closeTimeslot(uow: TimeslotUnitOfWork, request: TimeslotRequest): Promise<OperatorTimeslot> {
-  return setStatus(uow, request, 'closed');
+export function closeTimeslot(deps: TimeslotDeps, request: TimeslotRequest): Promise<OperatorTimeslot> {
+  return setStatus(deps, request, 'closed');
 }
 
-export function reopenTimeslot(uow: TimeslotUnitOfWork, request: TimeslotRequest): Promise<OperatorTimeslot> {
-  return setStatus(uow, request, 'open');
+export function reopenTimeslot(deps: TimeslotDeps, request: TimeslotRequest): Promise<OperatorTimeslot> {
+  return setStatus(deps, request, 'open');
 }
 
 /**
  * In one transaction: lock the slot (404 for another account's), release its lapsed holds (their places are free but
  * still counted in `booked`), then set the capacity only if it is at least what is booked (409 otherwise).
  */
-export async function changeTimeslotCapacity(uow: TimeslotUnitOfWork, request: TimeslotRequest & { capacity: number }): Promise<OperatorTimeslot> {
-  const changed = await withTransaction(uow.pool, async (client) => {
+export async function changeTimeslotCapacity(deps: TimeslotDeps, request: TimeslotRequest & { capacity: number }): Promise<OperatorTimeslot> {
+  const changed = await withTransaction(deps.pool, async (client) => {
     const slot = await findOperatorTimeslot(client, request.accountId, request.timeslotId, { forUpdate: true });
     if (!slot) throw notFound('Timeslot');
     await releaseLapsedHolds(client, { timeslotId: request.timeslotId, limit: 10_000 });
@@ -70,6 +70,6 @@ export async function changeTimeslotCapacity(uow: TimeslotUnitOfWork, request: T
     return (await findOperatorTimeslot(client, request.accountId, request.timeslotId))!;
   });
   // Releasing lapsed holds commits without a flush (it holds the timeslot's row): the answer waits until it is on disk.
-  await awaitCommittedDurable(uow.pool);
+  await awaitCommittedDurable(deps.pool);
   return changed;
 }

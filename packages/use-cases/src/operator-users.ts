@@ -24,7 +24,7 @@ import { DomainError, ValidationError, type AuditActor } from '@backbone/domain'
 import { SignInError } from './errors.js';
 import { decoyPasswordHash, generatePassword, hashPassword, verifyPassword } from './operator-passwords.js';
 
-export interface OperatorUnitOfWork {
+export interface OperatorDeps {
   pool: Pool;
 }
 
@@ -69,13 +69,13 @@ function checkPassword(password: string): void {
 
 /** A new user; `password` omitted: a one-time password is generated and returned (the only time it exists in clear). */
 export async function createOperatorUser(
-  uow: OperatorUnitOfWork,
+  deps: OperatorDeps,
   input: { accountId: string; email: string; role: OperatorRole; password?: string; actor: AuditActor },
 ): Promise<{ user: OperatorUser; password: string }> {
   const password = input.password ?? generatePassword();
   checkPassword(password);
   const passwordHash = await hashPassword(password);
-  const user = await withTransaction(uow.pool, async (client) => {
+  const user = await withTransaction(deps.pool, async (client) => {
     const inserted = await insertOperatorUser(client, input.accountId, { email: normaliseEmail(input.email), role: input.role, passwordHash });
     if (!inserted) return null;
     await recordAudit(client, input.accountId, {
@@ -95,25 +95,25 @@ const userSubject = (user: OperatorUser) => ({ type: 'user' as const, id: user.i
 /** A user of the account, by e-mail (the admin CLI) or id (the operator API); another account's: not found. */
 export type UserSelector = { email: string } | { userId: string };
 
-async function userOf(uow: OperatorUnitOfWork, accountId: string, which: UserSelector): Promise<OperatorUser> {
+async function userOf(deps: OperatorDeps, accountId: string, which: UserSelector): Promise<OperatorUser> {
   const user =
     'email' in which
-      ? await findOperatorUserByEmail(uow.pool, accountId, normaliseEmail(which.email))
-      : await findOperatorUserById(uow.pool, accountId, which.userId);
+      ? await findOperatorUserByEmail(deps.pool, accountId, normaliseEmail(which.email))
+      : await findOperatorUserById(deps.pool, accountId, which.userId);
   if (!user) throw new DomainError('not-found', 'User not found.');
   return user;
 }
 
 /** A new password (given or generated) for a user of the account; the user's sessions end. */
 export async function resetOperatorPassword(
-  uow: OperatorUnitOfWork,
+  deps: OperatorDeps,
   input: { accountId: string; email: string; password?: string; actor: AuditActor },
 ): Promise<{ user: OperatorUser; password: string }> {
-  const user = await userOf(uow, input.accountId, { email: input.email });
+  const user = await userOf(deps, input.accountId, { email: input.email });
   const password = input.password ?? generatePassword();
   checkPassword(password);
   const passwordHash = await hashPassword(password);
-  await withTransaction(uow.pool, async (client) => {
+  await withTransaction(deps.pool, async (client) => {
     await updateOperatorPassword(client, input.accountId, user.id, passwordHash);
     await deleteOperatorSessionsOfUser(client, input.accountId, user.id);
     await recordAudit(client, input.accountId, { actor: input.actor, action: 'password.changed', subject: userSubject(user), changes: {} });
@@ -125,9 +125,9 @@ export async function resetOperatorPassword(
  * Disables a user of the account and ends its sessions; repeating it changes nothing. The account's last active owner is
  * refused (409): an account without one could only be recovered with the admin CLI.
  */
-export async function disableOperatorUser(uow: OperatorUnitOfWork, input: { accountId: string; actor: AuditActor } & UserSelector): Promise<OperatorUser> {
-  const user = await userOf(uow, input.accountId, input);
-  await withTransaction(uow.pool, async (client) => {
+export async function disableOperatorUser(deps: OperatorDeps, input: { accountId: string; actor: AuditActor } & UserSelector): Promise<OperatorUser> {
+  const user = await userOf(deps, input.accountId, input);
+  await withTransaction(deps.pool, async (client) => {
     const outcome = await markDisabled(client, input.accountId, user.id);
     if (outcome === 'last-owner')
       throw new DomainError('last-owner', `${user.email} is the account's last active owner; add another owner before disabling this one.`);
@@ -160,45 +160,42 @@ export interface SignInRequest {
  * e-mail's failure too, so each e-mail gets one such try. An address with as many sign-ins in progress as it may is
  * refused at once, before any look-up or hash; the password's hash waits for its turn (SignInThrottle.inTurn).
  */
-export async function signIn(
-  uow: OperatorUnitOfWork & { throttle: SignInThrottle },
-  request: SignInRequest,
-): Promise<{ sessionId: string; user: OperatorUser }> {
+export async function signIn(deps: OperatorDeps & { throttle: SignInThrottle }, request: SignInRequest): Promise<{ sessionId: string; user: OperatorUser }> {
   const caller = { email: normaliseEmail(request.email), address: request.address };
-  const leave = uow.throttle.enter(caller);
+  const leave = deps.throttle.enter(caller);
   // Refused before any look-up or hash, and not a failure: nothing was checked.
   if (!leave) throw new SignInError('rate-limited', 1, 'Too many sign-ins from this address at once; try again in 1 second.');
   try {
-    return await checkAndOpenSession(uow, request, caller);
+    return await checkAndOpenSession(deps, request, caller);
   } finally {
     leave();
   }
 }
 
 async function checkAndOpenSession(
-  uow: OperatorUnitOfWork & { throttle: SignInThrottle },
+  deps: OperatorDeps & { throttle: SignInThrottle },
   request: SignInRequest,
   caller: SignInCaller,
 ): Promise<{ sessionId: string; user: OperatorUser }> {
-  const standing = await uow.throttle.standing(caller);
+  const standing = await deps.throttle.standing(caller);
   if (standing.pairWaitSeconds > 0) throw new SignInError('rate-limited', standing.pairWaitSeconds);
   const overCeiling = standing.addressWaitSeconds > 0;
   if (overCeiling && standing.emailFailedRecently) throw new SignInError('rate-limited', standing.addressWaitSeconds);
-  const user = await findOperatorCredentials(uow.pool, caller.email);
-  const matches = await uow.throttle.inTurn(async () => verifyPassword(request.password, user?.passwordHash ?? (await decoyPasswordHash())));
+  const user = await findOperatorCredentials(deps.pool, caller.email);
+  const matches = await deps.throttle.inTurn(async () => verifyPassword(request.password, user?.passwordHash ?? (await decoyPasswordHash())));
   if (!user || !matches || user.disabled) {
-    await uow.throttle.recordFailure(caller);
+    await deps.throttle.recordFailure(caller);
     throw overCeiling ? new SignInError('rate-limited', standing.addressWaitSeconds) : new SignInError('invalid-credentials');
   }
-  await uow.throttle.recordSuccess(caller);
+  await deps.throttle.recordSuccess(caller);
   const sessionId = randomBytes(32).toString('base64url');
-  await insertOperatorSession(uow.pool, user, sessionId, request.absoluteLifetimeMs);
+  await insertOperatorSession(deps.pool, user, sessionId, request.absoluteLifetimeMs);
   // Sessions past their end are refused anyway; each sign-in clears them out so that the table stays small.
-  await deleteExpiredOperatorSessions(uow.pool);
+  await deleteExpiredOperatorSessions(deps.pool);
   const { passwordHash: _hash, ...publicUser } = user;
   return { sessionId, user: publicUser };
 }
 
-export async function signOut(uow: OperatorUnitOfWork, sessionId: string): Promise<void> {
-  await deleteOperatorSession(uow.pool, sessionId);
+export async function signOut(deps: OperatorDeps, sessionId: string): Promise<void> {
+  await deleteOperatorSession(deps.pool, sessionId);
 }

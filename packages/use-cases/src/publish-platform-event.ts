@@ -6,7 +6,7 @@ import { EventQueueUnavailableError, type EventPublisher } from '@backbone/publi
 import { UnavailableError } from './errors.js';
 
 export async function publishPlatformEvent(
-  uow: { publisher: EventPublisher },
+  deps: { publisher: EventPublisher },
   request: { accountId: string; event: PlatformEventRequest },
 ): Promise<PlatformEventAccepted['data']> {
   const { event, accountId } = request;
@@ -20,7 +20,7 @@ export async function publishPlatformEvent(
     OccurredAt: event.OccurredAt ?? Math.floor(Date.now() / 1000),
   };
   try {
-    await uow.publisher.publish(event.Type, payload);
+    await deps.publisher.publish(event.Type, payload);
   } catch (error) {
     if (error instanceof EventQueueUnavailableError)
       throw new UnavailableError('The event queue is unreachable; nothing was queued. Retry later.', { cause: error });

@@ -26,7 +26,7 @@ const rejected = (index: number, errors: FieldError[]): BatchEntryResult => ({
 });
 
 export async function recordUsageEntries(
-  uow: { pool: Pool },
+  deps: { pool: Pool },
   request: { accountId: string; caller: string; entries: readonly unknown[] },
   idempotency: IdempotencyRequest | null = null,
 ): Promise<Replayable<RecordUsageEntriesResponse>> {
@@ -51,7 +51,7 @@ export async function recordUsageEntries(
 
   // One statement is one transaction already; only a stored answer makes runIdempotently open one, and then it holds
   // the rollup rows' locks (shared by every batch of the account) while the answer is built, so that stays small.
-  const result = await runIdempotently(uow.pool, request.accountId, idempotency, async (db) => {
+  const result = await runIdempotently(deps.pool, request.accountId, idempotency, async (db) => {
     const outcomes = await insertUsageEntries(
       db,
       accepted.map((a) => a.entry),

@@ -8,19 +8,19 @@ import { IdempotencyError } from './errors.js';
 import type { Replayable } from './idempotency.js';
 import { entryOutcome, nowInSeconds, toNewUsageEntry, usageEntryLimitErrors, type EntryIdempotencyKey, type UsageEntryInput } from './usage-entries.js';
 
-export interface UsageWriterUnitOfWork {
+export interface UsageWriterDeps {
   usageWriter: UsageWriter<InsertOutcome>;
 }
 
 export async function recordUsageEntry(
-  uow: UsageWriterUnitOfWork,
+  deps: UsageWriterDeps,
   request: { accountId: string; entry: UsageEntryInput; idempotencyKey: EntryIdempotencyKey | null },
 ): Promise<Replayable<UsageEntry>> {
   const errors = usageEntryLimitErrors(request.entry);
   if (errors.length > 0) throw new ValidationError(errors);
   const row = toNewUsageEntry(request.entry, { accountId: request.accountId, idempotencyKey: request.idempotencyKey, now: nowInSeconds() });
   // The writer's statement commits by itself: lost on its way back, the entry may have been stored.
-  const outcome = entryOutcome(await uow.usageWriter.write(row).catch(throwOutcomeUnknownIfLost), row.requestHash);
+  const outcome = entryOutcome(await deps.usageWriter.write(row).catch(throwOutcomeUnknownIfLost), row.requestHash);
   if (outcome.verdict === 'conflict' || outcome.verdict === 'in-progress') throw new IdempotencyError(outcome.verdict);
   if (outcome.verdict === 'created') countUsageEntriesWritten('api_single', 1);
   return { value: outcome.entry, replayed: outcome.verdict === 'replay' };

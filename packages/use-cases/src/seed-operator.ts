@@ -17,11 +17,11 @@ export interface OperatorSeed {
 const UNIQUE_VIOLATION = '23505';
 
 /** The activities and keys (with their secrets, shown once) as created, in the seed's order; null when the account exists. */
-export async function seedOperator(uow: { pool: Pool }, seed: OperatorSeed): Promise<{ activities: Activity[]; keys: CreatedApiKey[] } | null> {
+export async function seedOperator(deps: { pool: Pool }, seed: OperatorSeed): Promise<{ activities: Activity[]; keys: CreatedApiKey[] } | null> {
   const accountId = seed.account.id;
-  if (await findAccount(uow.pool, accountId)) return null;
+  if (await findAccount(deps.pool, accountId)) return null;
   try {
-    return await withTransaction(uow.pool, async (client) => {
+    return await withTransaction(deps.pool, async (client) => {
       const tx = { pool: client };
       const actor = { kind: 'system' } as const;
       await createOperatorAccount(tx, seed.account);

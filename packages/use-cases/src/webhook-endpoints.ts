@@ -96,14 +96,14 @@ async function vettedUrl(url: string, policy: DestinationPolicy): Promise<string
 }
 
 export async function createWebhookEndpoint(
-  uow: { pool: Pool; destinationPolicy: DestinationPolicy },
+  deps: { pool: Pool; destinationPolicy: DestinationPolicy },
   owner: WebhookOwner,
   request: CreateWebhookEndpointRequest,
 ): Promise<CreatedWebhookEndpoint> {
-  const url = await vettedUrl(request.Url, uow.destinationPolicy);
+  const url = await vettedUrl(request.Url, deps.destinationPolicy);
   const eventTypes = request.EventTypes ?? WEBHOOK_EVENT_TYPES;
   const secret = generateSecret();
-  const record = await inTransaction(uow.pool, async (tx) => {
+  const record = await inTransaction(deps.pool, async (tx) => {
     const count = await lockPartnerEndpointCount(tx, owner);
     if (count === null) throw notFound('Partner');
     if (count >= MAX_WEBHOOK_ENDPOINTS_PER_PARTNER) {
@@ -117,8 +117,8 @@ export async function createWebhookEndpoint(
   return { ID, Url, EventTypes, CreatedAt, Secret: secret };
 }
 
-export async function listWebhookEndpoints(uow: { pool: Pool }, owner: WebhookOwner): Promise<WebhookEndpoint[]> {
-  return (await listEndpointRows(uow.pool, owner)).map(toWebhookEndpoint);
+export async function listWebhookEndpoints(deps: { pool: Pool }, owner: WebhookOwner): Promise<WebhookEndpoint[]> {
+  return (await listEndpointRows(deps.pool, owner)).map(toWebhookEndpoint);
 }
 
 /**
@@ -127,21 +127,21 @@ export async function listWebhookEndpoints(uow: { pool: Pool }, owner: WebhookOw
  * not enable a URL the guard now refuses.
  */
 export async function updateWebhookEndpoint(
-  uow: { pool: Pool; destinationPolicy: DestinationPolicy },
+  deps: { pool: Pool; destinationPolicy: DestinationPolicy },
   owner: WebhookOwner,
   endpointId: string,
   request: UpdateWebhookEndpointRequest,
 ): Promise<WebhookEndpoint> {
-  const newUrl = request.Url === undefined ? null : await vettedUrl(request.Url, uow.destinationPolicy);
+  const newUrl = request.Url === undefined ? null : await vettedUrl(request.Url, deps.destinationPolicy);
   const id = endpointId.toLowerCase();
-  if (newUrl === null) await vettedUrl((await ownedEndpoint(uow.pool, owner, id)).url, uow.destinationPolicy);
-  const record = await updateEndpointRow(uow.pool, owner, id, { url: newUrl, eventTypes: request.EventTypes ?? null });
+  if (newUrl === null) await vettedUrl((await ownedEndpoint(deps.pool, owner, id)).url, deps.destinationPolicy);
+  const record = await updateEndpointRow(deps.pool, owner, id, { url: newUrl, eventTypes: request.EventTypes ?? null });
   if (!record) throw notFound('Webhook endpoint');
   return toWebhookEndpoint(record);
 }
 
-export async function deleteWebhookEndpoint(uow: { pool: Pool }, owner: WebhookOwner, endpointId: string): Promise<void> {
-  if (!(await deleteEndpointRow(uow.pool, owner, endpointId.toLowerCase()))) throw notFound('Webhook endpoint');
+export async function deleteWebhookEndpoint(deps: { pool: Pool }, owner: WebhookOwner, endpointId: string): Promise<void> {
+  if (!(await deleteEndpointRow(deps.pool, owner, endpointId.toLowerCase()))) throw notFound('Webhook endpoint');
 }
 
 async function ownedEndpoint(pool: Pool, owner: WebhookOwner, endpointId: string): Promise<WebhookEndpointRecord> {
@@ -172,14 +172,14 @@ function decodePosition(cursor: string): DeliveryPosition {
 }
 
 export async function listWebhookDeliveries(
-  uow: { pool: Pool },
+  deps: { pool: Pool },
   owner: WebhookOwner,
   request: { endpointId: string; status?: WebhookDeliveryStatus | undefined; limit?: number | undefined; cursor?: string | undefined },
 ): Promise<WebhookDeliveriesPage> {
   const after = request.cursor ? decodePosition(request.cursor) : null;
-  const endpoint = await ownedEndpoint(uow.pool, owner, request.endpointId);
+  const endpoint = await ownedEndpoint(deps.pool, owner, request.endpointId);
   const limit = request.limit ?? DEFAULT_DELIVERIES_PAGE;
-  const page = await listDeliveryRows(uow.pool, owner, endpoint.id, { status: request.status, after, limit });
+  const page = await listDeliveryRows(deps.pool, owner, endpoint.id, { status: request.status, after, limit });
   return { Deliveries: page.deliveries.map(toWebhookDelivery), Next: page.deliveries.length === limit && page.last ? encodePosition(page.last) : null };
 }
 
@@ -188,22 +188,22 @@ export async function listWebhookDeliveries(
  * delivery pending), then queues one job each. When the queue does not take them, the marks are undone: nothing changed.
  */
 async function replay(
-  uow: { pool: Pool; webhookDeliveries: WebhookDeliveryQueue },
+  deps: { pool: Pool; webhookDeliveries: WebhookDeliveryQueue },
   owner: WebhookOwner,
   endpointId: string,
   mark: (tx: DbClient) => Promise<ReplayedDelivery[]>,
 ): Promise<ReplayedDelivery[]> {
-  const { replayed, cleared } = await inTransaction(uow.pool, async (tx) => {
+  const { replayed, cleared } = await inTransaction(deps.pool, async (tx) => {
     const marked = await mark(tx);
     // A partner replaying deliveries asks for the endpoint to be tried again: a disabled one is enabled.
     return { replayed: marked, cleared: marked.length > 0 ? await enableWebhookEndpoint(tx, owner, endpointId) : null };
   });
   if (replayed.length === 0) return replayed;
   try {
-    await uow.webhookDeliveries.enqueue(replayed.map((d) => ({ data: { DeliveryID: d.id, AccountID: owner.accountId }, jobId: `${d.id}.r${d.replayCount}` })));
+    await deps.webhookDeliveries.enqueue(replayed.map((d) => ({ data: { DeliveryID: d.id, AccountID: owner.accountId }, jobId: `${d.id}.r${d.replayCount}` })));
   } catch (error) {
     if (!(error instanceof EventQueueUnavailableError)) throw error;
-    await undoReplay(uow.pool, owner, endpointId, replayed, cleared);
+    await undoReplay(deps.pool, owner, endpointId, replayed, cleared);
     throw new UnavailableError('The webhook delivery queue is unreachable; nothing was replayed. Retry later.', { cause: error });
   }
   return replayed;
@@ -217,29 +217,29 @@ async function undoReplay(pool: Pool, owner: WebhookOwner, endpointId: string, r
 }
 
 export async function replayWebhookDelivery(
-  uow: { pool: Pool; webhookDeliveries: WebhookDeliveryQueue },
+  deps: { pool: Pool; webhookDeliveries: WebhookDeliveryQueue },
   owner: WebhookOwner,
   request: { endpointId: string; deliveryId: string },
 ): Promise<WebhookDelivery> {
-  const endpoint = await ownedEndpoint(uow.pool, owner, request.endpointId);
+  const endpoint = await ownedEndpoint(deps.pool, owner, request.endpointId);
   const deliveryId = request.deliveryId.toLowerCase();
-  if (!(await findWebhookDelivery(uow.pool, owner, endpoint.id, deliveryId))) throw notFound('Webhook delivery');
-  const replayed = await replay(uow, owner, endpoint.id, (tx) => markDeliveryForReplay(tx, owner, endpoint.id, deliveryId));
+  if (!(await findWebhookDelivery(deps.pool, owner, endpoint.id, deliveryId))) throw notFound('Webhook delivery');
+  const replayed = await replay(deps, owner, endpoint.id, (tx) => markDeliveryForReplay(tx, owner, endpoint.id, deliveryId));
   if (replayed.length === 0)
     throw new DomainError('invalid-transition', `Delivery ${deliveryId} is still pending: it is replayed once it has failed or been delivered.`);
-  const delivery = await findWebhookDelivery(uow.pool, owner, endpoint.id, deliveryId);
+  const delivery = await findWebhookDelivery(deps.pool, owner, endpoint.id, deliveryId);
   if (!delivery) throw notFound('Webhook delivery');
   return toWebhookDelivery(delivery);
 }
 
 export async function replayWebhookDeliveries(
-  uow: { pool: Pool; webhookDeliveries: WebhookDeliveryQueue },
+  deps: { pool: Pool; webhookDeliveries: WebhookDeliveryQueue },
   owner: WebhookOwner,
   request: { endpointId: string; since: string },
 ): Promise<{ Replayed: number }> {
   // An instant JavaScript can read: the contract's date-time format checks that (HTTP and the admin CLI alike).
   const since = new Date(request.since);
-  const endpoint = await ownedEndpoint(uow.pool, owner, request.endpointId);
-  const replayed = await replay(uow, owner, endpoint.id, (tx) => markFailedDeliveriesForReplay(tx, owner, endpoint.id, since));
+  const endpoint = await ownedEndpoint(deps.pool, owner, request.endpointId);
+  const replayed = await replay(deps, owner, endpoint.id, (tx) => markFailedDeliveriesForReplay(tx, owner, endpoint.id, since));
   return { Replayed: replayed.length };
 }

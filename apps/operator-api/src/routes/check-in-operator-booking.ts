@@ -7,7 +7,7 @@ import type { OperatorAppDeps } from '../deps.js';
 export function mountCheckInOperatorBooking(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(routes, deps, checkInOperatorBookingOperation, async ({ params, auth }) => ({
     status: 200,
-    body: await checkInOperatorBooking(deps, { accountId: auth.accountId, reference: params.Reference }, true, operatorActorOf(auth)),
+    body: await checkInOperatorBooking(deps, { accountId: auth.accountId, reference: params.Reference }, operatorActorOf(auth)),
     headers: { 'Cache-Control': 'no-store' },
   }));
 }

@@ -3,12 +3,12 @@
 import { pipeline } from 'node:stream/promises';
 import { downloadOperatorFileOperation } from '@backbone/contracts';
 import { attachmentHeader, mountOperation, type OperationRoutes } from '@backbone/http';
-import { openAccountFile } from '@backbone/use-cases';
+import { downloadOperatorFile } from '@backbone/use-cases';
 import type { OperatorAppDeps } from '../deps.js';
 
 export function mountDownloadOperatorFile(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(routes, deps, downloadOperatorFileOperation, async ({ params, auth, res }) => {
-    const { file, body } = await openAccountFile(deps, auth.accountId, params.FileID);
+    const { file, body } = await downloadOperatorFile(deps, auth.accountId, params.FileID);
     res.writeHead(200, {
       'Content-Type': file.contentType,
       'Content-Length': String(file.size),

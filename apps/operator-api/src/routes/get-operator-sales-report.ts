@@ -1,13 +1,13 @@
 // GET /api/v2/operator/reports/sales: the sales report of a range of slot dates.
 import { getOperatorSalesReportOperation } from '@backbone/contracts';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
-import { salesReport } from '@backbone/use-cases';
+import { getOperatorSalesReport } from '@backbone/use-cases';
 import type { OperatorAppDeps } from '../deps.js';
 
 export function mountGetOperatorSalesReport(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(routes, deps, getOperatorSalesReportOperation, async ({ query, auth }) => ({
     status: 200,
-    body: await salesReport(deps, { accountId: auth.accountId, from: query.From, to: query.To }),
+    body: await getOperatorSalesReport(deps, { accountId: auth.accountId, from: query.From, to: query.To }),
     headers: { 'Cache-Control': 'no-store' },
   }));
 }

@@ -1,13 +1,13 @@
 // GET /api/v2/usage/meters: the summary of a period in the account's (or the given) time zone, optionally with a
-// per-day series, from the summarise-usage use case.
+// per-day series, from the getUsageSummary use case.
 import { getUsageSummaryOperation, type GetUsageSummaryResponse } from '@backbone/contracts';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
-import { summariseUsage } from '@backbone/use-cases';
+import { getUsageSummary } from '@backbone/use-cases';
 import type { UsageAppDeps } from '../deps.js';
 
 export function mountGetUsageSummary(routes: OperationRoutes, deps: UsageAppDeps): void {
   mountOperation(routes, deps, getUsageSummaryOperation, async ({ query, auth }) => {
-    const summary = await summariseUsage(deps, {
+    const summary = await getUsageSummary(deps, {
       accountId: auth.accountId,
       accountTimeZone: auth.accountTimeZone,
       from: query.from,

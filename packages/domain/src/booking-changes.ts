@@ -310,16 +310,7 @@ function definedMembers(customer: CustomerDetails): Record<string, unknown> {
 
 function changedMembers(
   booking: ChangeableBooking,
-  after: {
-    activityId: string;
-    date: string;
-    time: string;
-    participants: number;
-    customer: Record<string, unknown>;
-    answers: unknown[];
-    note: string | null;
-    paymentReference: string | null;
-  },
+  after: Pick<ChangeableBooking, 'activityId' | 'date' | 'time' | 'participants' | 'customer' | 'answers' | 'note' | 'paymentReference'>,
 ): BookingChangeMember[] {
   const changed: BookingChangeMember[] = [];
   if (after.activityId !== booking.activityId) changed.push('ActivityID');

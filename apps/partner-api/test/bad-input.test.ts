@@ -372,6 +372,11 @@ const cases: Case[] = [
     `?Cursor=${Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', "1'; DROP TABLE bookings; --", 1])).toString('base64url')}`,
   ),
   sync('Cursor given twice', '?Cursor=abc&Cursor=def'),
+  // JavaScript reads the instant; PostgreSQL cannot hold it (before 4713 BC): it answered 500 "timestamp out of range".
+  sync(
+    'Cursor starting before any instant PostgreSQL holds',
+    `?Cursor=${Buffer.from(JSON.stringify(['-271821-04-20T00:00:00.000Z', '0', 0])).toString('base64url')}`,
+  ),
   // webhooks: registering
   register('no Url', { EventTypes: ['booking.created'] }),
   register('an empty Url', { Url: '' }),

@@ -38,15 +38,18 @@ export function isInstant(value: string): boolean {
 
 const bodyAjv = makeAjv(false);
 const queryAjv = makeAjv(true);
-const cache = new WeakMap<object, ValidateFunction>();
+// One cache per ajv: a schema compiled for a body must not answer for a query, which coerces text, nor the reverse.
+const bodyCache = new WeakMap<object, ValidateFunction>();
+const queryCache = new WeakMap<object, ValidateFunction>();
 
 export type Validator = (data: unknown) => FieldError[];
 
 /** A validator for `schema`; `source` 'body' (also for event payloads) checks types as sent, 'query'/'params' coerce text. */
 export function compileValidator(schema: object, source: 'body' | 'query' | 'params'): Validator {
+  const [ajv, cache] = source === 'body' ? [bodyAjv, bodyCache] : [queryAjv, queryCache];
   let validate = cache.get(schema);
   if (!validate) {
-    validate = (source === 'body' ? bodyAjv : queryAjv).compile(schema);
+    validate = ajv.compile(schema);
     cache.set(schema, validate);
   }
   const compiled = validate;

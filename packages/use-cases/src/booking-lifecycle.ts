@@ -3,7 +3,14 @@
 // decide, and writes the change with its outbox event in the same transaction. A partner sees only its own bookings;
 // the operator (partnerId null) every booking of the account.
 import { randomUUID } from 'node:crypto';
-import type { BookingAnswer, BookingChanges, BookingDetails, CancelBookingRequest, ConfirmBookingRequest } from '@backbone/contracts';
+import {
+  isInstant,
+  type BookingAnswer,
+  type BookingChanges,
+  type BookingDetails,
+  type CancelBookingRequest,
+  type ConfirmBookingRequest,
+} from '@backbone/contracts';
 import {
   createBookingChangeStore,
   moveHoldExpiry,
@@ -177,8 +184,9 @@ function decodeCursor(text: string): SyncCursor {
   try {
     const [since, xid, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
     if (
+      // An instant UpdatedSince would take: any other that JavaScript reads (year -271821) PostgreSQL may not hold.
       typeof since === 'string' &&
-      !Number.isNaN(Date.parse(since)) &&
+      isInstant(since) &&
       typeof xid === 'string' &&
       /^\d{1,20}$/.test(xid) &&
       Number.isSafeInteger(id) &&

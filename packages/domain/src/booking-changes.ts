@@ -200,6 +200,17 @@ export async function applyBookingChange(
   request: BookingChangeRequest,
   actor: BookingActor,
 ): Promise<{ changed: BookingChangeMember[]; releasedLapsedHolds: boolean }> {
+  assertChangeable(
+    {
+      reference: booking.reference,
+      status: booking.status,
+      expiresAt: booking.expiresAt,
+      startsAt: booking.startsAtInstant,
+      cancellationCutoffMinutes: booking.cancellationCutoffMinutes,
+    },
+    booking.now,
+    actingAs(actor),
+  );
   const activity = await targetActivity(store, booking, request, actor);
   const participants = request.participants ?? booking.participants;
   const tooLarge = partySizeError(participants, activity.maxParticipants);

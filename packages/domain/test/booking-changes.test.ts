@@ -369,6 +369,23 @@ describe('applyBookingChange: moving and resizing', () => {
   });
 });
 
+describe('applyBookingChange: whether the booking may be changed at all', () => {
+  it('refuses a partner past the cutoff and anyone a cancelled booking, before any look-up or lock', async () => {
+    const late = fakeStore(world());
+    const pastCutoff = booking({ now: new Date(STARTS_AT.getTime() - 30 * 60_000) });
+    const error = await rejection(change(late.store, { participants: 3 }, partner, pastCutoff));
+    expect(error.code).toBe('change-window-closed');
+    expect(late.log).toMatchObject({ activityLookups: [], locked: [], written: [] });
+    await change(late.store, { participants: 3 }, operator, pastCutoff);
+    expect(late.log.written).toHaveLength(1);
+
+    const gone = fakeStore(world());
+    const cancelled = await rejection(change(gone.store, { participants: 3 }, operator, booking({ status: 'cancelled' })));
+    expect(cancelled.code).toBe('invalid-transition');
+    expect(gone.log).toMatchObject({ locked: [], written: [] });
+  });
+});
+
 describe('applyBookingChange: what is not offered, and what does not fit', () => {
   it('refuses a partner an activity that is not in the shopfront, which the operator may move to', async () => {
     const refused = fakeStore(world());

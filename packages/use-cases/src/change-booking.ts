@@ -6,8 +6,8 @@
 // request that changes nothing answers the booking as it is, and records nothing.
 import type { BookingDetails } from '@backbone/contracts';
 import { createBookingChangeStore, findBooking, inTransaction, type BookingRecord, type Db, type Pool } from '@backbone/db';
-import { actingAs, applyBookingChange, assertChangeable, type BookingActor, type BookingChangeRequest } from '@backbone/domain';
-import { lockedBooking, stateOf, type BookingRef } from './booking-lifecycle.js';
+import { applyBookingChange, type BookingActor, type BookingChangeRequest } from '@backbone/domain';
+import { lockedBooking, type BookingRef } from './booking-lifecycle.js';
 import { toBookingDetails } from './booking-details.js';
 import { awaitCommittedDurable, runIdempotently, type IdempotencyRequest, type Replayable } from './idempotency.js';
 
@@ -52,7 +52,7 @@ export async function changeBookingWithin(
   options: BookingChangeOptions = {},
 ): Promise<{ booking: BookingDetails; releasedLapsedHolds: boolean }> {
   const booking = await lockedBooking(tx, ref);
-  assertChangeable(stateOf(booking), booking.now, actingAs(actor));
+  // The caller's own writes first: the change then decides (changeable by this actor now?) and fails the whole transaction.
   await options.withinChange?.(tx, booking);
   const { changed, releasedLapsedHolds } = await applyBookingChange(createBookingChangeStore(tx), booking, request, actor);
   if (changed.length === 0) return { booking: toBookingDetails(booking), releasedLapsedHolds };

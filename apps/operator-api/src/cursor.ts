@@ -17,6 +17,10 @@ export function encodeSlotCursor(key: SlotKey): string {
   return Buffer.from(`s${key.startsAtMicros}.${key.id}`).toString('base64url');
 }
 
+/** Ids are bigint: a forged one beyond it is a position past every id, which PostgreSQL would refuse as an id (a 500). */
+const MAX_ID = 9223372036854775807n;
+const asId = (text: string): string => (BigInt(text) > MAX_ID ? String(MAX_ID) : text);
+
 function refused(message: string): ValidationError {
   return new ValidationError([{ field: 'Cursor', message }]);
 }
@@ -26,7 +30,7 @@ export function decodeCursor(cursor: string | undefined): string | null {
   if (cursor === undefined) return null;
   const decoded = Buffer.from(cursor, 'base64url').toString();
   const id = ID_CURSOR.exec(decoded)?.[1];
-  if (id !== undefined) return id;
+  if (id !== undefined) return asId(id);
   throw refused(SLOT_CURSOR.test(decoded) ? 'is a cursor of Sort=starts_at: send it with that Sort.' : 'is not a cursor given out by this API.');
 }
 
@@ -35,6 +39,6 @@ export function decodeSlotCursor(cursor: string | undefined): SlotKey | null {
   if (cursor === undefined) return null;
   const decoded = Buffer.from(cursor, 'base64url').toString();
   const slot = SLOT_CURSOR.exec(decoded);
-  if (slot) return { startsAtMicros: slot[1]!, id: slot[2]! };
+  if (slot) return { startsAtMicros: slot[1]!, id: asId(slot[2]!) };
   throw refused(ID_CURSOR.test(decoded) ? 'is a cursor of the default order: send it without Sort.' : 'is not a cursor given out by this API.');
 }

@@ -199,6 +199,11 @@ describe('Sort=starts_at', () => {
       expect(answer.status, query).toBe(422);
       expect(answer.body.type).toBe(`${PROBLEM_BASE}/validation`);
     }
+    // A forged id past bigint (19 digits) was a 500 (PostgreSQL refused it as an id); it is a position past every id.
+    for (const query of [`?Cursor=${forged('k9999999999999999999')}`, `?Sort=starts_at&Cursor=${forged('s1.9999999999999999999')}`]) {
+      const answer = await client.send('GET', `/api/v2/operator/bookings${query}`);
+      expect({ query, status: answer.status }).toEqual({ query, status: 200 });
+    }
     const stranger = await createOperator(db.pool);
     await createSlot(db.pool, stranger, d1, '07:00');
     await book(db.pool, stranger, { date: d1, time: '07:00' }, { firstName: 'Stranger' });

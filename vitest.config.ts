@@ -9,6 +9,8 @@ export default defineConfig({
     // started under tsx takes 30 s instead of 3, and a test that took 10 s took over a minute (issue 35).
     testTimeout: 180_000,
     hookTimeout: 180_000,
+    // expect.poll waits 1 s by default: a budget, not a ceiling, on such a machine.
+    expect: { poll: { timeout: 60_000 } },
     pool: 'forks',
     maxWorkers: 2,
   },

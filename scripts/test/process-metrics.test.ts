@@ -24,8 +24,8 @@ function spawnApi(entry: string, env: Record<string, string> = {}): ServiceProce
 }
 
 async function urlsOf(api: ServiceProcess, listening: string): Promise<{ api: string; metrics: string }> {
-  const apiLine = await api.waitForLine(`"${listening}"`, (line) => line.msg === listening, 30_000);
-  const metricsLine = await api.waitForLine('"metrics listening"', (line) => line.msg === 'metrics listening', 5000);
+  const apiLine = await api.waitForLine(`"${listening}"`, (line) => line.msg === listening);
+  const metricsLine = await api.waitForLine('"metrics listening"', (line) => line.msg === 'metrics listening');
   return { api: apiLine.line.url as string, metrics: `${metricsLine.line.url as string}/metrics` };
 }
 
@@ -55,7 +55,7 @@ const APIS = [
 
 describe('the metrics of each API process', () => {
   for (const app of APIS) {
-    it(`${app.entry}: its METRICS_PORT serves an exposition that parses and counts its requests`, { timeout: 60_000 }, async () => {
+    it(`${app.entry}: its METRICS_PORT serves an exposition that parses and counts its requests`, async () => {
       const account = await createTestAccount(db.pool);
       const key = await account.keyWith([...app.scopes]);
       const api = spawnApi(app.entry);
@@ -77,9 +77,9 @@ describe('the metrics of each API process', () => {
     });
   }
 
-  it('METRICS_ENABLED=false: no metrics server, and the API serves as before', { timeout: 60_000 }, async () => {
+  it('METRICS_ENABLED=false: no metrics server, and the API serves as before', async () => {
     const api = spawnApi('apps/partner-api/src/server.ts', { METRICS_ENABLED: 'false' });
-    const listening = await api.waitForLine('"partner API listening"', (line) => line.msg === 'partner API listening', 30_000);
+    const listening = await api.waitForLine('"partner API listening"', (line) => line.msg === 'partner API listening');
     expect((await request(listening.line.url as string, 'GET', '/healthz')).status).toBe(200);
     expect(api.lines().some(({ line }) => line.msg === 'metrics listening')).toBe(false);
     api.child.kill('SIGTERM');

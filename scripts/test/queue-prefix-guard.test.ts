@@ -20,7 +20,8 @@ const PROCESSES = [
 ] as const;
 
 describe("a process on another database's queue prefix", () => {
-  it('each API and worker refuses to start, naming both databases', { timeout: 90_000 }, async () => {
+  // Six processes compiled by tsx at once: about 10 s on a quiet machine, minutes on a loaded one.
+  it('each API and worker refuses to start, naming both databases', { timeout: 300_000 }, async () => {
     const [holder, claimant] = [await readDatabaseIdentity(theirs.pool), await readDatabaseIdentity(ours.pool)];
     const connection = createRedisConnection(redis.redisUrl, 'producer');
     await claimQueuePrefix(connection, redis.prefix, holder);

@@ -50,6 +50,11 @@ function listeningVerifier(pool: Pool) {
   return verifier;
 }
 
+// The limiters on the test's Redis wait for it far longer than a loaded machine's stalls: a check that timed out there
+// would be served without a limit (failing open, as it must when Redis is gone) while Redis counted its chunk, and
+// the exact counts below would be off. The limiters without a Redis keep short timeouts.
+const HEALTHY_REDIS_TIMEOUT_MS = 30_000;
+
 function limiterOn(redisClient: Redis, logger = silent): KeyRateLimiter {
   closers.push(() => redisClient.disconnect());
   return createKeyRateLimiter({ redis: redisClient, defaults: DEFAULTS, logger, keyPrefix: `${redis.prefix}:rate-limit` });
@@ -68,7 +73,9 @@ function partnerApp(rateLimiter: KeyRateLimiter, logger = silent) {
   });
 }
 
-const partner = useTestServer(() => partnerApp(limiterOn(createRateLimitRedis(redis.redisUrl, { clientName: 'rate-limits-test', timeoutMs: 1000 }))));
+const partner = useTestServer(() =>
+  partnerApp(limiterOn(createRateLimitRedis(redis.redisUrl, { clientName: 'rate-limits-test', timeoutMs: HEALTHY_REDIS_TIMEOUT_MS }))),
+);
 const usage = useTestServer(() =>
   createUsageApp({
     pool: db.pool,
@@ -77,7 +84,7 @@ const usage = useTestServer(() =>
     bodyLimit: '1mb',
     batchBodyLimit: '5mb',
     keyVerifier: listeningVerifier(db.pool),
-    rateLimiter: limiterOn(createRateLimitRedis(redis.redisUrl, { clientName: 'rate-limits-test', timeoutMs: 1000 })),
+    rateLimiter: limiterOn(createRateLimitRedis(redis.redisUrl, { clientName: 'rate-limits-test', timeoutMs: HEALTHY_REDIS_TIMEOUT_MS })),
     usageWriter: createUsageWriter(db.pool),
     publisher: createEventPublisher({ connection: redis.connection(), prefix: redis.prefix }),
     redisReady: async () => true,
@@ -88,7 +95,7 @@ let queues: EventQueues | undefined;
 const operatorApi = useTestServer(() => {
   const connection = redis.connection();
   queues = openQueues(connection, redis.prefix);
-  const rateLimiter = limiterOn(createRateLimitRedis(redis.redisUrl, { clientName: 'rate-limits-test', timeoutMs: 1000 }));
+  const rateLimiter = limiterOn(createRateLimitRedis(redis.redisUrl, { clientName: 'rate-limits-test', timeoutMs: HEALTHY_REDIS_TIMEOUT_MS }));
   return createTestOperatorApp({ pool: db.pool, redis: connection, redisUrl: redis.redisUrl, prefix: redis.prefix, queues, rateLimiter });
 });
 afterAll(async () => {

@@ -51,7 +51,7 @@ const CASES: Case[] = [
 
 describe('npm start with a port in use', () => {
   for (const testCase of CASES) {
-    it(`${testCase.name}: names the port and its variable, and exits 1 before starting anything`, { timeout: 60_000 }, async () => {
+    it(`${testCase.name}: names the port and its variable, and exits 1 before starting anything`, async () => {
       const ports = { gateway: await stackPort(), postgres: await quietPort(), redis: await quietPort() };
       const held = testCase.held(ports);
       const server = await hold(held);
@@ -80,7 +80,7 @@ describe('npm start with a port in use', () => {
 });
 
 describe('npm start without redis-server', () => {
-  it('says to install it or set REDIS_URL, and exits 1 before starting anything', { timeout: 60_000 }, async () => {
+  it('says to install it or set REDIS_URL, and exits 1 before starting anything', async () => {
     const dataDir = await stackDataDir();
     dataDirs.push(dataDir);
     const stack = startStack(dataDir, {

@@ -146,7 +146,7 @@ describe('outbox and webhook endpoint gauges', () => {
 });
 
 describe('the worker process', () => {
-  it('serves its metrics on METRICS_PORT, queue and outbox gauges included, and stops it on SIGTERM', { timeout: 60_000 }, async () => {
+  it('serves its metrics on METRICS_PORT, queue and outbox gauges included, and stops it on SIGTERM', async () => {
     const worker = spawnWorker(db, { REDIS_URL: redis.redisUrl, QUEUE_PREFIX: redis.prefix, OUTBOX_RELAY_ENABLED: 'false', HOLD_SWEEPER_ENABLED: 'false' });
     await untilRunning(worker);
     const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)","msg":"metrics listening"/.exec(worker.output())?.[1];

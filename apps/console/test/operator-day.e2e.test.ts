@@ -117,7 +117,7 @@ describe('console: the booking panel', () => {
       body: { Reason: 'The guest missed the ferry' },
     });
     expect(cancelled.status, cancelled.text).toBe(200);
-    await panel.locator('[data-status="cancelled"]').waitFor({ timeout: 4000 });
+    await panel.locator('[data-status="cancelled"]').waitFor();
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   });
 });
@@ -312,7 +312,7 @@ describe('console: a point-of-sale sale', () => {
     // The places left follow the sale (and a partner's bookings) without a reload.
     await expect.poll(() => page.getByLabel('Timeslot').locator('option[value="17:00"]').textContent()).toContain('3 of 6 left');
     await partnerBooking({ Time: '17:00', Participants: 1 });
-    await expect.poll(() => page.getByLabel('Timeslot').locator('option[value="17:00"]').textContent(), { timeout: 4000 }).toContain('2 of 6 left');
+    await expect.poll(() => page.getByLabel('Timeslot').locator('option[value="17:00"]').textContent()).toContain('2 of 6 left');
     await screenshot(page, 'new-sale-sold');
   });
 });

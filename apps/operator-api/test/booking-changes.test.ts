@@ -2,7 +2,7 @@
 // changes at the capacity edge, check-in and its undo; races of many reschedules and bookings into one small slot;
 // the history rows and events each change leaves, with the right actor; and the tenant wall.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { request } from '@backbone/testkit';
+import { request, waitFor } from '@backbone/testkit';
 import { createApiKey } from '@backbone/db';
 import { confirmBooking, createBooking } from '@backbone/use-cases';
 import { book, createOperator, createSlot, dayFromNow, PROBLEM_BASE, signedIn, useOperatorApi, type Operator } from './support.js';
@@ -145,11 +145,22 @@ describe('reschedule', () => {
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM bookings WHERE reference = $1 FOR UPDATE', [Reference]);
+      const { rows } = await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      // Statements waiting on the holder, or on one that waits on it.
+      const waiting = async () =>
+        (
+          await db.pool.query(
+            `SELECT 1 FROM pg_stat_activity a
+              WHERE $1 = ANY(pg_blocking_pids(a.pid))
+                 OR EXISTS (SELECT 1 FROM pg_stat_activity b WHERE $1 = ANY(pg_blocking_pids(b.pid)) AND b.pid = ANY(pg_blocking_pids(a.pid)))`,
+            [rows[0]!.pid],
+          )
+        ).rowCount;
       const move = () => request(server.url, 'POST', path(Reference, '/reschedule'), { key: operator.key, body: { Date: day, Time: '19:00' } });
       const first = move();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await waitFor('the first reschedule waiting on the lock', async () => (await waiting()) === 1);
       const second = move();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await waitFor('both reschedules waiting on the lock', async () => (await waiting()) === 2);
       await holder.query('COMMIT');
       const answers = await Promise.all([first, second]);
       expect(answers.map((r) => r.status)).toEqual([200, 200]);

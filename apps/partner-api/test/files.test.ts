@@ -188,7 +188,7 @@ describe('POST files: refused, nothing kept', () => {
         ),
         sampleFile('application/pdf', 1000),
       ]),
-      { timeoutMs: 5000 },
+      { timeoutMs: 60_000 },
     );
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/payload-too-large`, MaxBytes: 10 * 1024 * 1024 });
@@ -214,7 +214,7 @@ describe('POST files: refused, nothing kept', () => {
     const res = await sendRaw(
       server.url,
       `POST ${FILES} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${op.ota}\r\nContent-Type: application/pdf\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n%PDF-\r\n0\r\n\r\n`,
-      { timeoutMs: 5000 },
+      { timeoutMs: 60_000 },
     );
     expect(res.status).toBe(411);
     expect(res.body).toMatchObject({ type: `${PROBLEM_BASE}/length-required`, status: 411 });
@@ -230,7 +230,7 @@ describe('POST files: refused, nothing kept', () => {
         ),
         sampleFile('application/pdf', 60_000),
       ]),
-      { end: true, timeoutMs: 5000 },
+      { end: true, timeoutMs: 60_000 },
     );
     expect(res.status).toBe(400);
     expect(res.body.type).toBe(`${PROBLEM_BASE}/invalid-request`);
@@ -245,7 +245,7 @@ describe('POST files: refused, nothing kept', () => {
         Buffer.from(`POST ${FILES} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${op.ota}\r\nContent-Type: application/pdf\r\nContent-Length: 4000\r\n\r\n`),
         bytes,
       ]),
-      { timeoutMs: 5000 },
+      { timeoutMs: 60_000 },
     );
     expect(res.status).toBe(400);
     expect(res.text).not.toContain('201 Created');

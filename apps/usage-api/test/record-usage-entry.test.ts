@@ -1,7 +1,7 @@
 // POST /api/v2/usage/meters: the happy path, every validation rule, authentication and scopes, Idempotency-Key.
 import { describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '@backbone/db';
-import { foldAllUsage, request, sendRaw, type ApiResponse } from '@backbone/testkit';
+import { foldAllUsage, request, sendRaw, waitFor, type ApiResponse } from '@backbone/testkit';
 import { countEntries, createUsageClient, PROBLEM_BASE, useUsageApi } from './support.js';
 
 const { db, server } = useUsageApi();
@@ -294,9 +294,7 @@ describe('POST /api/v2/usage/meters', () => {
               )
             ).rows[0]!.n,
           );
-        const deadline = Date.now() + 10_000;
-        while ((await chained()) < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-        expect(await chained()).toBeGreaterThanOrEqual(1);
+        await waitFor('a statement waiting on the holder, and another on that one', async () => (await chained()) >= 1, 60_000, 20);
         await holder.query('ROLLBACK');
         answers = await pending;
       } finally {

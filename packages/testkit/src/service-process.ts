@@ -11,8 +11,6 @@ const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 export interface LogLine {
   /** The parsed JSON line. */
   line: Record<string, unknown>;
-  /** When this process read it (ms since the epoch), to compare with the line's own `time`. */
-  readAt: number;
 }
 
 export interface ServiceProcess {
@@ -30,12 +28,15 @@ export interface ServiceProcess {
 }
 
 /**
- * Spawns services for the calling test file; any still running after the file (or, with `killAfter: 'each'`, after the
- * test that spawned them) are killed.
+ * Spawns services for the calling test file; any still running after the file are killed, or after each test with
+ * `killAfter: 'each test'`: for services a test starts for itself, such as workers, one that a timed-out test left
+ * running would take the next test's jobs.
  */
-export function useServiceProcesses(options: { killAfter?: 'each' | 'all' } = {}): { spawn(entry: string, env: Record<string, string>): ServiceProcess } {
+export function useServiceProcesses(options: { killAfter: 'the file' | 'each test' } = { killAfter: 'the file' }): {
+  spawn(entry: string, env: Record<string, string>): ServiceProcess;
+} {
   const spawned = new Set<ChildProcess>();
-  (options.killAfter === 'each' ? afterEach : afterAll)(() => {
+  (options.killAfter === 'each test' ? afterEach : afterAll)(() => {
     for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     spawned.clear();
   });
@@ -52,13 +53,12 @@ export function useServiceProcesses(options: { killAfter?: 'each' | 'all' } = {}
       let output = '';
       let partial = '';
       child.stdout?.on('data', (chunk: Buffer) => {
-        const readAt = Date.now();
         output += chunk.toString();
         const parts = (partial + chunk.toString()).split('\n');
         partial = parts.pop() ?? '';
         for (const text of parts) {
           try {
-            lines.push({ line: JSON.parse(text) as Record<string, unknown>, readAt });
+            lines.push({ line: JSON.parse(text) as Record<string, unknown> });
           } catch {
             // Not a log line (tsx or Node warnings); kept in output() only.
           }
@@ -105,7 +105,7 @@ export interface WorkerProcesses {
  * with nothing active).
  */
 export function useWorkerProcesses(entry: string, title: string): WorkerProcesses {
-  const services = useServiceProcesses({ killAfter: 'each' });
+  const services = useServiceProcesses({ killAfter: 'each test' });
   const running = `${title} running`;
   return {
     spawn: (db, env) =>
@@ -117,7 +117,10 @@ export function useWorkerProcesses(entry: string, title: string): WorkerProcesse
 }
 
 export interface SlowRequest {
-  /** Resolves once the headers and the first part of the body are sent (and the server had a moment to read them). */
+  /**
+   * Resolves once the server has taken the request (its `100 Continue` came: Node writes it as it hands the request to
+   * the app) and the first part of the body is sent: from then on the request is in flight at the server.
+   */
   sentFirstPart: Promise<void>;
   /** Sends the rest of the body and resolves with the answer. */
   finish(): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>;
@@ -125,7 +128,10 @@ export interface SlowRequest {
   close(): void;
 }
 
-/** A request on a keep-alive connection whose body arrives in parts: the first at once, the rest on finish(). */
+/**
+ * A request on a keep-alive connection whose body arrives in parts: the first once the server has taken the request,
+ * the rest on finish(). `Expect: 100-continue` tells when the server has it, whatever the machine's load.
+ */
 export function sendSlowly(baseUrl: string, method: string, path: string, options: { headers: Record<string, string>; parts: string[] }): SlowRequest {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const url = new URL(baseUrl);
@@ -136,7 +142,7 @@ export function sendSlowly(baseUrl: string, method: string, path: string, option
     port: url.port,
     method,
     path,
-    headers: { ...options.headers, 'content-length': String(Buffer.byteLength(body)) },
+    headers: { ...options.headers, 'content-length': String(Buffer.byteLength(body)), expect: '100-continue' },
   });
   const answer = new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
     req.on('response', (res) => {
@@ -148,7 +154,15 @@ export function sendSlowly(baseUrl: string, method: string, path: string, option
     req.on('error', reject);
   });
   const [first = '', ...rest] = options.parts;
-  const sentFirstPart = new Promise<void>((resolve) => req.write(first, () => setTimeout(resolve, 200)));
+  const sentFirstPart = new Promise<void>((resolve, reject) => {
+    req.once('continue', () => req.write(first, () => resolve()));
+    // An answer before the 100 (a refusal from the headers alone) means the request never got in flight.
+    answer.then(
+      (res) => reject(new Error(`answered ${res.status} before taking the body: ${res.text}`)),
+      (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))),
+    );
+  });
+  req.flushHeaders();
   return {
     sentFirstPart,
     async finish() {

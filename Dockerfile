@@ -14,6 +14,7 @@ COPY packages/config/package.json packages/config/
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/db/package.json packages/db/
 COPY packages/domain/package.json packages/domain/
+COPY packages/file-store/package.json packages/file-store/
 COPY packages/http/package.json packages/http/
 COPY packages/logging/package.json packages/logging/
 COPY packages/metrics/package.json packages/metrics/

@@ -161,8 +161,9 @@ describe.each([
       await error('POST', '/bookings', { ...reserve, optionId: 'nope' }, { error: 'INVALID_OPTION_ID', optionId: 'nope' });
       await error('POST', '/bookings', { ...reserve, availabilityId: 'nope' }, { error: 'INVALID_AVAILABILITY_ID', availabilityId: 'nope' });
       await error('POST', '/bookings', { ...reserve, unitItems: [{ unitId: 'nope' }] }, { error: 'INVALID_UNIT_ID', unitId: 'nope' });
-      await error('POST', '/bookings', { ...product, availabilityId }, { error: 'BAD_REQUEST' });
-      await error('POST', '/bookings', { ...reserve, unitItems: [] }, { error: 'BAD_REQUEST' });
+      // Nothing to book is UNPROCESSABLE_ENTITY, as the validator wants (issue 40).
+      await error('POST', '/bookings', { ...product, availabilityId }, { error: 'UNPROCESSABLE_ENTITY' });
+      await error('POST', '/bookings', { ...reserve, unitItems: [] }, { error: 'UNPROCESSABLE_ENTITY' });
       const soldOut = await octo('POST', '/bookings', {
         ...product,
         availabilityId: interval[1].id,

@@ -2,7 +2,7 @@
 // extend, confirm, update, cancel, get, list) over the same timeslots, capacity and use cases as the partner API;
 // repeated uuids, reseller walls and the expiry of a hold.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestTimeslot, futureDate, request, type TestTimeslot } from '@backbone/testkit';
+import { createTestActivity, createTestTimeslot, futureDate, request, type TestTimeslot } from '@backbone/testkit';
 import { createOperator, usePartnerApi, type Operator } from './support.js';
 
 const { db, server } = usePartnerApi();
@@ -257,5 +257,76 @@ describe('OCTO booking lifecycle', () => {
     expect(availability.body[0].vacancies).toBe(2);
     const next = await octo('POST', '/bookings', reservation(slot, 2));
     expect(next.status).toBe(200);
+  });
+});
+
+// What the OCTO maintainers' validator found (issue 40), each as the validator sends it.
+describe('OCTO as its validator checks it', () => {
+  it('keeps the contact’s notes apart from the booking’s, from the confirm and from a PATCH', async () => {
+    const slot = await freshSlot(6);
+    const reserved = await octo('POST', '/bookings', reservation(slot, 1));
+    const uuid = reserved.body.uuid;
+    const confirmed = await octo('POST', `/bookings/${uuid}/confirm`, {
+      contact: { firstName: 'John', lastName: 'Doe', fullName: 'John Doe', emailAddress: 'johndoe@mail.com', notes: 'Test note' },
+      resellerReference: 'Oy1dIJbU',
+    });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.contact.notes).toBe('Test note');
+    expect(confirmed.body.notes).toBeNull();
+
+    const updated = await octo('PATCH', `/bookings/${uuid}`, {
+      contact: { fullName: 'John Doe', firstName: 'John', lastName: 'Doe', emailAddress: 'johndoe@email.com', notes: 'Test notes contact', locales: ['en'] },
+      notes: 'Test note',
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ notes: 'Test note', contact: { notes: 'Test notes contact', emailAddress: 'johndoe@email.com' } });
+    expect((await octo('GET', `/bookings/${uuid}`)).body.contact.notes).toBe('Test notes contact');
+
+    // A contact sent without notes leaves them; blank notes remove them.
+    const kept = await octo('PATCH', `/bookings/${uuid}`, { contact: { fullName: 'John Doe', emailAddress: 'johndoe@email.com' } });
+    expect(kept.body.contact.notes).toBe('Test notes contact');
+    const cleared = await octo('PATCH', `/bookings/${uuid}`, { contact: { fullName: 'John Doe', emailAddress: 'johndoe@email.com', notes: ' ' } });
+    expect(cleared.body.contact.notes).toBeNull();
+  });
+
+  it('finds a booking by the resellerReference it was confirmed with', async () => {
+    const slot = await freshSlot(6);
+    const reserved = await octo('POST', '/bookings', reservation(slot, 1));
+    const reference = `R${Math.random().toString(36).slice(2, 9)}`;
+    const confirmed = await octo('POST', `/bookings/${reserved.body.uuid}/confirm`, {
+      contact: { fullName: 'John Doe', emailAddress: 'johndoe@example.com' },
+      resellerReference: reference,
+    });
+    expect(confirmed.body).toMatchObject({ status: 'CONFIRMED', resellerReference: reference });
+    const listed = await octo('GET', `/bookings?resellerReference=${reference}`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((b: { uuid: string; status: string }) => [b.uuid, b.status])).toEqual([[reserved.body.uuid, 'CONFIRMED']]);
+  });
+
+  it('refuses a reservation without unit items, or with none, as UNPROCESSABLE_ENTITY, booking nothing', async () => {
+    const slot = await freshSlot(6);
+    const { unitItems: _, ...withoutUnits } = reservation(slot, 1);
+    for (const body of [withoutUnits, { ...withoutUnits, unitItems: [] }]) {
+      const res = await octo('POST', '/bookings', body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: 'UNPROCESSABLE_ENTITY' });
+    }
+    expect(await booked(slot.date)).toBe(0);
+  });
+
+  it('shows the opening hours on a closed day of an OPENING_HOURS product', async () => {
+    const museum = await createTestActivity(db.pool, op.account.id, { timeZone: 'Europe/Berlin', openingHours: { from: '09:00', to: '17:00' } });
+    const open = await createTestTimeslot(db.pool, museum, { date: futureDate(60), time: '09:00', capacity: 20 });
+    const calendar = await octo('POST', '/availability/calendar', {
+      productId: museum.activityId,
+      optionId: 'DEFAULT',
+      localDateStart: open.date,
+      localDateEnd: futureDate(61),
+    });
+    expect(calendar.status).toBe(200);
+    expect(calendar.body.map((d: { status: string; openingHours: unknown }) => [d.status, d.openingHours])).toEqual([
+      ['AVAILABLE', [{ from: '09:00', to: '17:00' }]],
+      ['CLOSED', [{ from: '09:00', to: '17:00' }]],
+    ]);
   });
 });

@@ -96,18 +96,21 @@ export interface StoredOctoUnitItem {
 export type OctoBookingRecord = BookingRecord & {
   octoUuid: string;
   octoUnitItems: StoredOctoUnitItem[];
+  /** The notes of OCTO's contact (apart from the booking's notes). */
+  octoContactNotes: string | null;
   endsAtInstant: Date;
   /** When it was confirmed (its creation when it was made confirmed); null while it was never confirmed. */
   confirmedAt: Date | null;
 };
 
 const OCTO_BOOKING_COLUMNS = `${bookingColumns(BOOKING_RECORD_MEMBERS)}, b.octo_uuid AS "octoUuid", b.octo_unit_items AS "octoUnitItems",
-  t.ends_at AS "endsAtInstant",
+  b.octo_contact_notes AS "octoContactNotes", t.ends_at AS "endsAtInstant",
   (SELECT max(h.at) FROM booking_history h WHERE h.booking_id = b.id AND h.action = 'confirmed') AS "confirmedAt"`;
 
 type OctoBookingRow = BookingRowOf<(typeof BOOKING_RECORD_MEMBERS)[number]> & {
   octoUuid: string;
   octoUnitItems: StoredOctoUnitItem[] | null;
+  octoContactNotes: string | null;
   endsAtInstant: Date;
   confirmedAt: Date | null;
 };
@@ -177,11 +180,22 @@ export async function setOctoIdentity(
   uuid: string,
   unitItems: readonly StoredOctoUnitItem[],
   notes: string | null,
+  contactNotes: string | null,
 ): Promise<void> {
   await db.query({
     name: 'octo-booking-identity',
-    text: `UPDATE bookings SET octo_uuid = $3, octo_unit_items = $4, note = $5 WHERE reference = $2 AND ${tenantIs('account_id', '$1')}`,
-    values: [accountId, reference, uuid, JSON.stringify(unitItems), notes],
+    text: `UPDATE bookings SET octo_uuid = $3, octo_unit_items = $4, note = $5, octo_contact_notes = $6
+            WHERE reference = $2 AND ${tenantIs('account_id', '$1')}`,
+    values: [accountId, reference, uuid, JSON.stringify(unitItems), notes, contactNotes],
+  });
+}
+
+/** Replaces the notes of an OCTO booking's contact, in the transaction of the confirm or change that brought them. */
+export async function setOctoContactNotes(db: Db, accountId: string, reference: string, notes: string | null): Promise<void> {
+  await db.query({
+    name: 'octo-booking-contact-notes',
+    text: `UPDATE bookings SET octo_contact_notes = $3 WHERE reference = $2 AND ${tenantIs('account_id', '$1')}`,
+    values: [accountId, reference, notes],
   });
 }
 

@@ -241,7 +241,8 @@ export function toOctoCalendar(
       status: statusOf(day !== undefined, vacancies, capacity),
       vacancies,
       capacity,
-      openingHours: day ? openingHoursOf(activity) : [],
+      // A closed day still shows the hours the product keeps (OCTO wants them on every OPENING_HOURS day); its status says it is closed.
+      openingHours: openingHoursOf(activity),
       ...(view.pricing ? { unitPricingFrom: unitPricingOf(activity), ...(view.units ? { pricingFrom: pricingOf(activity, view.units) } : {}) } : {}),
     });
   }
@@ -334,6 +335,7 @@ export interface OctoBookingFacts {
   status: BookingStatus;
   octoUuid: string;
   octoUnitItems: readonly { uuid: string; unitId: string }[];
+  octoContactNotes: string | null;
   startsAtInstant: Date;
   endsAtInstant: Date;
   participants: number;
@@ -411,7 +413,7 @@ export function toOctoBooking(booking: OctoBookingFacts, activity: OctoActivity,
       allDay: activity.openingTime !== null,
       openingHours: openingHoursOf(activity),
     },
-    contact: { ...contactOfCustomer(booking.customer), notes: booking.note },
+    contact: { ...contactOfCustomer(booking.customer), notes: booking.octoContactNotes },
     notes: booking.note,
     deliveryMethods: ['TICKET'],
     voucher: null,

@@ -265,6 +265,15 @@ describe('toOctoCalendar', () => {
     expect(toOctoCalendar(activity(), [slot()], '2026-06-10', '2026-06-10', view(9))[0]!.available).toBe(false);
   });
 
+  it('shows the opening hours on every day of an OPENING_HOURS product, closed days too', () => {
+    const hours = activity({ openingTime: '09:00', closingTime: '18:00' });
+    const days = toOctoCalendar(hours, [slot()], '2026-06-10', '2026-06-11', view());
+    expect(days.map((d) => [d.status, d.openingHours])).toEqual([
+      ['AVAILABLE', [{ from: '09:00', to: '18:00' }]],
+      ['CLOSED', [{ from: '09:00', to: '18:00' }]],
+    ]);
+  });
+
   it('ends at 9999-12-31 when the range does', () => {
     const days = toOctoCalendar(activity(), [], '9999-12-30', '9999-12-31', view());
     expect(days.map((d) => d.localDate)).toEqual(['9999-12-30', '9999-12-31']);
@@ -360,6 +369,7 @@ describe('toOctoBooking', () => {
       { uuid: '00000000-0000-4000-8000-0000000000e1', unitId: 'adult' },
       { uuid: '00000000-0000-4000-8000-0000000000e2', unitId: 'adult' },
     ],
+    octoContactNotes: 'vegetarian',
     startsAtInstant: new Date('2026-06-10T09:00:00.000Z'),
     endsAtInstant: new Date('2026-06-10T10:30:00.000Z'),
     participants: 2,
@@ -412,7 +422,8 @@ describe('toOctoBooking', () => {
         allDay: false,
         openingHours: [],
       },
-      contact: { fullName: 'Ana Silva', emailAddress: 'ana@example.com', notes: 'window seat' },
+      // The contact's notes are its own, not the booking's (the validator sends both and expects each back).
+      contact: { fullName: 'Ana Silva', emailAddress: 'ana@example.com', notes: 'vegetarian' },
       notes: 'window seat',
     });
     expect(booking.unitItems.map((item) => [item.uuid, item.supplierReference, item.status, item.ticket?.deliveryOptions])).toEqual([

@@ -28,6 +28,7 @@ import {
   listOctoActivities,
   findOctoBookings,
   listOctoSlots,
+  setOctoContactNotes,
   setOctoIdentity,
   setOctoUnitItems,
   type BookingRecord,
@@ -169,13 +170,20 @@ async function availabilityOf(db: Db, activity: OctoActivity, availabilityId: st
 }
 
 /** The unit items as stored: each its unit (ours) and the reseller's uuid, or one of ours. */
-function storedUnitItems(items: OctoUnitItemsRequest): StoredOctoUnitItem[] {
-  if (items.length === 0) throw octoBadRequest('unitItems must hold at least one unit item.');
+function storedUnitItems(items: OctoUnitItemsRequest | undefined): StoredOctoUnitItem[] {
+  // Well formed but nothing to book: OCTO's answer is UNPROCESSABLE_ENTITY (what its validator checks), not BAD_REQUEST.
+  if (items === undefined || items.length === 0) throw octoUnprocessable('unitItems must hold at least one unit item.');
   participantsOf(items);
   return items.map((item) => {
     if (item.uuid !== undefined && !UUID.test(item.uuid)) throw octoBadRequest('unitItems[].uuid must be a UUID.');
     return { uuid: (item.uuid ?? randomUUID()).toLowerCase(), unitId: item.unitId };
   });
+}
+
+/** The notes of the contact as stored (blank is none); undefined when the request leaves them as they are. */
+function contactNotesOf(contact: { notes?: string | null } | undefined): string | null | undefined {
+  if (contact?.notes === undefined) return undefined;
+  return contact.notes === null || contact.notes.trim() === '' ? null : contact.notes.trim();
 }
 
 /** An OCTO booking of the caller as OCTO shows it. */
@@ -211,6 +219,7 @@ export async function reserveOctoBooking(deps: OctoDeps, caller: OctoCaller, req
   const tooLarge = partySizeError(unitItems.length, activity.maxParticipants, 'unitItems');
   if (tooLarge) throw octoUnprocessable(tooLarge.message);
   const notes = request.notes ?? null;
+  const contactNotes = contactNotesOf(request.contact) ?? null;
   try {
     await createBooking(
       deps,
@@ -230,7 +239,7 @@ export async function reserveOctoBooking(deps: OctoDeps, caller: OctoCaller, req
       },
       // The reseller's uuid is the reservation's idempotency key (per partner, on this operation, with the body's hash).
       { caller: `partner:${caller.partnerId}`, operation: 'POST /octo/bookings', key: `octo-uuid:${uuid}`, requestHash: hashRequest(request) },
-      { withinBooking: (tx, booking) => setOctoIdentity(tx, caller.accountId, booking.Reference, uuid, unitItems, notes) },
+      { withinBooking: (tx, booking) => setOctoIdentity(tx, caller.accountId, booking.Reference, uuid, unitItems, notes, contactNotes) },
     );
   } catch (error) {
     if (error instanceof IdempotencyError) {
@@ -285,6 +294,7 @@ export async function confirmOctoBooking(
           ...(request.notes !== undefined ? { note: request.notes } : {}),
         }
       : null;
+  const contactNotes = contactNotesOf(request.contact);
   let releasedLapsedHolds = false;
   await confirmBooking(
     deps,
@@ -292,11 +302,14 @@ export async function confirmOctoBooking(
     { Customer: customer, ...(request.resellerReference ? { PaymentReference: request.resellerReference } : {}) },
     actorOf(caller),
     null,
-    change
+    change || contactNotes !== undefined
       ? {
           beforeConfirm: async (tx) => {
-            const changed = await changeBookingWithin(tx, ref, change, actorOf(caller), items.withinChange ? { withinChange: items.withinChange } : {});
-            releasedLapsedHolds = changed.releasedLapsedHolds;
+            if (change) {
+              const changed = await changeBookingWithin(tx, ref, change, actorOf(caller), items.withinChange ? { withinChange: items.withinChange } : {});
+              releasedLapsedHolds = changed.releasedLapsedHolds;
+            }
+            if (contactNotes !== undefined) await setOctoContactNotes(tx, caller.accountId, reference, contactNotes);
           },
         }
       : {},
@@ -321,10 +334,13 @@ export async function updateOctoBooking(deps: OctoDeps, caller: OctoCaller, uuid
   }
   const items = unitItemsChange(caller, request.unitItems);
   const customer = request.contact ? customerOfContact(request.contact) : undefined;
+  const contactNotes = contactNotesOf(request.contact);
   const holdMinutes = request.expirationMinutes === undefined ? undefined : holdMinutesOf(request.expirationMinutes);
-  // Under the change's row lock: the unit items, and a reservation's new expiry (a confirmed booking has none to move).
+  // Under the change's row lock: the unit items, the contact's notes, and a reservation's new expiry (a confirmed
+  // booking has none to move).
   const withinChange = async (tx: Db, booking: BookingRecord) => {
     await items.withinChange?.(tx, booking);
+    if (contactNotes !== undefined) await setOctoContactNotes(tx, caller.accountId, booking.reference, contactNotes);
     if (holdMinutes !== undefined && booking.status === 'on_hold') await moveHoldExpiry(tx, booking, holdMinutes, actorOf(caller));
   };
   await changeBooking(

@@ -7,13 +7,14 @@ import { octoErrorResponses, octoTags, octoTextOrNull } from './octo.schemas.js'
 
 export const octoReservationRequest = {
   type: 'object',
-  required: ['productId', 'optionId', 'availabilityId', 'unitItems'],
+  // unitItems is required, but checked by the use case: OCTO answers its absence UNPROCESSABLE_ENTITY, not BAD_REQUEST.
+  required: ['productId', 'optionId', 'availabilityId'],
   properties: {
     uuid: { type: 'string', maxLength: 36 },
     productId: { type: 'string', maxLength: 200 },
     optionId: { type: 'string', maxLength: 200 },
     availabilityId: { type: 'string', maxLength: 100 },
-    unitItems: octoUnitItemsRequest,
+    unitItems: { ...octoUnitItemsRequest, description: 'Required, at least one (UNPROCESSABLE_ENTITY without).' },
     expirationMinutes: { type: 'integer', minimum: 1, maximum: 100000 },
     resellerReference: octoTextOrNull(200),
     notes: octoTextOrNull(2000),

@@ -1,14 +1,16 @@
 // The console's shell: who is signed in decides between the sign-in page and the pages; each page has its own URL
-// under /console, so any view can be shared as a link.
+// under /console, so any view can be shared as a link. A user signed in with a one-time password sees only the page
+// that replaces it.
 import { Redirect, Route, Switch } from 'wouter';
 import { ApiProblem } from './api/client.js';
-import { useSession } from './api/session.hooks.js';
+import { needsPasswordChange, useSession } from './api/session.hooks.js';
 import { Layout } from './components/layout.js';
 import { ErrorState, Loading } from './components/states.js';
 import { ActivitiesPage } from './pages/activities.js';
 import { AuditPage } from './pages/audit.js';
 import { AvailabilityPage } from './pages/availability.js';
 import { BookingsPage } from './pages/bookings.js';
+import { ChangePasswordPage, FirstPasswordPage } from './pages/change-password.js';
 import { FailedEventsPage } from './pages/failed-events.js';
 import { KeysPage } from './pages/keys.js';
 import { ManifestPage } from './pages/manifest.js';
@@ -30,6 +32,7 @@ const PAGES = [
   { path: '/users', page: UsersPage },
   { path: '/failed-events', page: FailedEventsPage },
   { path: '/audit', page: AuditPage },
+  { path: '/password', page: ChangePasswordPage },
 ] as const;
 
 export function App() {
@@ -37,6 +40,7 @@ export function App() {
   if (session.isPending) return <Loading what="the console" />;
   if (session.isError) {
     if (session.error instanceof ApiProblem && session.error.status === 401) return <SignInPage />;
+    if (needsPasswordChange(session.error)) return <FirstPasswordPage />;
     return <ErrorState error={session.error} />;
   }
   return (

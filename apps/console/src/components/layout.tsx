@@ -1,6 +1,6 @@
 // The frame around every signed-in page: the account, the navigation (a page whose operation the user's role may not
 // call is hidden, by the contracts' permission table; the API refuses it anyway) and sign-out. On narrow screens the
-// navigation scrolls sideways above the page.
+// navigation scrolls sideways above the page. Every user may change their own password.
 import type { ReactNode } from 'react';
 import { Link, useRoute } from 'wouter';
 import { operatorMay, type OperatorOperationId, type OperatorSession } from '@backbone/contracts/browser';
@@ -50,6 +50,9 @@ export function Layout({ session, enabledPages, children }: { session: OperatorS
             <NavLink key={p.href} href={p.href} label={p.label} />
           ))}
         </nav>
+        <Link href="/password" className="nav-link account-link">
+          Password
+        </Link>
         <button type="button" className="secondary" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
           Sign out
         </button>

@@ -45,7 +45,7 @@ export function UsersPage() {
           )}
           {create.data && (
             <div className="secret" role="status">
-              <span>One-time password of {create.data.Email} — hand it over now, it is not shown again:</span>
+              <span>One-time password of {create.data.Email}: hand it over now, it is not shown again; they choose their own at the first sign-in.</span>
               <code className="mono">{create.data.Password}</code>
             </div>
           )}

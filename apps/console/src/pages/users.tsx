@@ -83,9 +83,12 @@ export function UsersPage() {
                   ) : u.Email === session.data?.Email ? (
                     <span className="muted">you</span>
                   ) : (
-                    <button type="button" className="secondary small" onClick={() => disable.mutate(u.UserID)} disabled={disable.isPending}>
-                      Disable
-                    </button>
+                    session.data &&
+                    operatorMay(session.data.Role, 'disableOperatorUser') && (
+                      <button type="button" className="secondary small" onClick={() => disable.mutate(u.UserID)} disabled={disable.isPending}>
+                        Disable
+                      </button>
+                    )
                   )}
                 </td>
               </tr>

@@ -327,7 +327,9 @@ describe('per-key rate limits on the operator API', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(1);
 
     const email = `owner-${operator.account.id.slice(0, 8)}@example.com`;
-    const { password } = await createOperatorUser({ pool: db.pool }, { accountId: operator.account.id, email, role: 'owner', actor: { kind: 'system' } });
+    // A password of the user's own: a generated one-time password would allow nothing but changing it.
+    const password = 'correct horse battery';
+    await createOperatorUser({ pool: db.pool }, { accountId: operator.account.id, email, role: 'owner', password, actor: { kind: 'system' } });
     const signIn = await request(operatorApi.url, 'POST', '/api/v2/operator/session', {
       body: { Email: email, Password: password },
       headers: { origin: operatorApi.url },

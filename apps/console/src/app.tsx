@@ -1,14 +1,19 @@
 // The console's shell: who is signed in decides between the sign-in page and the pages; each page has its own URL
-// under /console, so any view can be shared as a link.
-import { Redirect, Route, Switch } from 'wouter';
+// under /console, so any view can be shared as a link. A user signed in with a one-time password sees only the page
+// that replaces it. Each page names the operation it is built on: a role that may not call it (the contracts'
+// permission table, the API's own) finds the page neither in the navigation nor behind its URL.
+import type { ComponentType } from 'react';
+import { Link, Redirect, Route, Switch } from 'wouter';
+import { operatorMay, type OperatorOperationId } from '@backbone/contracts/browser';
 import { ApiProblem } from './api/client.js';
-import { useSession } from './api/session.hooks.js';
+import { needsPasswordChange, useSession } from './api/session.hooks.js';
 import { Layout } from './components/layout.js';
 import { ErrorState, Loading } from './components/states.js';
 import { ActivitiesPage } from './pages/activities.js';
 import { AuditPage } from './pages/audit.js';
 import { AvailabilityPage } from './pages/availability.js';
 import { BookingsPage } from './pages/bookings.js';
+import { ChangePasswordPage, FirstPasswordPage } from './pages/change-password.js';
 import { FailedEventsPage } from './pages/failed-events.js';
 import { KeysPage } from './pages/keys.js';
 import { ManifestPage } from './pages/manifest.js';
@@ -18,32 +23,54 @@ import { UsagePage } from './pages/usage.js';
 import { UsersPage } from './pages/users.js';
 import { SignInPage } from './pages/sign-in.js';
 
-const PAGES = [
-  { path: '/bookings', page: BookingsPage },
-  { path: '/manifest', page: ManifestPage },
-  { path: '/availability', page: AvailabilityPage },
-  { path: '/sale', page: NewSalePage },
-  { path: '/reports', page: ReportsPage },
-  { path: '/usage', page: UsagePage },
-  { path: '/activities', page: ActivitiesPage },
-  { path: '/keys', page: KeysPage },
-  { path: '/users', page: UsersPage },
-  { path: '/failed-events', page: FailedEventsPage },
-  { path: '/audit', page: AuditPage },
-] as const;
+interface ConsolePage {
+  path: string;
+  /** In the navigation; the Password page is reached from the header instead. */
+  label: string | null;
+  operation: OperatorOperationId;
+  page: ComponentType;
+}
+
+const PAGES: readonly ConsolePage[] = [
+  { path: '/bookings', label: 'Bookings', operation: 'listOperatorBookings', page: BookingsPage },
+  { path: '/manifest', label: 'Manifest', operation: 'getOperatorManifest', page: ManifestPage },
+  { path: '/availability', label: 'Availability', operation: 'listOperatorTimeslots', page: AvailabilityPage },
+  { path: '/sale', label: 'New sale', operation: 'createSale', page: NewSalePage },
+  { path: '/reports', label: 'Sales', operation: 'getOperatorSalesReport', page: ReportsPage },
+  { path: '/usage', label: 'Usage', operation: 'getOperatorUsage', page: UsagePage },
+  { path: '/activities', label: 'Activities', operation: 'editOperatorActivity', page: ActivitiesPage },
+  { path: '/keys', label: 'Keys', operation: 'listOperatorKeys', page: KeysPage },
+  { path: '/users', label: 'Users', operation: 'listOperatorUsers', page: UsersPage },
+  { path: '/failed-events', label: 'Failed events', operation: 'listFailedEvents', page: FailedEventsPage },
+  { path: '/audit', label: 'Audit', operation: 'listOperatorAudit', page: AuditPage },
+  { path: '/password', label: null, operation: 'changeOwnPassword', page: ChangePasswordPage },
+];
+
+function NotForYourRole() {
+  return (
+    <div className="page">
+      <p className="state" role="status">
+        This page is for owners of the account. <Link href="/bookings">Go to Bookings</Link>.
+      </p>
+    </div>
+  );
+}
 
 export function App() {
   const session = useSession();
   if (session.isPending) return <Loading what="the console" />;
   if (session.isError) {
     if (session.error instanceof ApiProblem && session.error.status === 401) return <SignInPage />;
+    if (needsPasswordChange(session.error)) return <FirstPasswordPage />;
     return <ErrorState error={session.error} />;
   }
+  const role = session.data.Role;
+  const navigation = PAGES.flatMap((p) => (p.label !== null && operatorMay(role, p.operation) ? [{ href: p.path, label: p.label }] : []));
   return (
-    <Layout session={session.data} enabledPages={PAGES.map((p) => p.path)}>
+    <Layout session={session.data} navigation={navigation}>
       <Switch>
-        {PAGES.map(({ path, page }) => (
-          <Route key={path} path={path} component={page} />
+        {PAGES.map(({ path, operation, page }) => (
+          <Route key={path} path={path} component={operatorMay(role, operation) ? page : NotForYourRole} />
         ))}
         <Route>
           <Redirect to="/bookings" replace />

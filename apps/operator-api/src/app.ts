@@ -9,6 +9,7 @@ import type { OperatorAppDeps } from './deps.js';
 import { mountAddOperatorQuestion } from './routes/add-operator-question.js';
 import { mountCancelOperatorBooking } from './routes/cancel-operator-booking.js';
 import { mountChangeOperatorBooking } from './routes/change-operator-booking.js';
+import { mountChangeOwnPassword } from './routes/change-own-password.js';
 import { mountChangeTimeslotCapacity } from './routes/change-timeslot-capacity.js';
 import { mountCheckInOperatorBooking } from './routes/check-in-operator-booking.js';
 import { mountCloseTimeslot } from './routes/close-timeslot.js';
@@ -58,6 +59,7 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           signIn: mountSignIn,
           getOperatorSession: mountGetOperatorSession,
           signOut: mountSignOut,
+          changeOwnPassword: mountChangeOwnPassword,
           listOperatorBookings: mountListOperatorBookings,
           exportOperatorBookings: mountExportOperatorBookings,
           getOperatorBooking: mountGetOperatorBooking,

@@ -60,6 +60,11 @@ export interface KeyOperation extends OperationCommon {
 export interface SessionOperation extends OperationCommon {
   readonly auth: 'session-or-key';
   readonly roles: OperatorRoles;
+  /**
+   * Callable by a user who must still replace a one-time password (changing it, signing out); every other operation
+   * answers such a user 403 `/password-change-required`.
+   */
+  readonly beforePasswordChange?: true;
 }
 
 export type Operation = KeyOperation | SessionOperation;

@@ -12,6 +12,8 @@ export interface OperatorUser {
   email: string;
   role: OperatorRole;
   disabled: boolean;
+  /** The password was given by someone else (a one-time password): the user must choose their own before anything else. */
+  passwordMustChange: boolean;
   createdAt: string;
 }
 
@@ -25,6 +27,7 @@ interface UserRow {
   email: string;
   role: OperatorRole;
   disabled_at: Date | null;
+  password_must_change: boolean;
   created_at: Date;
   password_hash: string;
 }
@@ -35,6 +38,7 @@ const toUser = (r: UserRow): OperatorUser => ({
   email: r.email,
   role: r.role,
   disabled: r.disabled_at !== null,
+  passwordMustChange: r.password_must_change,
   createdAt: r.created_at.toISOString(),
 });
 
@@ -42,29 +46,30 @@ const toUser = (r: UserRow): OperatorUser => ({
 export async function insertOperatorUser(
   db: Db,
   accountId: string,
-  input: { email: string; role: OperatorRole; passwordHash: string },
+  input: { email: string; role: OperatorRole; passwordHash: string; passwordMustChange: boolean },
 ): Promise<OperatorUser | null> {
   const { rows } = await db.query<UserRow>(
-    `INSERT INTO operator_users (id, account_id, email, role, password_hash) VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO operator_users (id, account_id, email, role, password_hash, password_must_change) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (email) DO NOTHING
-     RETURNING id, account_id, email, role, disabled_at, created_at, password_hash`,
-    [randomUUID(), accountId, input.email, input.role, input.passwordHash],
+     RETURNING id, account_id, email, role, disabled_at, password_must_change, created_at, password_hash`,
+    [randomUUID(), accountId, input.email, input.role, input.passwordHash, input.passwordMustChange],
   );
   return rows[0] ? toUser(rows[0]) : null;
 }
 
 /** The user with this address and its password hash, enabled or not; only sign-in looks users up without an account. */
 export async function findOperatorCredentials(db: Db, email: string): Promise<OperatorCredentials | null> {
-  const { rows } = await db.query<UserRow>(`SELECT id, account_id, email, role, disabled_at, created_at, password_hash FROM operator_users WHERE email = $1`, [
-    email,
-  ]);
+  const { rows } = await db.query<UserRow>(
+    `SELECT id, account_id, email, role, disabled_at, password_must_change, created_at, password_hash FROM operator_users WHERE email = $1`,
+    [email],
+  );
   const row = rows[0];
   return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
 }
 
 export async function findOperatorUserByEmail(db: Db, accountId: string, email: string): Promise<OperatorUser | null> {
   const { rows } = await db.query<UserRow>(
-    `SELECT id, account_id, email, role, disabled_at, created_at, password_hash FROM operator_users WHERE account_id = $1 AND email = $2`,
+    `SELECT id, account_id, email, role, disabled_at, password_must_change, created_at, password_hash FROM operator_users WHERE account_id = $1 AND email = $2`,
     [accountId, email],
   );
   return rows[0] ? toUser(rows[0]) : null;
@@ -72,7 +77,7 @@ export async function findOperatorUserByEmail(db: Db, accountId: string, email: 
 
 export async function findOperatorUserById(db: Db, accountId: string, userId: string): Promise<OperatorUser | null> {
   const { rows } = await db.query<UserRow>(
-    `SELECT id, account_id, email, role, disabled_at, created_at, password_hash FROM operator_users WHERE account_id = $1 AND id = $2`,
+    `SELECT id, account_id, email, role, disabled_at, password_must_change, created_at, password_hash FROM operator_users WHERE account_id = $1 AND id = $2`,
     [accountId, userId],
   );
   return rows[0] ? toUser(rows[0]) : null;
@@ -80,16 +85,40 @@ export async function findOperatorUserById(db: Db, accountId: string, userId: st
 
 export async function listOperatorUsers(db: Db, accountId: string): Promise<OperatorUser[]> {
   const { rows } = await db.query<UserRow>(
-    `SELECT id, account_id, email, role, disabled_at, created_at, password_hash FROM operator_users WHERE account_id = $1 ORDER BY email`,
+    `SELECT id, account_id, email, role, disabled_at, password_must_change, created_at, password_hash FROM operator_users WHERE account_id = $1 ORDER BY email`,
     [accountId],
   );
   return rows.map(toUser);
 }
 
-/** Sets a new password hash; false when the account has no such user. */
-export async function updateOperatorPassword(db: Db, accountId: string, userId: string, passwordHash: string): Promise<boolean> {
-  const { rowCount } = await db.query(`UPDATE operator_users SET password_hash = $3 WHERE account_id = $1 AND id = $2`, [accountId, userId, passwordHash]);
+/** Sets a new password hash, and whether its user must replace it; false when the account has no such user. */
+export async function updateOperatorPassword(db: Db, accountId: string, userId: string, passwordHash: string, mustChange: boolean): Promise<boolean> {
+  const { rowCount } = await db.query(`UPDATE operator_users SET password_hash = $3, password_must_change = $4 WHERE account_id = $1 AND id = $2`, [
+    accountId,
+    userId,
+    passwordHash,
+    mustChange,
+  ]);
   return rowCount === 1;
+}
+
+/** The password hash of a user of the account (changing one's own password checks the current one). */
+export async function findOperatorPasswordHash(db: Db, accountId: string, userId: string): Promise<string | null> {
+  const { rows } = await db.query<{ password_hash: string }>(
+    `SELECT password_hash FROM operator_users WHERE account_id = $1 AND id = $2 AND disabled_at IS NULL`,
+    [accountId, userId],
+  );
+  return rows[0]?.password_hash ?? null;
+}
+
+/** Ends every session of a user but the one given (changing one's own password keeps the session it was changed in). */
+export async function deleteOtherOperatorSessions(db: Db, accountId: string, userId: string, keptSessionId: string): Promise<number> {
+  const { rowCount } = await db.query(`DELETE FROM operator_sessions WHERE account_id = $1 AND user_id = $2 AND id_hash <> $3`, [
+    accountId,
+    userId,
+    hashSessionId(keptSessionId),
+  ]);
+  return rowCount ?? 0;
 }
 
 /**
@@ -139,6 +168,7 @@ export interface OperatorSession {
   accountTimeZone: string;
   email: string;
   role: OperatorRole;
+  passwordMustChange: boolean;
 }
 
 /**
@@ -150,10 +180,11 @@ export interface OperatorSession {
  * session cannot be revived between check and touch.
  */
 export async function touchOperatorSession(db: Db, sessionId: string, idleTimeoutMs: number): Promise<OperatorSession | null> {
-  const { rows } = await db.query<{ user_id: string; account_id: string; time_zone: string; email: string; role: OperatorRole }>({
-    name: 'operator-session-touch',
-    text: `WITH live AS (
-             SELECT s.id_hash, s.last_seen_at, s.user_id, s.account_id, a.time_zone, u.email, u.role
+  const { rows } = await db.query<{ user_id: string; account_id: string; time_zone: string; email: string; role: OperatorRole; password_must_change: boolean }>(
+    {
+      name: 'operator-session-touch',
+      text: `WITH live AS (
+             SELECT s.id_hash, s.last_seen_at, s.user_id, s.account_id, a.time_zone, u.email, u.role, u.password_must_change
                FROM operator_sessions s
                JOIN operator_users u ON u.id = s.user_id
                JOIN accounts a ON a.id = s.account_id
@@ -164,11 +195,21 @@ export async function touchOperatorSession(db: Db, sessionId: string, idleTimeou
                FROM live
               WHERE s.id_hash = live.id_hash AND live.last_seen_at <= now() - make_interval(secs => $3::double precision / 1000)
            )
-           SELECT user_id, account_id, time_zone, email, role FROM live`,
-    values: [hashSessionId(sessionId), idleTimeoutMs, Math.min(idleTimeoutMs / 100, 60_000)],
-  });
+           SELECT user_id, account_id, time_zone, email, role, password_must_change FROM live`,
+      values: [hashSessionId(sessionId), idleTimeoutMs, Math.min(idleTimeoutMs / 100, 60_000)],
+    },
+  );
   const row = rows[0];
-  return row ? { userId: row.user_id, accountId: row.account_id, accountTimeZone: row.time_zone, email: row.email, role: row.role } : null;
+  return row
+    ? {
+        userId: row.user_id,
+        accountId: row.account_id,
+        accountTimeZone: row.time_zone,
+        email: row.email,
+        role: row.role,
+        passwordMustChange: row.password_must_change,
+      }
+    : null;
 }
 
 export async function deleteOperatorSession(db: Db, sessionId: string): Promise<void> {

@@ -134,6 +134,8 @@ export interface OperatorUserContext {
   id: string;
   email: string;
   role: OperatorRole;
+  /** Signed in with a one-time password: only the operations marked `beforePasswordChange` are allowed. */
+  passwordMustChange: boolean;
 }
 
 export const SESSION_COOKIE = 'backbone_session';
@@ -156,7 +158,7 @@ export function createSessionVerifier(pool: Pool, lifetimes: SessionLifetimes): 
         accountId: session.accountId,
         accountTimeZone: session.accountTimeZone,
         scopes: ['admin'],
-        user: { id: session.userId, email: session.email, role: session.role },
+        user: { id: session.userId, email: session.email, role: session.role, passwordMustChange: session.passwordMustChange },
       };
     },
   };
@@ -222,18 +224,22 @@ function parsedOrigin(value: string): string | null {
 /**
  * The operator API's one authorizer: an `admin` API key (Bearer, for scripts; it acts as an owner, and every operation
  * allows owners) or the console's session cookie (same-origin checked on state changes), whose user's role must be
- * one of the operation's `roles`: 403 otherwise.
+ * one of the operation's `roles`: 403 otherwise. A user who signed in with a one-time password gets 403
+ * `/password-change-required` from every operation but those allowed `beforePasswordChange`.
  */
 export async function authorizeOperator(
   req: Request,
   verifiers: { keyVerifier: KeyVerifier; sessionVerifier?: SessionVerifier | undefined },
   roles: OperatorRoles,
+  beforePasswordChange = false,
 ): Promise<AuthContext> {
   if (req.headers.authorization !== undefined) return authorize(req, verifiers.keyVerifier, 'admin');
   const sessionId = readSessionCookie(req);
   const context = sessionId && verifiers.sessionVerifier ? await verifiers.sessionVerifier.verify(sessionId) : null;
   if (!context) throw new HttpProblem('unauthorized', 'Sign in first, or send an admin API key: Authorization: Bearer <API_KEY>.', {}, CHALLENGE);
   assertSameOrigin(req);
+  if (context.user.passwordMustChange && !beforePasswordChange)
+    throw new HttpProblem('password-change-required', 'Choose your own password first: the one you signed in with was given to you once.');
   if (!roles.includes(context.user.role)) throw new HttpProblem('forbidden', 'Only an owner of the account may do this.');
   return context;
 }

@@ -152,7 +152,8 @@ export function mountOperation<Op extends Operation>(routes: OperationRoutes, de
 function authenticatorOf(op: Operation, deps: RouteDeps): (req: Request) => Promise<AuthContext | null> {
   if (op.auth === 'session-or-key') {
     const roles = op.roles;
-    return (req) => authorizeOperator(req, deps, roles);
+    const beforePasswordChange = op.beforePasswordChange === true;
+    return (req) => authorizeOperator(req, deps, roles, beforePasswordChange);
   }
   if (op.auth === 'none') {
     return async (req) => {

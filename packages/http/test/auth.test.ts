@@ -156,9 +156,15 @@ describe('assertSameOrigin', () => {
 });
 
 describe('authorizeOperator', () => {
-  const user = (role: OperatorUserContext['role']): OperatorUserContext => ({ id: 'user-1', email: 'owner@example.com', role });
-  const sessions = (role: OperatorUserContext['role'] | null): SessionVerifier => ({
-    verify: async (sessionId) => (sessionId === 'session1' && role ? { ...context({ keyId: null, scopes: ['admin'] }), user: user(role) } : null),
+  const user = (role: OperatorUserContext['role'], passwordMustChange = false): OperatorUserContext => ({
+    id: 'user-1',
+    email: 'owner@example.com',
+    role,
+    passwordMustChange,
+  });
+  const sessions = (role: OperatorUserContext['role'] | null, passwordMustChange = false): SessionVerifier => ({
+    verify: async (sessionId) =>
+      sessionId === 'session1' && role ? { ...context({ keyId: null, scopes: ['admin'] }), user: user(role, passwordMustChange) } : null,
   });
   const admin = context({ scopes: ['admin'] });
 
@@ -208,18 +214,27 @@ describe('authorizeOperator', () => {
     expect(staff.code).toBe('forbidden');
     expect(staff.message).toBe('Only an owner of the account may do this.');
   });
+
+  it('lets a user with a one-time password through only where the operation allows it before the change', async () => {
+    const verifiers = { keyVerifier: verifierOf(admin).verifier, sessionVerifier: sessions('owner', true) };
+    const read = request({ cookie: 'backbone_session=session1' }, { method: 'GET' });
+    const refused = await problemOf(authorizeOperator(read, verifiers, ['owner', 'staff']));
+    expect(refused.code).toBe('password-change-required');
+    const allowed = await authorizeOperator(read, verifiers, ['owner', 'staff'], true);
+    expect(allowed.user).toEqual(user('owner', true));
+  });
 });
 
 describe('who a request is recorded as', () => {
   it("owns an Idempotency-Key by the key's partner, else the signed-in user, else the key", () => {
     expect(idempotencyCallerOf(context({ partnerId: 'partner-1' }))).toBe('partner:partner-1');
-    expect(idempotencyCallerOf(context({ keyId: null, user: { id: 'user-1', email: 'a@b.c', role: 'owner' } }))).toBe('user:user-1');
+    expect(idempotencyCallerOf(context({ keyId: null, user: { id: 'user-1', email: 'a@b.c', role: 'owner', passwordMustChange: false } }))).toBe('user:user-1');
     expect(idempotencyCallerOf(context({ scopes: ['usage:write'] }))).toBe('key:key-1');
   });
 
   it("records a booking change as the key's partner's, else as the operator's (the user, or the admin key)", () => {
     expect(bookingActorOf(context({ partnerId: 'partner-1' }))).toEqual({ kind: 'partner', partnerId: 'partner-1', apiKeyId: 'key-1' });
-    expect(bookingActorOf(context({ keyId: null, user: { id: 'user-1', email: 'a@b.c', role: 'staff' } }))).toEqual({
+    expect(bookingActorOf(context({ keyId: null, user: { id: 'user-1', email: 'a@b.c', role: 'staff', passwordMustChange: false } }))).toEqual({
       kind: 'operator',
       userId: 'user-1',
       apiKeyId: null,

@@ -29,8 +29,15 @@ export class SignInError extends Error {
     readonly retryAfterSeconds = 0,
     message = kind === 'invalid-credentials'
       ? 'The e-mail address or the password is wrong.'
-      : `Too many failed sign-ins; try again in ${retryAfterSeconds} seconds.`,
+      : `Too many failed sign-ins; try again in ${waitInWords(retryAfterSeconds)}.`,
   ) {
     super(message);
   }
+}
+
+/** A wait as a person reads it: seconds under a minute, else whole minutes rounded up ("15 minutes", not "897 seconds"). */
+export function waitInWords(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }

@@ -7,6 +7,7 @@ export * from './get-usage-summary.js';
 export * from './publish-platform-event.js';
 export * from './operator-passwords.js';
 export * from './operator-users.js';
+export * from './operator-own-password.js';
 export * from './booking-details.js';
 export * from './booking-lifecycle.js';
 export * from './operator-timeslots.js';

@@ -62,12 +62,14 @@ function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-function checkPassword(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH)
-    throw new ValidationError([{ field: 'Password', message: `must be at least ${MIN_PASSWORD_LENGTH} characters long.` }]);
+export function checkPassword(password: string, field = 'Password'): void {
+  if (password.length < MIN_PASSWORD_LENGTH) throw new ValidationError([{ field, message: `must be at least ${MIN_PASSWORD_LENGTH} characters long.` }]);
 }
 
-/** A new user; `password` omitted: a one-time password is generated and returned (the only time it exists in clear). */
+/**
+ * A new user; `password` omitted: a one-time password is generated and returned (the only time it exists in clear),
+ * which its user must replace at the first sign-in.
+ */
 export async function createOperatorUser(
   deps: OperatorDeps,
   input: { accountId: string; email: string; role: OperatorRole; password?: string; actor: AuditActor },
@@ -76,7 +78,12 @@ export async function createOperatorUser(
   checkPassword(password);
   const passwordHash = await hashPassword(password);
   const user = await withTransaction(deps.pool, async (client) => {
-    const inserted = await insertOperatorUser(client, input.accountId, { email: normaliseEmail(input.email), role: input.role, passwordHash });
+    const inserted = await insertOperatorUser(client, input.accountId, {
+      email: normaliseEmail(input.email),
+      role: input.role,
+      passwordHash,
+      passwordMustChange: input.password === undefined,
+    });
     if (!inserted) return null;
     await recordAudit(client, input.accountId, {
       actor: input.actor,
@@ -90,7 +97,7 @@ export async function createOperatorUser(
   return { user, password };
 }
 
-const userSubject = (user: OperatorUser) => ({ type: 'user' as const, id: user.id, label: user.email });
+export const userSubject = (user: Pick<OperatorUser, 'id' | 'email'>) => ({ type: 'user' as const, id: user.id, label: user.email });
 
 /** A user of the account, by e-mail (the admin CLI) or id (the operator API); another account's: not found. */
 export type UserSelector = { email: string } | { userId: string };
@@ -104,7 +111,10 @@ async function userOf(deps: OperatorDeps, accountId: string, which: UserSelector
   return user;
 }
 
-/** A new password (given or generated) for a user of the account; the user's sessions end. */
+/**
+ * A new password (given or generated) for a user of the account; the user's sessions end. A generated one was seen by
+ * whoever reset it: its user must replace it at the next sign-in.
+ */
 export async function resetOperatorPassword(
   deps: OperatorDeps,
   input: { accountId: string; email: string; password?: string; actor: AuditActor },
@@ -114,7 +124,7 @@ export async function resetOperatorPassword(
   checkPassword(password);
   const passwordHash = await hashPassword(password);
   await withTransaction(deps.pool, async (client) => {
-    await updateOperatorPassword(client, input.accountId, user.id, passwordHash);
+    await updateOperatorPassword(client, input.accountId, user.id, passwordHash, input.password === undefined);
     await deleteOperatorSessionsOfUser(client, input.accountId, user.id);
     await recordAudit(client, input.accountId, { actor: input.actor, action: 'password.changed', subject: userSubject(user), changes: {} });
   });

@@ -1,8 +1,16 @@
-// The console's session: who is signed in, what their role may do, signing in and out.
+// The console's session: who is signed in, what their role may do, signing in and out, changing one's password.
 // Each hook wraps one operation of the API client in TanStack Query (caching, retries, polling), so pages stay thin
 // and never call fetch themselves.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { getOperatorSessionOperation, operatorMay, signInOperation, signOutOperation, type OperatorOperationId } from '@backbone/contracts/browser';
+import {
+  changeOwnPasswordOperation,
+  getOperatorSessionOperation,
+  operatorMay,
+  signInOperation,
+  signOutOperation,
+  type OperatorOperationId,
+  type OwnPasswordChange,
+} from '@backbone/contracts/browser';
 import { ApiProblem, call } from './client.js';
 
 export function useSession() {
@@ -39,4 +47,19 @@ export function useSignOut() {
     // Every cached answer belonged to the session: drop them all and ask again, which finds no session (sign-in page).
     onSettled: () => client.resetQueries(),
   });
+}
+
+export function useChangeOwnPassword() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (change: OwnPasswordChange) => call(changeOwnPasswordOperation, { body: change }),
+    // A one-time password allowed nothing else: every answer cached meanwhile was a refusal. Asked again in the
+    // background, so the page that changed it stays on screen.
+    onSuccess: () => client.invalidateQueries(),
+  });
+}
+
+/** The session's answer: sign in, or the user signed in with a one-time password and must choose their own first. */
+export function needsPasswordChange(error: unknown): boolean {
+  return error instanceof ApiProblem && error.code === 'password-change-required';
 }

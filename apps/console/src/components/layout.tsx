@@ -1,26 +1,10 @@
-// The frame around every signed-in page: the account, the navigation (a page whose operation the user's role may not
-// call is hidden, by the contracts' permission table; the API refuses it anyway) and sign-out. On narrow screens the
-// navigation scrolls sideways above the page.
+// The frame around every signed-in page: the account, the navigation (the pages the user's role may use, chosen by
+// app.tsx from the contracts' permission table) and sign-out. On narrow screens the
+// navigation scrolls sideways above the page. Every user may change their own password.
 import type { ReactNode } from 'react';
 import { Link, useRoute } from 'wouter';
-import { operatorMay, type OperatorOperationId, type OperatorSession } from '@backbone/contracts/browser';
+import type { OperatorSession } from '@backbone/contracts/browser';
 import { useSignOut } from '../api/session.hooks.js';
-
-const PAGES = [
-  { href: '/bookings', label: 'Bookings', operation: 'listOperatorBookings' },
-  { href: '/manifest', label: 'Manifest', operation: 'getOperatorManifest' },
-  { href: '/availability', label: 'Availability', operation: 'listOperatorTimeslots' },
-  { href: '/sale', label: 'New sale', operation: 'createSale' },
-  { href: '/reports', label: 'Sales', operation: 'getOperatorSalesReport' },
-  { href: '/usage', label: 'Usage', operation: 'getOperatorUsage' },
-  { href: '/activities', label: 'Activities', operation: 'editOperatorActivity' },
-  { href: '/keys', label: 'Keys', operation: 'listOperatorKeys' },
-  { href: '/users', label: 'Users', operation: 'listOperatorUsers' },
-  { href: '/failed-events', label: 'Failed events', operation: 'listFailedEvents' },
-  { href: '/audit', label: 'Audit', operation: 'listOperatorAudit' },
-] as const satisfies ReadonlyArray<{ href: string; label: string; operation: OperatorOperationId }>;
-
-export type PagePath = (typeof PAGES)[number]['href'];
 
 function NavLink({ href, label }: { href: string; label: string }) {
   const [active] = useRoute(href);
@@ -31,7 +15,15 @@ function NavLink({ href, label }: { href: string; label: string }) {
   );
 }
 
-export function Layout({ session, enabledPages, children }: { session: OperatorSession; enabledPages: readonly string[]; children: ReactNode }) {
+export function Layout({
+  session,
+  navigation,
+  children,
+}: {
+  session: OperatorSession;
+  navigation: readonly { href: string; label: string }[];
+  children: ReactNode;
+}) {
   const signOut = useSignOut();
   return (
     <div className="app">
@@ -46,10 +38,13 @@ export function Layout({ session, enabledPages, children }: { session: OperatorS
           </span>
         </div>
         <nav aria-label="Pages" className="nav">
-          {PAGES.filter((p) => enabledPages.includes(p.href) && operatorMay(session.Role, p.operation)).map((p) => (
+          {navigation.map((p) => (
             <NavLink key={p.href} href={p.href} label={p.label} />
           ))}
         </nav>
+        <Link href="/password" className="nav-link account-link">
+          Password
+        </Link>
         <button type="button" className="secondary" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
           Sign out
         </button>

@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { QUESTION_TYPES, type OperatorActivity, type QuestionType } from '@backbone/contracts/browser';
 import { useActivities, useAddQuestion, useCreateActivity, useEditActivity, useQuestions } from '../api/activities.hooks.js';
-import { useSession } from '../api/session.hooks.js';
+import { useMay, useSession } from '../api/session.hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { Empty, ErrorState, Loading, problemDetail } from '../components/states.js';
 
@@ -86,6 +86,7 @@ function ActivityForm({ activity, onDone }: { activity?: OperatorActivity; onDon
 }
 
 function Questions({ activity }: { activity: OperatorActivity }) {
+  const may = useMay();
   const questions = useQuestions(activity.ActivityID);
   const add = useAddQuestion();
   const [draft, setDraft] = useState({ Question: '', Type: 'text' as QuestionType, Options: '', Required: false, PerParticipant: false });
@@ -129,33 +130,35 @@ function Questions({ activity }: { activity: OperatorActivity }) {
           ))}
         </ol>
       )}
-      <form className="row" onSubmit={submit} aria-label="New question">
-        <label className="grow">
-          Question
-          <input name="Question" required value={draft.Question} onChange={(e) => setDraft({ ...draft, Question: e.target.value })} />
-        </label>
-        <label>
-          Type
-          <select name="Type" value={draft.Type} onChange={(e) => setDraft({ ...draft, Type: e.target.value as QuestionType })}>
-            {QUESTION_TYPES.map((t) => (
-              <option key={t}>{t}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Options (comma-separated)
-          <input name="Options" value={draft.Options} onChange={(e) => setDraft({ ...draft, Options: e.target.value })} />
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={draft.Required} onChange={(e) => setDraft({ ...draft, Required: e.target.checked })} /> Required
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={draft.PerParticipant} onChange={(e) => setDraft({ ...draft, PerParticipant: e.target.checked })} /> Per participant
-        </label>
-        <button type="submit" disabled={add.isPending}>
-          Add question
-        </button>
-      </form>
+      {may('addOperatorQuestion') && (
+        <form className="row" onSubmit={submit} aria-label="New question">
+          <label className="grow">
+            Question
+            <input name="Question" required value={draft.Question} onChange={(e) => setDraft({ ...draft, Question: e.target.value })} />
+          </label>
+          <label>
+            Type
+            <select name="Type" value={draft.Type} onChange={(e) => setDraft({ ...draft, Type: e.target.value as QuestionType })}>
+              {QUESTION_TYPES.map((t) => (
+                <option key={t}>{t}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Options (comma-separated)
+            <input name="Options" value={draft.Options} onChange={(e) => setDraft({ ...draft, Options: e.target.value })} />
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={draft.Required} onChange={(e) => setDraft({ ...draft, Required: e.target.checked })} /> Required
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={draft.PerParticipant} onChange={(e) => setDraft({ ...draft, PerParticipant: e.target.checked })} /> Per participant
+          </label>
+          <button type="submit" disabled={add.isPending}>
+            Add question
+          </button>
+        </form>
+      )}
       {add.isError && (
         <p className="form-error" role="alert">
           {problemDetail(add.error)}
@@ -166,6 +169,7 @@ function Questions({ activity }: { activity: OperatorActivity }) {
 }
 
 export function ActivitiesPage() {
+  const may = useMay();
   const [state, setState] = useUrlState(['Activity'] as const);
   const activities = useActivities();
   const edit = useEditActivity();
@@ -201,17 +205,21 @@ export function ActivitiesPage() {
                 <td data-label="Max">{a.MaxParticipants}</td>
                 <td data-label="Shopfront">{a.InShopfront ? 'offered' : 'hidden'}</td>
                 <td data-label="" className="actions">
-                  <button
-                    type="button"
-                    className="secondary small"
-                    onClick={() => edit.mutate({ activityId: a.ActivityID, changes: { InShopfront: !a.InShopfront } })}
-                    disabled={edit.isPending}
-                  >
-                    {a.InShopfront ? 'Hide from shopfront' : 'Offer in shopfront'}
-                  </button>
-                  <button type="button" className="secondary small" onClick={() => setState({ Activity: a.ActivityID })}>
-                    Edit &amp; questions
-                  </button>
+                  {may('editOperatorActivity') && (
+                    <>
+                      <button
+                        type="button"
+                        className="secondary small"
+                        onClick={() => edit.mutate({ activityId: a.ActivityID, changes: { InShopfront: !a.InShopfront } })}
+                        disabled={edit.isPending}
+                      >
+                        {a.InShopfront ? 'Hide from shopfront' : 'Offer in shopfront'}
+                      </button>
+                      <button type="button" className="secondary small" onClick={() => setState({ Activity: a.ActivityID })}>
+                        Edit &amp; questions
+                      </button>
+                    </>
+                  )}
                 </td>
               </tr>
             ))}
@@ -219,13 +227,13 @@ export function ActivitiesPage() {
         </table>
       )}
       {edit.isError && <ErrorState error={edit.error} />}
-      {chosen ? (
+      {chosen && may('editOperatorActivity') ? (
         <>
           <ActivityForm key={chosen.ActivityID} activity={chosen} />
           <Questions activity={chosen} />
         </>
       ) : (
-        <ActivityForm />
+        may('createOperatorActivity') && <ActivityForm />
       )}
     </div>
   );

@@ -1,8 +1,10 @@
 // Failed platform events of the account, each with a Replay button (the job goes back to its queue).
+import { useMay } from '../api/session.hooks.js';
 import { useFailedEvents, useReplayFailedEvent } from '../api/usage.hooks.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';
 
 export function FailedEventsPage() {
+  const may = useMay();
   const events = useFailedEvents();
   const replay = useReplayFailedEvent();
   return (
@@ -51,9 +53,11 @@ export function FailedEventsPage() {
                   {e.FailedReason}
                 </td>
                 <td data-label="">
-                  <button type="button" className="small" onClick={() => replay.mutate(e.JobID)} disabled={replay.isPending} aria-label={`Replay ${e.JobID}`}>
-                    Replay
-                  </button>
+                  {may('replayFailedEvent') && (
+                    <button type="button" className="small" onClick={() => replay.mutate(e.JobID)} disabled={replay.isPending} aria-label={`Replay ${e.JobID}`}>
+                      Replay
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}

@@ -111,9 +111,7 @@ export function KeysPage() {
                 <td data-label="Scopes">{k.Scopes.join(', ')}</td>
                 <td data-label="Created">{when(k.CreatedAt)}</td>
                 <td data-label="Last used">{when(k.LastUsedAt)}</td>
-                <td data-label="">
-                  <RevokeButton apiKey={k} />
-                </td>
+                <td data-label="">{session.data && operatorMay(session.data.Role, 'revokeOperatorKey') && <RevokeButton apiKey={k} />}</td>
               </tr>
             ))}
           </tbody>

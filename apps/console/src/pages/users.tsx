@@ -45,7 +45,7 @@ export function UsersPage() {
           )}
           {create.data && (
             <div className="secret" role="status">
-              <span>One-time password of {create.data.Email} — hand it over now, it is not shown again:</span>
+              <span>One-time password of {create.data.Email}: hand it over now, it is not shown again; they choose their own at the first sign-in.</span>
               <code className="mono">{create.data.Password}</code>
             </div>
           )}
@@ -83,9 +83,12 @@ export function UsersPage() {
                   ) : u.Email === session.data?.Email ? (
                     <span className="muted">you</span>
                   ) : (
-                    <button type="button" className="secondary small" onClick={() => disable.mutate(u.UserID)} disabled={disable.isPending}>
-                      Disable
-                    </button>
+                    session.data &&
+                    operatorMay(session.data.Role, 'disableOperatorUser') && (
+                      <button type="button" className="secondary small" onClick={() => disable.mutate(u.UserID)} disabled={disable.isPending}>
+                        Disable
+                      </button>
+                    )
                   )}
                 </td>
               </tr>

@@ -2,6 +2,7 @@
 // activities.schemas.ts and the timeslot changes' shared answers stay inside.
 export * from './sign-in.js';
 export * from './sign-out.js';
+export * from './change-own-password.js';
 export * from './get-operator-session.js';
 export * from './list-operator-bookings.js';
 export * from './get-operator-booking.js';

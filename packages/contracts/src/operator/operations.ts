@@ -4,6 +4,7 @@
 import { addOperatorQuestionOperation } from './add-operator-question.js';
 import { cancelOperatorBookingOperation } from './cancel-operator-booking.js';
 import { changeOperatorBookingOperation } from './change-operator-booking.js';
+import { changeOwnPasswordOperation } from './change-own-password.js';
 import { changeTimeslotCapacityOperation } from './change-timeslot-capacity.js';
 import { checkInOperatorBookingOperation } from './check-in-operator-booking.js';
 import { closeTimeslotOperation } from './close-timeslot.js';
@@ -43,6 +44,7 @@ export const OPERATOR_OPERATIONS = [
   signInOperation,
   getOperatorSessionOperation,
   signOutOperation,
+  changeOwnPasswordOperation,
   listOperatorBookingsOperation,
   exportOperatorBookingsOperation,
   getOperatorBookingOperation,

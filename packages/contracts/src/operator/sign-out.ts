@@ -11,5 +11,6 @@ export const signOutOperation = {
   scope: 'admin',
   auth: 'session-or-key',
   roles: ['owner', 'staff'],
+  beforePasswordChange: true,
   responses: { 204: { description: 'Signed out; the session no longer works.' } },
 } as const satisfies Operation;

@@ -19,7 +19,42 @@ CREATE UNIQUE INDEX bookings_octo_uuid_idx ON bookings (partner_id, test, octo_u
 -- The booking worker deletes test bookings older than 30 days.
 CREATE INDEX bookings_test_created_idx ON bookings (created_at) WHERE test;
 
+-- The sales report's sums (booking_sales_rollup, kept by this trigger) count live bookings only. A booking's mode never
+-- changes, so a test booking is simply never added nor taken out.
+CREATE OR REPLACE FUNCTION bookings_sales_rollup() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' AND OLD.status IN ('confirmed', 'cancelled') AND NOT OLD.test THEN
+    UPDATE booking_sales_rollup
+       SET bookings = bookings - 1, participants = participants - OLD.participants, revenue_minor = revenue_minor - OLD.total_minor
+     WHERE timeslot_id = OLD.timeslot_id AND channel = OLD.channel AND partner_id IS NOT DISTINCT FROM OLD.partner_id
+       AND currency = OLD.currency AND cancelled = (OLD.status = 'cancelled');
+  END IF;
+  IF TG_OP <> 'DELETE' AND NEW.status IN ('confirmed', 'cancelled') AND NOT NEW.test THEN
+    INSERT INTO booking_sales_rollup AS r (account_id, local_date, activity_id, timeslot_id, channel, partner_id, currency, cancelled, bookings, participants, revenue_minor)
+    VALUES (NEW.account_id, NEW.local_date, NEW.activity_id, NEW.timeslot_id, NEW.channel, NEW.partner_id, NEW.currency, NEW.status = 'cancelled', 1, NEW.participants, NEW.total_minor)
+    ON CONFLICT ON CONSTRAINT booking_sales_rollup_key DO UPDATE
+       SET bookings = r.bookings + 1, participants = r.participants + EXCLUDED.participants, revenue_minor = r.revenue_minor + EXCLUDED.revenue_minor;
+  END IF;
+  RETURN NULL;
+END $$;
+
 -- Down Migration
+CREATE OR REPLACE FUNCTION bookings_sales_rollup() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' AND OLD.status IN ('confirmed', 'cancelled') THEN
+    UPDATE booking_sales_rollup
+       SET bookings = bookings - 1, participants = participants - OLD.participants, revenue_minor = revenue_minor - OLD.total_minor
+     WHERE timeslot_id = OLD.timeslot_id AND channel = OLD.channel AND partner_id IS NOT DISTINCT FROM OLD.partner_id
+       AND currency = OLD.currency AND cancelled = (OLD.status = 'cancelled');
+  END IF;
+  IF TG_OP <> 'DELETE' AND NEW.status IN ('confirmed', 'cancelled') THEN
+    INSERT INTO booking_sales_rollup AS r (account_id, local_date, activity_id, timeslot_id, channel, partner_id, currency, cancelled, bookings, participants, revenue_minor)
+    VALUES (NEW.account_id, NEW.local_date, NEW.activity_id, NEW.timeslot_id, NEW.channel, NEW.partner_id, NEW.currency, NEW.status = 'cancelled', 1, NEW.participants, NEW.total_minor)
+    ON CONFLICT ON CONSTRAINT booking_sales_rollup_key DO UPDATE
+       SET bookings = r.bookings + 1, participants = r.participants + EXCLUDED.participants, revenue_minor = r.revenue_minor + EXCLUDED.revenue_minor;
+  END IF;
+  RETURN NULL;
+END $$;
 DROP INDEX bookings_test_created_idx;
 DROP INDEX bookings_octo_uuid_idx;
 CREATE UNIQUE INDEX bookings_octo_uuid_idx ON bookings (partner_id, octo_uuid) WHERE octo_uuid IS NOT NULL;

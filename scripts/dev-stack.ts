@@ -16,7 +16,7 @@ import path from 'node:path';
 import { createPool, migrate, readDatabaseIdentity } from '@backbone/db';
 import { claimQueuePrefix, createRedisConnection, databaseQueuePrefix } from '@backbone/publisher';
 import { canConnectPostgres, canConnectRedis, embeddedPostgres, redisServer } from '@backbone/testkit/local-services';
-import { DEMO_ACCOUNT_ID, seedDemoOperator, seedDemoOwner } from './admin/demo-seed.js';
+import { createDemoTestKey, DEMO_ACCOUNT_ID, DEMO_TEST_KEY, seedDemoOperator, seedDemoOwner } from './admin/demo-seed.js';
 import { API_NODE_OPTIONS, dataDirOf, devStateFileOf, repoRoot, type DevState } from './dev-env.js';
 import { createGateway } from './gateway.js';
 import { PortInUseError, portInUse, type PortClaim } from './ports.js';
@@ -175,15 +175,17 @@ async function demoKeys(databaseUrl: string): Promise<DemoKeys | null> {
   const pool = createPool({ connectionString: databaseUrl, max: 2 });
   try {
     const seeded = await seedDemoOperator(pool);
-    if (seeded) {
-      // Local development data only (.data/ is ignored by git): the server itself keeps nothing but hashes.
-      writeFileSync(keysFile, JSON.stringify(seeded.keys, null, 2), { mode: 0o600 });
-      return seeded.keys;
-    }
+    const keys = seeded ? seeded.keys : existsSync(keysFile) ? (JSON.parse(readFileSync(keysFile, 'utf8')) as DemoKeys) : null;
+    if (!keys) return null;
+    // The sandbox key beside the live ota key (also for a stack seeded before the sandbox existed).
+    const written = seeded !== null || keys[DEMO_TEST_KEY] === undefined;
+    keys[DEMO_TEST_KEY] ??= await createDemoTestKey(pool);
+    // Local development data only (.data/ is ignored by git): the server itself keeps nothing but hashes.
+    if (written) writeFileSync(keysFile, JSON.stringify(keys, null, 2), { mode: 0o600 });
+    return keys;
   } finally {
     await pool.end();
   }
-  return existsSync(keysFile) ? (JSON.parse(readFileSync(keysFile, 'utf8')) as DemoKeys) : null;
 }
 
 /** The demo console owner: created once, its one-time password kept in .data (local development data only). */

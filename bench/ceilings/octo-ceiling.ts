@@ -7,7 +7,7 @@ import { createPool } from '@backbone/db';
 import { checkOctoAvailability, confirmOctoBooking, reserveOctoBooking, type OctoCaller } from '@backbone/use-cases';
 import type { OctoAvailabilityRequest, OctoConfirmationRequest, OctoReservationRequest } from '@backbone/contracts';
 
-const caller: OctoCaller = { accountId: process.env.ACCOUNT_ID!, partnerId: process.env.PARTNER_ID!, apiKeyId: null };
+const caller: OctoCaller = { accountId: process.env.ACCOUNT_ID!, partnerId: process.env.PARTNER_ID!, apiKeyId: null, test: false };
 // No Octo-Capabilities: the answers without pricing, as the bench asks ours.
 const view = { pricing: false };
 const pool = createPool({

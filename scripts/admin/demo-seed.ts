@@ -6,7 +6,7 @@
 import { SCOPES, type BookingChannel, type NewOperatorActivity, type NewQuestion, type Scope, type TimeslotPattern } from '@backbone/contracts';
 import { findAccount, findOperatorUserByEmail, type Pool } from '@backbone/db';
 import { addDays, todayIn, ValidationError, weekdayOf } from '@backbone/domain';
-import { createOperatorUser, createSale, seedOperator } from '@backbone/use-cases';
+import { createOperatorKey, createOperatorUser, createSale, seedOperator } from '@backbone/use-cases';
 
 export const DEMO_ACCOUNT_ID = 'd3e0d3e0-0000-4000-8000-000000000001';
 const DEMO_TIME_ZONE = 'Europe/Lisbon';
@@ -173,6 +173,21 @@ export async function seedDemoOperator(pool: Pool): Promise<null | { accountId: 
   }
   const names = Object.keys(DEMO_KEYS);
   return { accountId: DEMO_ACCOUNT_ID, keys: Object.fromEntries(seeded.keys.map((key, i) => [names[i]!, key.secret])) };
+}
+
+/** The name under which the demo's sandbox key is printed and kept in demo-keys.json. */
+export const DEMO_TEST_KEY = 'ota (test)';
+
+/**
+ * The demo reseller's sandbox key: a test key of the demo ota key's partner, for trying the partner API and OCTO
+ * without taking live places (and for the OCTO validator). Made beside a stack seeded before the sandbox existed too.
+ */
+export async function createDemoTestKey(pool: Pool): Promise<string> {
+  const key = await createOperatorKey(
+    { pool },
+    { accountId: DEMO_ACCOUNT_ID, name: 'demo ota (test)', scopes: ['ota'], partner: 'demo ota', test: true, actor: { kind: 'system' } },
+  );
+  return key.secret;
 }
 
 export const DEMO_OWNER_EMAIL = 'owner@demo-outdoor.example';

@@ -196,8 +196,8 @@ export const partnerCommands: Record<string, AdminCommand> = {
 
   'create-key': {
     summary: 'Create an API key; the secret is printed once and stored only as a hash. An ota key joins --partner, or else a new partner named after the key.',
-    usage: `--account <uuid> --name <label> --scopes <comma list of ${SCOPES.join(', ')}> [--partner <partner id or name> (ota keys)]`,
-    options: { account: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, partner: { type: 'string' } },
+    usage: `--account <uuid> --name <label> --scopes <comma list of ${SCOPES.join(', ')}> [--partner <partner id or name> (ota keys)] [--test (a sandbox key: test places, test bookings)]`,
+    options: { account: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, partner: { type: 'string' }, test: { type: 'boolean' } },
     async run(options, { pool }) {
       const account = await accountOf(pool, options);
       const request = {
@@ -205,10 +205,11 @@ export const partnerCommands: Record<string, AdminCommand> = {
         name: requireOption(options, 'name'),
         scopes: listOption(options, 'scopes'),
         partner: optional(options, 'partner'),
+        test: options.test === true,
         actor: CLI_ACTOR,
       };
       const key = await naming({ Scopes: 'scopes', Partner: 'partner' }, () => createOperatorKey({ pool }, request));
-      return { ...describeKey(key), AccountID: key.accountId, Secret: key.secret, Note: 'Store the secret now: it is not shown again.' };
+      return { ...describeKey(key), Test: key.test, AccountID: key.accountId, Secret: key.secret, Note: 'Store the secret now: it is not shown again.' };
     },
   },
 
@@ -241,6 +242,7 @@ export const partnerCommands: Record<string, AdminCommand> = {
       return (await listApiKeys(pool, account.id)).map((key) => ({
         ...describeKey(key),
         RevokedAt: key.revokedAt,
+        Test: key.test,
         RateLimit: key.rateLimit ? { PerSecond: key.rateLimit.perSecond, Burst: key.rateLimit.burst } : null,
       }));
     },

@@ -67,4 +67,54 @@ describe('hold sweeper', () => {
       expect(validateEvent('booking.expired', { ...event.payload, EventID: event.event_id, AccountID: account.id })).toEqual([]);
     }
   });
+
+  it('deletes test bookings older than 30 days, giving back the test places they held; younger ones and live ones stay', async () => {
+    const { account } = await createTestAccount(db.pool);
+    const activity = await createTestActivity(db.pool, account.id);
+    const date = futureDate(3, activity.timeZone);
+    const slot = await createTestTimeslot(db.pool, activity, { date, time: '10:00', capacity: 10 });
+    const book = async (participants: number, test: boolean) =>
+      (
+        await createBooking(
+          { pool: db.pool },
+          {
+            accountId: account.id,
+            apiKeyId: null,
+            partnerId: null,
+            test,
+            hold: null,
+            channel: 'online',
+            activityId: activity.activityId,
+            date,
+            time: '10:00',
+            participants,
+            customer: { FirstName: 'Ana', LastName: 'Silva', Email: 'ana@example.com' },
+            paymentReference: null,
+            answers: undefined,
+          },
+        )
+      ).value.Reference;
+    const old = await book(3, true);
+    const young = await book(2, true);
+    const liveOld = await book(4, false);
+    await db.pool.query(`UPDATE bookings SET created_at = now() - interval '31 days' WHERE reference = ANY($1)`, [[old, liveOld]]);
+    const places = async () =>
+      (await db.pool.query<{ booked: number; test_booked: number }>('SELECT booked, test_booked FROM timeslots WHERE id = $1', [slot.id])).rows[0]!;
+    expect(await places()).toEqual({ booked: 4, test_booked: 5 });
+
+    const sweeper = startHoldSweeper({ pool: db.pool, intervalMs: 20, batchSize: 10, logger: silentLogger });
+    try {
+      await waitFor(
+        'the old test booking to be deleted',
+        async () => (await db.pool.query(`SELECT 1 FROM bookings WHERE reference = $1`, [old])).rowCount === 0,
+      );
+    } finally {
+      await sweeper.stop();
+    }
+    const left = await db.pool.query<{ reference: string }>(`SELECT reference FROM bookings WHERE reference = ANY($1) ORDER BY reference`, [
+      [old, young, liveOld],
+    ]);
+    expect(left.rows.map((r) => r.reference)).toEqual([young, liveOld].sort());
+    expect(await places()).toEqual({ booked: 4, test_booked: 2 });
+  });
 });

@@ -45,6 +45,7 @@ const bookingChange = {
     Reference: { type: 'string' },
     Status: { type: 'string', enum: BOOKING_STATUSES },
     UpdatedAt: { type: 'string', format: 'date-time', description: 'When the booking took this state: the newer of two events has the later UpdatedAt.' },
+    Test: { type: 'boolean', enum: [true], description: 'A sandbox booking (made with a test key); absent for live bookings.' },
   },
 } as const;
 

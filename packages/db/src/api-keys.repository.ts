@@ -16,6 +16,8 @@ export interface ApiKeyRecord {
   partnerId: string | null;
   /** The key's own rate limit (set-key-limit); null: the defaults of its scopes. */
   rateLimit: KeyRateLimitOverride | null;
+  /** A sandbox key: its bookings are test bookings, on test places, apart from the live ones. */
+  test: boolean;
 }
 
 export interface KeyRateLimitOverride {
@@ -38,7 +40,11 @@ export function hashSecret(secret: string): Buffer {
  * A new key. Every ota key belongs to a partner: the one given, or else a new partner named after the key (with the
  * key's prefix when the account already has a partner of that name), created in the same statement.
  */
-export async function createApiKey(db: Db, accountId: string, input: { name: string; scopes: Scope[]; partnerId?: string | null }): Promise<CreatedApiKey> {
+export async function createApiKey(
+  db: Db,
+  accountId: string,
+  input: { name: string; scopes: Scope[]; partnerId?: string | null; test?: boolean },
+): Promise<CreatedApiKey> {
   const secret = KEY_PREFIX + randomBytes(24).toString('base64url');
   const id = randomUUID();
   const prefix = secret.slice(0, 10);
@@ -50,13 +56,23 @@ export async function createApiKey(db: Db, accountId: string, input: { name: str
         WHERE $8 AND $7::uuid IS NULL
        RETURNING id
      )
-     INSERT INTO api_keys (id, account_id, name, prefix, secret_hash, scopes, partner_id)
-     VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $8 THEN coalesce($7::uuid, (SELECT id FROM own_partner)) END)
+     INSERT INTO api_keys (id, account_id, name, prefix, secret_hash, scopes, partner_id, test)
+     VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $8 THEN coalesce($7::uuid, (SELECT id FROM own_partner)) END, $9)
      RETURNING created_at, partner_id`,
-    [id, accountId, input.name, prefix, hashSecret(secret), input.scopes, input.partnerId ?? null, ota],
+    [id, accountId, input.name, prefix, hashSecret(secret), input.scopes, input.partnerId ?? null, ota, input.test ?? false],
   );
   const row = rows[0]!;
-  return { id, accountId, name: input.name, prefix, scopes: input.scopes, partnerId: row.partner_id, secret, createdAt: row.created_at.toISOString() };
+  return {
+    id,
+    accountId,
+    name: input.name,
+    prefix,
+    scopes: input.scopes,
+    partnerId: row.partner_id,
+    test: input.test ?? false,
+    secret,
+    createdAt: row.created_at.toISOString(),
+  };
 }
 
 /** The active key with this secret, with its account's time zone; null when unknown or revoked. */
@@ -71,17 +87,19 @@ export async function findActiveApiKey(db: Db, secret: string): Promise<ApiKeyRe
     partner_id: string | null;
     rate_limit_per_second: number | null;
     rate_limit_burst: number | null;
+    test: boolean;
   }>(
     // Stamps last_used_at on the way, at most once a minute per key, so that the stamp rarely costs a write.
     `WITH key AS (
-       SELECT k.id, k.account_id, a.time_zone, k.name, k.prefix, k.scopes, k.partner_id, k.last_used_at, k.rate_limit_per_second, k.rate_limit_burst
+       SELECT k.id, k.account_id, a.time_zone, k.name, k.prefix, k.scopes, k.partner_id, k.last_used_at, k.rate_limit_per_second, k.rate_limit_burst,
+              k.test
          FROM api_keys k JOIN accounts a ON a.id = k.account_id
         WHERE k.secret_hash = $1 AND k.revoked_at IS NULL
      ), used AS (
        UPDATE api_keys SET last_used_at = now()
         WHERE id = (SELECT id FROM key WHERE last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
      )
-     SELECT id, account_id, time_zone, name, prefix, scopes, partner_id, rate_limit_per_second, rate_limit_burst FROM key`,
+     SELECT id, account_id, time_zone, name, prefix, scopes, partner_id, rate_limit_per_second, rate_limit_burst, test FROM key`,
     [hashSecret(secret)],
   );
   const row = rows[0];
@@ -95,6 +113,7 @@ export async function findActiveApiKey(db: Db, secret: string): Promise<ApiKeyRe
     scopes: row.scopes,
     partnerId: row.partner_id,
     rateLimit: rateLimitOf(row.rate_limit_per_second, row.rate_limit_burst),
+    test: row.test,
   };
 }
 
@@ -148,8 +167,9 @@ export async function listApiKeys(db: Db, accountId: string) {
     last_used_at: Date | null;
     rate_limit_per_second: number | null;
     rate_limit_burst: number | null;
+    test: boolean;
   }>(
-    `SELECT id, name, prefix, scopes, created_at, revoked_at, last_used_at, rate_limit_per_second, rate_limit_burst
+    `SELECT id, name, prefix, scopes, created_at, revoked_at, last_used_at, rate_limit_per_second, rate_limit_burst, test
        FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`,
     [accountId],
   );
@@ -162,5 +182,6 @@ export async function listApiKeys(db: Db, accountId: string) {
     revokedAt: r.revoked_at?.toISOString() ?? null,
     lastUsedAt: r.last_used_at?.toISOString() ?? null,
     rateLimit: rateLimitOf(r.rate_limit_per_second, r.rate_limit_burst),
+    test: r.test,
   }));
 }

@@ -9,23 +9,24 @@ import { SHOWN_STATUS } from './booking-row.js';
 import { attachFilesToBooking, findAnswerFiles } from './files.repository.js';
 import { releaseLapsedHolds } from './booking-lifecycle.repository.js';
 import { listOfferedActivityQuestions } from './questions.repository.js';
-import { LAPSED_HOLDS } from './lapsed-holds.js';
+import { LAPSED_HOLDS, LAPSED_TEST_HOLDS } from './lapsed-holds.js';
 import { tenantIs } from './tenant-check.js';
 import type { Db } from './pool.js';
 
 /** A change's persistence within the transaction `tx` that holds the booking's row lock. */
-export function createBookingChangeStore(tx: Db): BookingChangeStore {
+/** `test`: the booking changed is a sandbox one, whose places are the timeslots' test places. */
+export function createBookingChangeStore(tx: Db, test = false): BookingChangeStore {
   return {
     findActivity: (accountId, activityId, options) => findActivityForChange(tx, accountId, activityId, options),
     findTimeslotId: (accountId, activityInternalId, date, time) => findTimeslotId(tx, accountId, activityInternalId, date, time),
     findQuestions: async (accountId, activityId) => (await listOfferedActivityQuestions(tx, accountId, activityId)) ?? [],
     findAnswerFiles: (owner, ids) => findAnswerFiles(tx, owner, ids, { lock: true }),
-    lockTimeslots: (accountId, ids) => lockTimeslotsForChange(tx, accountId, ids),
+    lockTimeslots: (accountId, ids) => lockTimeslotsForChange(tx, accountId, ids, test),
     releaseLapsedHolds: async (timeslotId) => {
       await releaseLapsedHolds(tx, { timeslotId, limit: 1000 });
     },
     writeChange: async (booking, write, event, history) => {
-      await writeBookingChange(tx, booking, write, event, history);
+      await writeBookingChange(tx, { ...booking, test }, write, event, history);
     },
     attachAnswerFiles: (booking, fileIds) => attachFilesToBooking(tx, booking.accountId, { id: booking.id }, fileIds),
   };
@@ -53,7 +54,7 @@ export async function findTimeslotId(db: Db, accountId: string, activityInternal
 }
 
 /** The timeslots with these ids, each under its row lock, taken in id order. */
-export async function lockTimeslotsForChange(db: Db, accountId: string, ids: readonly number[]): Promise<Map<number, ChangeTimeslot>> {
+export async function lockTimeslotsForChange(db: Db, accountId: string, ids: readonly number[], test = false): Promise<Map<number, ChangeTimeslot>> {
   const { rows } = await db.query<{
     id: string;
     date: string;
@@ -66,12 +67,13 @@ export async function lockTimeslotsForChange(db: Db, accountId: string, ids: rea
   }>({
     name: 'booking-change-lock-timeslots',
     text: `SELECT t.id, to_char(t.local_date, 'YYYY-MM-DD') AS date, to_char(t.local_time, 'HH24:MI') AS time, t.status,
-                  t.starts_at <= now() AS started, t.capacity, t.booked, ${LAPSED_HOLDS} AS lapsed
+                  t.starts_at <= now() AS started, t.capacity, CASE WHEN $3 THEN t.test_booked ELSE t.booked END AS booked,
+                  CASE WHEN $3 THEN ${LAPSED_TEST_HOLDS} ELSE ${LAPSED_HOLDS} END AS lapsed
              FROM timeslots t
             WHERE t.id = ANY($2::bigint[]) AND ${tenantIs('t.account_id', '$1')}
             ORDER BY t.id
               FOR NO KEY UPDATE OF t`,
-    values: [accountId, ids],
+    values: [accountId, ids, test],
   });
   return new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id) }]));
 }
@@ -83,7 +85,7 @@ export async function lockTimeslotsForChange(db: Db, accountId: string, ids: rea
  */
 export async function writeBookingChange(
   db: Db,
-  booking: { accountId: string; id: number },
+  booking: { accountId: string; id: number; test: boolean },
   write: BookingChangeWrite,
   event: { eventId: string; payload: Record<string, unknown> },
   history: BookingHistoryEntry,
@@ -92,7 +94,8 @@ export async function writeBookingChange(
   const { rows } = await db.query<{ unit_price_minor: string; currency: string; price_source: 'sale' | 'migration' }>({
     name: 'booking-change',
     text: `WITH places AS (
-             UPDATE timeslots t SET booked = t.booked + d.delta
+             UPDATE timeslots t SET booked = t.booked + CASE WHEN $21 THEN 0 ELSE d.delta END,
+                                    test_booked = t.test_booked + CASE WHEN $21 THEN d.delta ELSE 0 END
                FROM unnest($3::bigint[], $4::int[]) AS d(id, delta)
               WHERE t.id = d.id AND ${tenantIs('t.account_id', '$1')}
            ), changed AS (
@@ -126,6 +129,7 @@ export async function writeBookingChange(
       history.reason,
       JSON.stringify(history.changes),
       write.paymentReference,
+      booking.test,
     ],
   });
   const row = rows[0]!;

@@ -12,6 +12,11 @@ const RECORD_COLUMNS = bookingColumns(BOOKING_RECORD_MEMBERS, { status: 'stored'
 export interface BookingOwner {
   accountId: string;
   partnerId: string | null;
+  /**
+   * A key's mode: true for a test key (it sees only sandbox bookings), false for a live one (only live bookings);
+   * absent for the operator, who sees both.
+   */
+  test?: boolean;
 }
 
 /**
@@ -23,8 +28,9 @@ export async function findBooking(db: Db, owner: BookingOwner, reference: string
     name: options.lock ? 'booking-find-locked' : 'booking-find',
     text: `SELECT ${RECORD_COLUMNS} FROM ${BOOKING_FROM}
             WHERE b.reference = $2 AND ${tenantIs('b.account_id', '$1')} AND ($3::uuid IS NULL OR b.partner_id = $3)
+              AND ($4::boolean IS NULL OR b.test = $4)
             ${options.lock ? 'FOR UPDATE OF b' : ''}`,
-    values: [owner.accountId, reference, owner.partnerId],
+    values: [owner.accountId, reference, owner.partnerId, owner.test ?? null],
   });
   if (rows[0]) return toBookingRecord(rows[0]);
   if (!options.lock) return null;
@@ -34,8 +40,9 @@ export async function findBooking(db: Db, owner: BookingOwner, reference: string
   // again under that lock. Only this rare path pays the second round trip.
   const locked = await db.query({
     name: 'booking-lock-alone',
-    text: `SELECT 1 FROM bookings b WHERE b.reference = $2 AND ${tenantIs('b.account_id', '$1')} AND ($3::uuid IS NULL OR b.partner_id = $3) FOR UPDATE`,
-    values: [owner.accountId, reference, owner.partnerId],
+    text: `SELECT 1 FROM bookings b WHERE b.reference = $2 AND ${tenantIs('b.account_id', '$1')} AND ($3::uuid IS NULL OR b.partner_id = $3)
+              AND ($4::boolean IS NULL OR b.test = $4) FOR UPDATE`,
+    values: [owner.accountId, reference, owner.partnerId, owner.test ?? null],
   });
   return locked.rowCount ? findBooking(db, owner, reference) : null;
 }
@@ -109,7 +116,8 @@ export async function markBookingCancelled(
               WHERE id = $2 AND ${tenantIs('account_id', '$1')}
              RETURNING timeslot_id
            ), released AS (
-             UPDATE timeslots SET booked = booked - $4 WHERE id = (SELECT timeslot_id FROM cancelled) AND $5
+             UPDATE timeslots SET booked = booked - CASE WHEN $13 THEN 0 ELSE $4 END, test_booked = test_booked - CASE WHEN $13 THEN $4 ELSE 0 END
+              WHERE id = (SELECT timeslot_id FROM cancelled) AND $5
            ), history AS (
              INSERT INTO booking_history (account_id, booking_id, action, actor_kind, partner_id, api_key_id, user_id, reason)
              VALUES ($1, $2, 'cancelled', $9, $10, $11, $12, $3)
@@ -126,6 +134,7 @@ export async function markBookingCancelled(
       event.type,
       JSON.stringify(event.payload),
       ...actorColumns(actor),
+      booking.test,
     ],
   });
 }
@@ -156,15 +165,18 @@ export async function releaseLapsedHolds(db: Db, options: { timeslotId: number; 
            ), lapsed AS (
              UPDATE bookings b SET status = 'expired'
                FROM due WHERE b.id = due.id
-             RETURNING b.account_id, b.partner_id, b.reference, b.channel, b.timeslot_id, b.participants, b.expires_at, b.updated_at
+             RETURNING b.account_id, b.partner_id, b.reference, b.channel, b.timeslot_id, b.participants, b.expires_at, b.updated_at, b.test
            ), per_slot AS (
-             SELECT timeslot_id, sum(participants)::int AS n FROM lapsed GROUP BY timeslot_id
+             SELECT timeslot_id, coalesce(sum(participants) FILTER (WHERE NOT test), 0)::int AS n,
+                    coalesce(sum(participants) FILTER (WHERE test), 0)::int AS test_n
+               FROM lapsed GROUP BY timeslot_id
            ), released AS (
-             UPDATE timeslots t SET booked = t.booked - per_slot.n FROM per_slot WHERE t.id = per_slot.timeslot_id AND ${COMMIT_WITHOUT_FLUSH}
+             UPDATE timeslots t SET booked = t.booked - per_slot.n, test_booked = t.test_booked - per_slot.test_n
+               FROM per_slot WHERE t.id = per_slot.timeslot_id AND ${COMMIT_WITHOUT_FLUSH}
            ), events AS (
              INSERT INTO outbox_events (account_id, event_id, type, payload)
              SELECT account_id, gen_random_uuid(), 'booking.expired',
-                    jsonb_strip_nulls(jsonb_build_object('PartnerID', partner_id)) || jsonb_build_object(
+                    jsonb_strip_nulls(jsonb_build_object('PartnerID', partner_id, 'Test', CASE WHEN test THEN true END)) || jsonb_build_object(
                       'Reference', reference, 'Status', 'expired', 'OccurredAt', floor(extract(epoch FROM expires_at))::bigint,
                       'UpdatedAt', to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
                FROM lapsed
@@ -203,6 +215,7 @@ export interface SyncPosition {
  */
 const CHANGE_MEMBERS = [
   'reference',
+  'test',
   'status',
   'activityId',
   'date',
@@ -230,19 +243,19 @@ const CHANGE_COLUMNS = bookingColumns(CHANGE_MEMBERS, { instants: 'text' });
  */
 export async function listBookingChanges(
   db: Db,
-  owner: { accountId: string; partnerId: string },
+  owner: { accountId: string; partnerId: string; test?: boolean },
   query: { since: Date; cursor: SyncPosition | null; limit: number },
 ): Promise<{ changes: BookingChange[]; last: SyncPosition | null }> {
   const { rows } = await db.query<BookingChange & { id: number; changeXid: string }>({
     name: 'bookings-sync',
     text: `SELECT b.id AS "id", b.change_xid::text AS "changeXid", ${CHANGE_COLUMNS}
              FROM ${BOOKING_FROM}
-            WHERE b.partner_id = $2 AND b.account_id = $1 AND b.updated_at >= $3
+            WHERE b.partner_id = $2 AND b.account_id = $1 AND b.updated_at >= $3 AND b.test = $7
               AND b.change_xid < pg_snapshot_xmin(pg_current_snapshot())
               AND ($4::xid8 IS NULL OR (b.change_xid, b.id) > ($4::xid8, $5::bigint))
             ORDER BY b.change_xid, b.id
             LIMIT $6`,
-    values: [owner.accountId, owner.partnerId, query.since, query.cursor?.xid ?? null, query.cursor?.id ?? 0, query.limit],
+    values: [owner.accountId, owner.partnerId, query.since, query.cursor?.xid ?? null, query.cursor?.id ?? 0, query.limit, owner.test ?? false],
   });
   const last = rows.at(-1);
   return { changes: rows, last: last ? { xid: last.changeXid, id: last.id } : null };

@@ -63,6 +63,8 @@ export interface BookingRow {
   checkedInAt: Date | null;
   /** The console user who sold it (a point-of-sale sale made in a session). */
   createdByUserId: string | null;
+  /** A sandbox booking (made with a test key): it holds test places, and only test keys see it. */
+  test: boolean;
   /** The database's clock when the booking was read: transitions are judged against it, not the app's. */
   now: Date;
 }
@@ -112,6 +114,7 @@ const MEMBER_SQL: Record<BookingMember, string> = {
   note: 'b.note',
   checkedInAt: 'b.checked_in_at',
   createdByUserId: 'b.created_by_user_id',
+  test: 'b.test',
   now: 'now()',
 };
 
@@ -178,6 +181,7 @@ export const BOOKING_RECORD_MEMBERS = [
   'note',
   'checkedInAt',
   'createdByUserId',
+  'test',
   'now',
 ] as const satisfies readonly BookingMember[];
 

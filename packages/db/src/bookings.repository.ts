@@ -8,7 +8,7 @@ import type { BookableActivity, BookingStore, Reservation, ReservationOutcome, T
 import { releaseLapsedHolds } from './booking-lifecycle.repository.js';
 import { BOOKING_FROM, bookingColumns, PARTNER_JOIN, toBookingRecord, type BookingRowOf } from './booking-row.js';
 import { attachFilesToBooking, findAnswerFiles } from './files.repository.js';
-import { LAPSED_HOLDS } from './lapsed-holds.js';
+import { LAPSED_HOLDS, LAPSED_TEST_HOLDS } from './lapsed-holds.js';
 import pg from 'pg';
 import { COMMIT_WITHOUT_FLUSH, withSavepoint, type Db } from './pool.js';
 import { reserveInLane } from './reservation-batches.js';
@@ -86,15 +86,16 @@ async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> 
   const { rows } = await db.query<{ created_at: Date; expires_at: Date | null; unit_price_minor: string; currency: string }>({
     name: 'bookings-reserve',
     text: `WITH slot AS (
-             UPDATE timeslots SET booked = booked + $5
+             UPDATE timeslots SET booked = booked + CASE WHEN $17 THEN 0 ELSE $5 END, test_booked = test_booked + CASE WHEN $17 THEN $5 ELSE 0 END
               WHERE account_id = $1 AND activity_id = $2 AND local_date = $3 AND local_time = $4
-                AND status = 'open' AND starts_at > now() AND booked + $5 <= capacity AND ${COMMIT_WITHOUT_FLUSH}
+                AND status = 'open' AND starts_at > now() AND CASE WHEN $17 THEN test_booked ELSE booked END + $5 <= capacity
+                AND ${COMMIT_WITHOUT_FLUSH}
              RETURNING id
            ), booking AS (
              INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer,
-                                   payment_reference, answers, api_key_id, partner_id, status, expires_at, created_by_user_id)
+                                   payment_reference, answers, api_key_id, partner_id, status, expires_at, created_by_user_id, test)
              SELECT $1, $6, $2, slot.id, $7, $5, $8, $9, $10, $11, $14,
-                    CASE WHEN $15::int IS NULL THEN 'confirmed' ELSE 'on_hold' END, now() + make_interval(mins => $15::int), $16
+                    CASE WHEN $15::int IS NULL THEN 'confirmed' ELSE 'on_hold' END, now() + make_interval(mins => $15::int), $16, $17
                FROM slot
              RETURNING created_at, expires_at, unit_price_minor, currency
            ), event AS (
@@ -120,6 +121,7 @@ async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> 
       r.partnerId,
       r.holdMinutes,
       r.createdByUserId,
+      r.test,
     ],
   });
   const booked = rows[0];
@@ -137,10 +139,10 @@ async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> 
 async function timeslotState(db: Db, r: Reservation): Promise<TimeslotState | null> {
   const { rows } = await db.query<{ id: number; status: 'open' | 'closed'; started: boolean; available: number; lapsed: number }>({
     name: 'bookings-timeslot-state',
-    text: `SELECT t.id, t.status, t.starts_at <= now() AS started, t.capacity - t.booked AS available,
-                  ${LAPSED_HOLDS} AS lapsed
+    text: `SELECT t.id, t.status, t.starts_at <= now() AS started, t.capacity - CASE WHEN $5 THEN t.test_booked ELSE t.booked END AS available,
+                  CASE WHEN $5 THEN ${LAPSED_TEST_HOLDS} ELSE ${LAPSED_HOLDS} END AS lapsed
              FROM timeslots t WHERE t.account_id = $1 AND t.activity_id = $2 AND t.local_date = $3 AND t.local_time = $4`,
-    values: [r.accountId, r.activity.id, r.date, r.time],
+    values: [r.accountId, r.activity.id, r.date, r.time, r.test],
   });
   return rows[0] ?? null;
 }

@@ -4,5 +4,15 @@
  * tested in the FILTER, not the WHERE, so that PostgreSQL reads only this timeslot's holds (bookings_holds_idx) and
  * never the lapsed holds of every timeslot (migration 1763708000000_hold-expiry-index.sql).
  */
-export const LAPSED_HOLDS = `coalesce((SELECT sum(h.participants) FILTER (WHERE h.expires_at <= now()) FROM bookings h
+export const LAPSED_HOLDS = `coalesce((SELECT sum(h.participants) FILTER (WHERE h.expires_at <= now() AND NOT h.test) FROM bookings h
                                  WHERE h.timeslot_id = t.id AND h.status = 'on_hold'), 0)::int`;
+
+/** The same for the sandbox's test places (test holds, counted in test_booked). */
+export const LAPSED_TEST_HOLDS = `coalesce((SELECT sum(h.participants) FILTER (WHERE h.expires_at <= now() AND h.test) FROM bookings h
+                                 WHERE h.timeslot_id = t.id AND h.status = 'on_hold'), 0)::int`;
+
+/**
+ * The places of timeslot `t` taken in one mode, lapsed holds counted free: live places, or with the boolean SQL
+ * parameter `test` true, the sandbox's test places (the same capacity, counted apart).
+ */
+export const bookedIn = (test: string) => `(CASE WHEN ${test} THEN t.test_booked - ${LAPSED_TEST_HOLDS} ELSE t.booked - ${LAPSED_HOLDS} END)`;

@@ -2,7 +2,7 @@
 // the products (the shopfront's activities with their start times or opening hours), the availabilities (timeslots,
 // lapsed holds counted free as everywhere), and an OCTO booking's own members: the reseller's uuid and unit items.
 // Every query is bounded by the account, and a booking's by its partner too.
-import { LAPSED_HOLDS } from './lapsed-holds.js';
+import { bookedIn } from './lapsed-holds.js';
 import { BOOKING_FROM, BOOKING_RECORD_MEMBERS, bookingColumns, toBookingRecord, type BookingRecord, type BookingRowOf } from './booking-row.js';
 import type { BookingOwner } from './booking-lifecycle.repository.js';
 import { tenantIs } from './tenant-check.js';
@@ -57,24 +57,30 @@ export async function listOctoActivities(
 
 export type OctoSlotRecord = OctoSlot;
 
+// $4 of each query that selects them: the caller's mode (a test key sees the test places).
 const SLOT_COLUMNS = `to_char(t.local_date, 'YYYY-MM-DD') AS "localDate", to_char(t.local_time, 'HH24:MI') AS "localTime",
-                      t.starts_at AS "startsAt", t.ends_at AS "endsAt", t.capacity, t.booked - ${LAPSED_HOLDS} AS booked,
+                      t.starts_at AS "startsAt", t.ends_at AS "endsAt", t.capacity, ${bookedIn('$4::boolean')} AS booked,
                       t.status = 'open' AS open, t.starts_at <= now() AS started`;
 
 /** The activity's timeslots from one local date to another, in order. */
-export async function listOctoSlots(db: Db, activityInternalId: number, from: string, to: string): Promise<OctoSlotRecord[]> {
+export async function listOctoSlots(db: Db, activityInternalId: number, from: string, to: string, test = false): Promise<OctoSlotRecord[]> {
   const { rows } = await db.query<OctoSlotRecord>({
     name: 'octo-slots-range',
     text: `SELECT ${SLOT_COLUMNS} FROM timeslots t
             WHERE t.activity_id = $1 AND t.local_date BETWEEN $2 AND $3
             ORDER BY t.local_date, t.local_time`,
-    values: [activityInternalId, from, to],
+    values: [activityInternalId, from, to, test],
   });
   return rows;
 }
 
 /** The activity's timeslots at these local starts ('YYYY-MM-DD', 'HH:MM' pairs), in order. */
-export async function findOctoSlots(db: Db, activityInternalId: number, starts: readonly { date: string; time: string }[]): Promise<OctoSlotRecord[]> {
+export async function findOctoSlots(
+  db: Db,
+  activityInternalId: number,
+  starts: readonly { date: string; time: string }[],
+  test = false,
+): Promise<OctoSlotRecord[]> {
   if (starts.length === 0) return [];
   const { rows } = await db.query<OctoSlotRecord>({
     name: 'octo-slots-at',
@@ -82,7 +88,7 @@ export async function findOctoSlots(db: Db, activityInternalId: number, starts: 
              JOIN unnest($2::date[], $3::time[]) AS s(d, tm) ON t.local_date = s.d AND t.local_time = s.tm
             WHERE t.activity_id = $1
             ORDER BY t.local_date, t.local_time`,
-    values: [activityInternalId, starts.map((s) => s.date), starts.map((s) => s.time)],
+    values: [activityInternalId, starts.map((s) => s.date), starts.map((s) => s.time), test],
   });
   return rows;
 }
@@ -124,8 +130,8 @@ export async function findOctoBooking(db: Db, owner: BookingOwner & { partnerId:
   const { rows } = await db.query<OctoBookingRow>({
     name: 'octo-booking-find',
     text: `SELECT ${OCTO_BOOKING_COLUMNS} FROM ${BOOKING_FROM}
-            WHERE b.partner_id = $2 AND b.octo_uuid = $3::uuid AND ${tenantIs('b.account_id', '$1')}`,
-    values: [owner.accountId, owner.partnerId, uuid],
+            WHERE b.partner_id = $2 AND b.octo_uuid = $3::uuid AND b.test = $4 AND ${tenantIs('b.account_id', '$1')}`,
+    values: [owner.accountId, owner.partnerId, uuid, owner.test ?? false],
   });
   return rows[0] ? toOctoBookingRecord(rows[0]) : null;
 }
@@ -148,7 +154,7 @@ export async function findOctoBookings(
   const { rows } = await db.query<OctoBookingRow>({
     name: 'octo-booking-list',
     text: `SELECT ${OCTO_BOOKING_COLUMNS} FROM ${BOOKING_FROM}
-            WHERE b.partner_id = $2 AND b.octo_uuid IS NOT NULL AND ${tenantIs('b.account_id', '$1')}
+            WHERE b.partner_id = $2 AND b.octo_uuid IS NOT NULL AND b.test = $9 AND ${tenantIs('b.account_id', '$1')}
               AND ($3::text IS NULL OR b.payment_reference = $3)
               AND ($4::text IS NULL OR b.reference = upper($4))
               AND ($5::date IS NULL OR t.local_date >= $5) AND ($6::date IS NULL OR t.local_date <= $6)
@@ -164,6 +170,7 @@ export async function findOctoBookings(
       filter.to ?? null,
       filter.activityId ?? null,
       limit,
+      owner.test ?? false,
     ],
   });
   return rows.map(toOctoBookingRecord);

@@ -23,7 +23,7 @@ export const SEARCH_TEXT = `unaccented(${HAYSTACK})`;
 // takes those it needs, in turn (the spans only the first, or the first three), then its own.
 export const ACCOUNT = sqlParameters('account');
 export const SPAN = ACCOUNT.and('from', 'to');
-export const FILTERED = SPAN.and('channel', 'status', 'activity', 'pattern', 'below');
+export const FILTERED = SPAN.and('channel', 'status', 'activity', 'pattern', 'test', 'below');
 /** A page: at most `limit` ids below `below`. */
 export const PAGE = FILTERED.and('limit');
 const { $ } = FILTERED;
@@ -47,7 +47,9 @@ export const WITHIN_ACCOUNT = `b.id >= ${ACCOUNT_FIRST_ID} AND b.id <= ${ACCOUNT
 // million). The wrapper's body itself, not the wrapper: an IMMUTABLE SQL function over a STABLE one is never inlined,
 // and its call costs more than the fold (4.1 against 2.2 µs a booking). The pattern is folded once, as an InitPlan.
 const WALKED_SEARCH_TEXT = `public.unaccent('public.unaccent'::regdictionary, ${HAYSTACK})`;
-export const FILTERS = `(${$.channel}::text IS NULL OR b.channel = ${$.channel}) AND (${$.status}::text IS NULL OR ${SHOWN_STATUS} = ${$.status})
+// Live bookings, or with Test the sandbox's test bookings: never both in one view.
+export const FILTERS = `b.test = ${$.test}::boolean
+        AND (${$.channel}::text IS NULL OR b.channel = ${$.channel}) AND (${$.status}::text IS NULL OR ${SHOWN_STATUS} = ${$.status})
         AND (${$.pattern}::text IS NULL OR ${WALKED_SEARCH_TEXT} ILIKE (SELECT unaccented(${$.pattern}::text)))`;
 // Every filter on the booking's own columns (the activity by its internal id), for the search's queries, which join
 // the timeslot, activity and partner only for the rows of the page.
@@ -73,6 +75,7 @@ export function filterValues(accountId: string, f: BookingFilters, below: string
     status: f.Status ?? null,
     activity: f.ActivityID ?? null,
     pattern: likePattern(f.Q),
+    test: f.Test ?? false,
     below,
   };
 }

@@ -62,7 +62,7 @@ const MANIFEST_BOOKINGS = `SELECT b.id, b.timeslot_id, b.activity_id, b.referenc
                   b.note, b.unit_price_minor, b.currency, b.price_source = 'sale' AS price_at_sale
              FROM activities a
              JOIN timeslots t ON t.activity_id = a.id AND t.local_date = $2::date
-             JOIN bookings b ON b.timeslot_id = t.id AND b.account_id = a.account_id AND ${LIVE}
+             JOIN bookings b ON b.timeslot_id = t.id AND b.account_id = a.account_id AND ${LIVE} AND NOT b.test
              LEFT JOIN partners p ON p.account_id = b.account_id AND p.id = b.partner_id
             WHERE a.account_id = $1 AND ($3::uuid IS NULL OR a.activity_id = $3::uuid)`;
 

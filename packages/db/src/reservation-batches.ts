@@ -24,7 +24,8 @@ type Lane = GroupCommit<Reservation, LaneOutcome>;
 /** Per pool, per timeslot: its lane while reservations of it are in flight (removed once the lane is idle). */
 const lanesByPool = new WeakMap<pg.Pool, Map<string, Lane>>();
 
-const timeslotKey = (r: Reservation) => `${r.accountId} ${r.activity.id} ${r.date} ${r.time}`;
+// Test and live reservations take different places (test_booked, booked): they are batched apart.
+const timeslotKey = (r: Reservation) => `${r.accountId} ${r.activity.id} ${r.date} ${r.time} ${r.test ? 'test' : 'live'}`;
 
 /**
  * Reserves through the timeslot's lane: at once with `reserveAlone` when nothing of the timeslot is in flight, else
@@ -74,7 +75,7 @@ async function reserveBatch(pool: pg.Pool, batch: readonly Reservation[]): Promi
                       WITH ORDINALITY AS r(reference, participants, channel, customer, payment_reference, answers, api_key_id, partner_id,
                                            event_id, event, hold_minutes, created_by_user_id, position)
            ), slot AS (
-             SELECT id, capacity - booked AS free FROM timeslots
+             SELECT id, capacity - CASE WHEN $17 THEN test_booked ELSE booked END AS free FROM timeslots
               WHERE account_id = $1 AND activity_id = $2 AND local_date = $3 AND local_time = $4
                 AND status = 'open' AND starts_at > now() AND ${COMMIT_WITHOUT_FLUSH}
                 FOR NO KEY UPDATE
@@ -83,14 +84,15 @@ async function reserveBatch(pool: pg.Pool, batch: readonly Reservation[]): Promi
                FROM slot CROSS JOIN (SELECT request.*, sum(participants) OVER (ORDER BY position) AS running FROM request) AS ranked
               WHERE ranked.running <= slot.free
            ), taken AS (
-             UPDATE timeslots t SET booked = t.booked + (SELECT sum(participants) FROM fitting)
+             UPDATE timeslots t SET booked = t.booked + CASE WHEN $17 THEN 0 ELSE (SELECT sum(participants) FROM fitting) END,
+                                    test_booked = t.test_booked + CASE WHEN $17 THEN (SELECT sum(participants) FROM fitting) ELSE 0 END
                FROM slot WHERE t.id = slot.id AND EXISTS (SELECT 1 FROM fitting)
            ), booking AS (
              INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer,
-                                   payment_reference, answers, api_key_id, partner_id, status, expires_at, created_by_user_id)
+                                   payment_reference, answers, api_key_id, partner_id, status, expires_at, created_by_user_id, test)
              SELECT $1, reference, $2, timeslot_id, channel, participants, customer, payment_reference, answers, api_key_id, partner_id,
                     CASE WHEN hold_minutes IS NULL THEN 'confirmed' ELSE 'on_hold' END, now() + make_interval(mins => hold_minutes),
-                    created_by_user_id
+                    created_by_user_id, $17
                FROM fitting ORDER BY position
              RETURNING reference, created_at, expires_at, unit_price_minor, currency
            ), event AS (
@@ -117,6 +119,7 @@ async function reserveBatch(pool: pg.Pool, batch: readonly Reservation[]): Promi
       batch.map((r) => JSON.stringify(r.event)),
       batch.map((r) => r.holdMinutes),
       batch.map((r) => r.createdByUserId),
+      first.test,
     ],
   });
   const booked = new Map(rows.map((row) => [row.reference, row]));

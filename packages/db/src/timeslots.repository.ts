@@ -6,7 +6,7 @@
 // found in), never with the account's id as well: that would let PostgreSQL cost the prepared statement per account
 // and plan it again on every execution (migration 1763707000000_timeslots-by-activity.sql).
 import type { BookableTimeslot, DateAvailability, PlannedTimeslot } from '@backbone/domain';
-import { LAPSED_HOLDS } from './lapsed-holds.js';
+import { bookedIn } from './lapsed-holds.js';
 import type { Db } from './pool.js';
 
 /** Adds the planned timeslots; those whose (date, time) already exists for the activity are left as they are. */
@@ -45,6 +45,7 @@ export async function listBookableTimeslots(
   accountId: string,
   activityId: string,
   date: string,
+  test = false,
 ): Promise<{ timeZone: string; timeslots: BookableTimeslot[] } | null> {
   // Instants come as epoch milliseconds (float8): node-postgres parses a timestamptz column with regular expressions,
   // which was a tenth of what this request allocated.
@@ -55,13 +56,13 @@ export async function listBookableTimeslots(
                   t.capacity, t.booked
              FROM activities a
              LEFT JOIN LATERAL (
-               SELECT t.local_time, t.starts_at, t.ends_at, t.capacity, t.booked - ${LAPSED_HOLDS} AS booked
+               SELECT t.local_time, t.starts_at, t.ends_at, t.capacity, ${bookedIn('$4::boolean')} AS booked
                  FROM timeslots t
                 WHERE t.activity_id = a.id AND t.local_date = $3 AND t.status = 'open' AND t.starts_at > now()
              ) t ON t.booked < t.capacity
             WHERE a.account_id = $1 AND a.activity_id = $2 AND a.active AND a.in_shopfront
             ORDER BY t.local_time`,
-    values: [accountId, activityId, date],
+    values: [accountId, activityId, date, test],
   });
   const first = rows[0];
   if (!first) return null;
@@ -74,13 +75,20 @@ export async function listBookableTimeslots(
 }
 
 /** Per local date from `from` to `to`: free places and number of bookable timeslots; dates without any are left out. */
-export async function listAvailableDates(db: Db, accountId: string, activityId: string, from: string, to: string): Promise<DateAvailability[] | null> {
+export async function listAvailableDates(
+  db: Db,
+  accountId: string,
+  activityId: string,
+  from: string,
+  to: string,
+  test = false,
+): Promise<DateAvailability[] | null> {
   const { rows } = await db.query<{ date: string | null; available: number | null; timeslots: number }>({
     name: 'timeslots-dates',
     text: `SELECT to_char(t.local_date, 'YYYY-MM-DD') AS date, sum(t.capacity - t.booked) AS available, count(t.id) AS timeslots
              FROM activities a
              LEFT JOIN LATERAL (
-               SELECT t.id, t.local_date, t.capacity, t.booked - ${LAPSED_HOLDS} AS booked
+               SELECT t.id, t.local_date, t.capacity, ${bookedIn('$5::boolean')} AS booked
                  FROM timeslots t
                 WHERE t.activity_id = a.id AND t.local_date BETWEEN $3 AND $4
                   AND t.status = 'open' AND t.starts_at > now()
@@ -88,7 +96,7 @@ export async function listAvailableDates(db: Db, accountId: string, activityId: 
             WHERE a.account_id = $1 AND a.activity_id = $2 AND a.active AND a.in_shopfront
             GROUP BY t.local_date
             ORDER BY t.local_date`,
-    values: [accountId, activityId, from, to],
+    values: [accountId, activityId, from, to, test],
   });
   if (rows.length === 0) return null;
   return rows.filter((r) => r.date !== null).map((r) => ({ date: r.date!, available: Number(r.available), timeslots: Number(r.timeslots) }));

@@ -219,6 +219,7 @@ describe('a batch of reservations whose connection was lost', () => {
         partnerId: null,
         createdByUserId: null,
         holdMinutes: null,
+        test: false,
         eventId,
         event: {
           EventID: eventId,

@@ -95,6 +95,8 @@ export interface ChangeableBooking {
   id: number;
   accountId: string;
   partnerId: string | null;
+  /** A sandbox booking: its events say so. */
+  test: boolean;
   reference: string;
   status: BookingStatus;
   expiresAt: Date | null;
@@ -266,6 +268,7 @@ export async function applyBookingChange(
     EventID: randomUUID(),
     AccountID: booking.accountId,
     ...(booking.partnerId ? { PartnerID: booking.partnerId } : {}),
+    ...(booking.test ? { Test: true as const } : {}),
     Reference: booking.reference,
     Status: booking.status === 'on_hold' ? 'on_hold' : 'confirmed',
     UpdatedAt: booking.now.toISOString(),

@@ -26,6 +26,8 @@ export interface NewBooking {
   partnerId: string | null;
   /** The console user who sold it (a point-of-sale sale made in a session); null otherwise. */
   createdByUserId?: string | null;
+  /** Made with a test key: a sandbox booking, on the timeslots' test places. */
+  test?: boolean;
   /** Hold the places for this long, awaiting a confirm; null books at once. */
   hold: { minutes: number } | null;
   channel: BookingChannel;
@@ -65,6 +67,8 @@ export interface Reservation {
   partnerId: string | null;
   createdByUserId: string | null;
   holdMinutes: number | null;
+  /** A sandbox reservation (a test key's): it takes the timeslot's test places, never live ones. */
+  test: boolean;
   eventId: string;
   /** The booking.created payload; the store adds OccurredAt, the commit time of the booking. */
   event: Omit<BookingCreatedPayload, 'OccurredAt'>;
@@ -139,11 +143,13 @@ export async function reserveBooking(store: BookingStore, request: NewBooking): 
       partnerId: request.partnerId,
       createdByUserId: request.createdByUserId ?? null,
       holdMinutes: request.hold?.minutes ?? null,
+      test: request.test ?? false,
       eventId,
       event: {
         EventID: eventId,
         AccountID: request.accountId,
         ...(request.partnerId ? { PartnerID: request.partnerId } : {}),
+        ...(request.test ? { Test: true as const } : {}),
         Status: request.hold ? 'on_hold' : 'confirmed',
         Reference: reference,
         ActivityID: activity.activityId,
@@ -197,5 +203,6 @@ export function bookingOf(
     Price: bookingPrice({ ...price, priceAtSale: true, participants: reservation.participants }),
     CreatedAt: createdAt.toISOString(),
     ...(expiresAt ? { ExpiresAt: expiresAt.toISOString() } : {}),
+    ...(reservation.test ? { Test: true as const } : {}),
   };
 }

@@ -336,6 +336,8 @@ export interface OctoBookingFacts {
   octoUuid: string;
   octoUnitItems: readonly { uuid: string; unitId: string }[];
   octoContactNotes: string | null;
+  /** A sandbox booking (a test key's): OCTO's testMode. */
+  test: boolean;
   startsAtInstant: Date;
   endsAtInstant: Date;
   participants: number;
@@ -386,7 +388,7 @@ export function toOctoBooking(booking: OctoBookingFacts, activity: OctoActivity,
   return {
     id: booking.octoUuid,
     uuid: booking.octoUuid,
-    testMode: false,
+    testMode: booking.test,
     resellerReference: booking.paymentReference,
     supplierReference: booking.reference,
     status,

@@ -261,6 +261,7 @@ const booking = (overrides: Partial<ChangeableBooking> = {}): ChangeableBooking 
   id: 7,
   accountId: ACCOUNT,
   partnerId: PARTNER,
+  test: false,
   reference: 'ABCD2345',
   status: 'confirmed',
   expiresAt: null,

@@ -370,6 +370,7 @@ describe('toOctoBooking', () => {
       { uuid: '00000000-0000-4000-8000-0000000000e2', unitId: 'adult' },
     ],
     octoContactNotes: 'vegetarian',
+    test: false,
     startsAtInstant: new Date('2026-06-10T09:00:00.000Z'),
     endsAtInstant: new Date('2026-06-10T10:30:00.000Z'),
     participants: 2,

@@ -16,6 +16,8 @@ export interface AuthContext {
   partnerId: string | null;
   /** The key's own rate limit (rate-limits.ts); null for the defaults of its scopes, and for a session. */
   rateLimit: KeyRateLimitOverride | null;
+  /** A sandbox (test) key: it books test places and sees only test bookings. False for live keys and sessions. */
+  test: boolean;
   /** The signed-in operator user, for a session. */
   user?: OperatorUserContext;
 }
@@ -50,6 +52,7 @@ export function createKeyVerifier(pool: Pool, cacheTtlMs: number): KeyVerifier {
     scopes: key.scopes,
     partnerId: key.partnerId,
     rateLimit: key.rateLimit,
+    test: key.test,
   });
   const lookUp = async (secret: string, now: number): Promise<AuthContext | null> => {
     const startedIn = generation;
@@ -88,7 +91,8 @@ export function createKeyVerifier(pool: Pool, cacheTtlMs: number): KeyVerifier {
  * the signed-in user or the API key itself. Another caller sending the same key sends another key.
  */
 export function idempotencyCallerOf(auth: AuthContext): string {
-  if (auth.partnerId) return `partner:${auth.partnerId}`;
+  // A partner's test and live keys never share idempotency answers: a test request must not replay a live booking.
+  if (auth.partnerId) return `partner:${auth.partnerId}${auth.test ? ':test' : ''}`;
   if (auth.user) return `user:${auth.user.id}`;
   return `key:${auth.keyId}`;
 }
@@ -155,6 +159,7 @@ export function createSessionVerifier(pool: Pool, lifetimes: SessionLifetimes): 
         keyId: null,
         partnerId: null,
         rateLimit: null,
+        test: false,
         accountId: session.accountId,
         accountTimeZone: session.accountTimeZone,
         scopes: ['admin'],

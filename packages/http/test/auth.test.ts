@@ -27,6 +27,7 @@ const context = (overrides: Partial<AuthContext> = {}): AuthContext => ({
   scopes: ['ota'],
   partnerId: null,
   rateLimit: null,
+  test: false,
   ...overrides,
 });
 

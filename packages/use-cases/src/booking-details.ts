@@ -33,5 +33,6 @@ export function changeToBookingDetails(change: BookingChange): BookingDetails {
     CancelledAt: change.cancelledAt,
     CancellationReason: change.cancellationReason,
     UpdatedAt: change.updatedAt,
+    ...(change.test ? { Test: true as const } : {}),
   };
 }

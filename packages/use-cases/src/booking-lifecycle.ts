@@ -67,7 +67,13 @@ export async function lockedBooking(db: Db, ref: BookingRef): Promise<BookingRec
 
 /** What every booking event says besides its own members. */
 function changeEvent(booking: BookingRecord, status: string) {
-  return { Reference: booking.reference, Status: status, UpdatedAt: booking.now.toISOString(), ...(booking.partnerId ? { PartnerID: booking.partnerId } : {}) };
+  return {
+    Reference: booking.reference,
+    Status: status,
+    UpdatedAt: booking.now.toISOString(),
+    ...(booking.partnerId ? { PartnerID: booking.partnerId } : {}),
+    ...(booking.test ? { Test: true as const } : {}),
+  };
 }
 
 export async function getBooking(deps: { pool: Pool }, ref: BookingRef): Promise<BookingDetails> {
@@ -111,7 +117,7 @@ export async function confirmBooking(
       const mismatched = unchangeableMembers(booking, request);
       if (mismatched.length > 0) throw new ValidationError(mismatched);
       const customer = completeCustomer(booking.customer, request.Customer);
-      const store = createBookingChangeStore(tx);
+      const store = createBookingChangeStore(tx, booking.test);
       const answers = request.Answers ? await checkBookingAnswers(store, booking, booking.activityId, booking.participants, request.Answers) : booking.answers;
       const paymentReference = request.PaymentReference ?? booking.paymentReference;
       await markBookingConfirmed(

@@ -54,7 +54,7 @@ export async function changeBookingWithin(
   const booking = await lockedBooking(tx, ref);
   // The caller's own writes first: the change then decides (changeable by this actor now?) and fails the whole transaction.
   await options.withinChange?.(tx, booking);
-  const { changed, releasedLapsedHolds } = await applyBookingChange(createBookingChangeStore(tx), booking, request, actor);
+  const { changed, releasedLapsedHolds } = await applyBookingChange(createBookingChangeStore(tx, booking.test), booking, request, actor);
   if (changed.length === 0) return { booking: toBookingDetails(booking), releasedLapsedHolds };
   const changedBooking = await findBooking(tx, ref.owner, booking.reference);
   return { booking: toBookingDetails(changedBooking!), releasedLapsedHolds };

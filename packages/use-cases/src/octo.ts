@@ -73,6 +73,8 @@ export interface OctoCaller {
   accountId: string;
   partnerId: string;
   apiKeyId: string | null;
+  /** A test key (the sandbox): test places and test bookings only. */
+  test: boolean;
 }
 
 interface OctoDeps {
@@ -83,7 +85,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LIST_LIMIT = 500;
 
 const actorOf = (caller: OctoCaller): BookingActor => ({ kind: 'partner', partnerId: caller.partnerId, apiKeyId: caller.apiKeyId });
-const ownerOf = (caller: OctoCaller) => ({ accountId: caller.accountId, partnerId: caller.partnerId });
+const ownerOf = (caller: OctoCaller) => ({ accountId: caller.accountId, partnerId: caller.partnerId, test: caller.test });
 
 export async function getOctoSupplier(deps: OctoDeps, accountId: string): Promise<OctoSupplierRecord> {
   const supplier = await findOctoSupplier(deps.pool, accountId);
@@ -120,7 +122,13 @@ function unitsAsked(units: readonly { id: string; quantity: number }[] | undefin
   return participantsOf(asked);
 }
 
-export async function checkOctoAvailability(deps: OctoDeps, accountId: string, request: OctoAvailabilityRequest, view: OctoView): Promise<OctoAvailability[]> {
+export async function checkOctoAvailability(
+  deps: OctoDeps,
+  accountId: string,
+  request: OctoAvailabilityRequest,
+  view: OctoView,
+  test = false,
+): Promise<OctoAvailability[]> {
   // An availability shows no product: its start times are not gathered.
   const activity = await offeredOption(deps.pool, accountId, request.productId, request.optionId, false);
   const units = unitsAsked(request.units);
@@ -135,14 +143,14 @@ export async function checkOctoAvailability(deps: OctoDeps, accountId: string, r
   let slots;
   if (request.availabilityIds) {
     const starts = request.availabilityIds.map((id) => parseAvailabilityId(id) ?? invalid(id));
-    slots = await findOctoSlots(deps.pool, activity.internalId, starts);
+    slots = await findOctoSlots(deps.pool, activity.internalId, starts, test);
   } else {
     const from = request.localDate ?? request.localDateStart;
     const to = request.localDate ?? request.localDateEnd;
     if (from === undefined || to === undefined) throw octoBadRequest('localDateStart and localDateEnd go together.');
     if (request.localDate !== undefined && !isCalendarDate(request.localDate)) throw octoBadRequest(`localDate ${CALENDAR_DATE_RULE}.`);
     checkOctoDateRange(from, to);
-    slots = await listOctoSlots(deps.pool, activity.internalId, from, to);
+    slots = await listOctoSlots(deps.pool, activity.internalId, from, to, test);
   }
   return slots.map((slot) => toOctoAvailability(activity, slot, { ...view, units }));
 }
@@ -151,11 +159,17 @@ function invalid(availabilityId: string): never {
   throw invalidAvailabilityId(availabilityId);
 }
 
-export async function getOctoAvailabilityCalendar(deps: OctoDeps, accountId: string, request: OctoCalendarRequest, view: OctoView): Promise<OctoCalendarDay[]> {
+export async function getOctoAvailabilityCalendar(
+  deps: OctoDeps,
+  accountId: string,
+  request: OctoCalendarRequest,
+  view: OctoView,
+  test = false,
+): Promise<OctoCalendarDay[]> {
   const activity = await offeredOption(deps.pool, accountId, request.productId, request.optionId, false);
   const units = unitsAsked(request.units);
   checkOctoDateRange(request.localDateStart, request.localDateEnd);
-  const slots = await listOctoSlots(deps.pool, activity.internalId, request.localDateStart, request.localDateEnd);
+  const slots = await listOctoSlots(deps.pool, activity.internalId, request.localDateStart, request.localDateEnd, test);
   return toOctoCalendar(activity, slots, request.localDateStart, request.localDateEnd, { ...view, units });
 }
 
@@ -227,6 +241,7 @@ export async function reserveOctoBooking(deps: OctoDeps, caller: OctoCaller, req
         accountId: caller.accountId,
         apiKeyId: caller.apiKeyId,
         partnerId: caller.partnerId,
+        test: caller.test,
         channel: 'ota',
         hold: { minutes: holdMinutesOf(request.expirationMinutes) },
         activityId: activity.activityId,
@@ -238,7 +253,12 @@ export async function reserveOctoBooking(deps: OctoDeps, caller: OctoCaller, req
         answers: undefined,
       },
       // The reseller's uuid is the reservation's idempotency key (per partner, on this operation, with the body's hash).
-      { caller: `partner:${caller.partnerId}`, operation: 'POST /octo/bookings', key: `octo-uuid:${uuid}`, requestHash: hashRequest(request) },
+      {
+        caller: `partner:${caller.partnerId}${caller.test ? ':test' : ''}`,
+        operation: 'POST /octo/bookings',
+        key: `octo-uuid:${uuid}`,
+        requestHash: hashRequest(request),
+      },
       { withinBooking: (tx, booking) => setOctoIdentity(tx, caller.accountId, booking.Reference, uuid, unitItems, notes, contactNotes) },
     );
   } catch (error) {

@@ -40,6 +40,8 @@ export async function createOperatorKey(
     scopes: readonly string[];
     /** A partner's id or name (any case), for an ota key. */
     partner?: string;
+    /** A sandbox key (partner API, OCTO and webhooks in test mode). */
+    test?: boolean;
     actor: AuditActor;
   },
 ): Promise<CreatedApiKey> {
@@ -57,7 +59,7 @@ export async function createOperatorKey(
     partnerId = partner.id;
   }
   return inTransaction(deps.pool, async (client) => {
-    const key = await createApiKey(client, request.accountId, { name: request.name, scopes: scopes as Scope[], partnerId });
+    const key = await createApiKey(client, request.accountId, { name: request.name, scopes: scopes as Scope[], partnerId, test: request.test ?? false });
     await recordAudit(client, request.accountId, {
       actor: request.actor,
       action: 'key.created',
@@ -65,6 +67,7 @@ export async function createOperatorKey(
       changes: {
         Name: { From: null, To: key.name },
         Scopes: { From: null, To: key.scopes },
+        ...(key.test ? { Test: { From: null, To: true } } : {}),
         ...(key.partnerId ? { PartnerID: { From: null, To: key.partnerId } } : {}),
       },
     });

@@ -15,7 +15,7 @@ import {
 import { WENT_ON_TO_READ, rejectionOf, untouchablePool } from './untouchable.js';
 
 const deps = { pool: untouchablePool };
-const caller = { accountId: '00000000-0000-4000-8000-0000000000aa', partnerId: '00000000-0000-4000-8000-0000000000cc', apiKeyId: null };
+const caller = { accountId: '00000000-0000-4000-8000-0000000000aa', partnerId: '00000000-0000-4000-8000-0000000000cc', apiKeyId: null, test: false };
 const view = { pricing: false };
 const UUID = '00000000-0000-4000-8000-0000000000d1';
 const PRODUCT = '00000000-0000-4000-8000-0000000000bb';

@@ -32,9 +32,10 @@ function NewKeyForm() {
   const create = useCreateKey();
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Scope[]>(['ota']);
+  const [test, setTest] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({ Name: name, Scopes: scopes }, { onSuccess: () => setName('') });
+    create.mutate({ Name: name, Scopes: scopes, Test: test }, { onSuccess: () => setName('') });
   };
   const toggle = (scope: Scope) => setScopes(scopes.includes(scope) ? scopes.filter((s) => s !== scope) : [...scopes, scope]);
   return (
@@ -52,6 +53,10 @@ function NewKeyForm() {
           </label>
         ))}
       </fieldset>
+      <label className="check">
+        <input type="checkbox" name="Test" checked={test} onChange={(e) => setTest(e.target.checked)} /> Test (a sandbox key: its bookings take test places,
+        never live ones)
+      </label>
       {create.isError && (
         <p className="form-error" role="alert">
           {problemDetail(create.error)}
@@ -104,7 +109,10 @@ export function KeysPage() {
           <tbody>
             {keys.data.map((k) => (
               <tr key={k.KeyID} data-key={k.KeyID} className={k.RevokedAt ? 'revoked' : undefined}>
-                <td data-label="Name">{k.Name}</td>
+                <td data-label="Name">
+                  {k.Name}
+                  {k.Test && <span className="badge"> test</span>}
+                </td>
                 <td data-label="Prefix" className="mono">
                   {k.Prefix}…
                 </td>

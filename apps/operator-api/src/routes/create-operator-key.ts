@@ -6,7 +6,13 @@ import type { OperatorAppDeps } from '../deps.js';
 
 export function mountCreateOperatorKey(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(routes, deps, createOperatorKeyOperation, async ({ body, auth }) => {
-    const key = await createOperatorKey(deps, { accountId: auth.accountId, name: body.Name, scopes: body.Scopes, actor: operatorActorOf(auth) });
+    const key = await createOperatorKey(deps, {
+      accountId: auth.accountId,
+      name: body.Name,
+      scopes: body.Scopes,
+      test: body.Test ?? false,
+      actor: operatorActorOf(auth),
+    });
     return {
       status: 201,
       body: {
@@ -17,6 +23,7 @@ export function mountCreateOperatorKey(routes: OperationRoutes, deps: OperatorAp
         CreatedAt: key.createdAt,
         LastUsedAt: null,
         RevokedAt: null,
+        Test: key.test,
         Secret: key.secret,
       },
       headers: { 'Cache-Control': 'no-store' },

@@ -14,6 +14,7 @@ export function mountListOperatorKeys(routes: OperationRoutes, deps: OperatorApp
       CreatedAt: k.createdAt,
       LastUsedAt: k.lastUsedAt,
       RevokedAt: k.revokedAt,
+      Test: k.test,
     }));
     return { status: 200, body: keys, headers: { 'Cache-Control': 'no-store' } };
   });

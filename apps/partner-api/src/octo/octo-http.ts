@@ -141,7 +141,7 @@ export function octoViewOf(req: Request, res: Response): OctoView {
 }
 
 /** Who calls, for the OCTO use cases: the ota key's partner (every ota key has one). */
-export function octoCallerOf(auth: { accountId: string; partnerId: string | null; keyId: string | null }) {
+export function octoCallerOf(auth: { accountId: string; partnerId: string | null; keyId: string | null; test: boolean }) {
   if (!auth.partnerId) throw new HttpProblem('forbidden', 'This API key belongs to no partner.');
-  return { accountId: auth.accountId, partnerId: auth.partnerId, apiKeyId: auth.keyId };
+  return { accountId: auth.accountId, partnerId: auth.partnerId, apiKeyId: auth.keyId, test: auth.test };
 }

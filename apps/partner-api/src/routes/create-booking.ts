@@ -18,6 +18,7 @@ export function mountCreateBooking(routes: OperationRoutes, deps: PartnerAppDeps
         time: body.Time,
         participants: body.Participants,
         partnerId: auth.partnerId,
+        test: auth.test,
         hold: body.Hold ? { minutes: body.Hold.Minutes } : null,
         customer: body.Customer ?? {},
         paymentReference: body.PaymentReference ?? null,

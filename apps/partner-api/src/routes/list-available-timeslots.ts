@@ -8,7 +8,7 @@ import type { PartnerAppDeps } from '../deps.js';
 
 export function mountListAvailableTimeslots(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, listAvailableTimeslotsOperation, async ({ params, query, auth }) => {
-    const found = await listBookableTimeslots(deps.pool, auth.accountId, params.ActivityID, query.Date);
+    const found = await listBookableTimeslots(deps.pool, auth.accountId, params.ActivityID, query.Date, auth.test);
     if (!found) throw notFound('Activity');
     return { status: 200, body: found.timeslots.map((slot) => toAvailableTimeslot(slot, found.timeZone)) };
   });

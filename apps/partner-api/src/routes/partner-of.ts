@@ -5,6 +5,7 @@ import type { AuthContext } from '@backbone/http';
 
 const NO_PARTNER = '00000000-0000-0000-0000-000000000000';
 
-export function partnerOf(auth: AuthContext): BookingOwner & { partnerId: string } {
-  return { accountId: auth.accountId, partnerId: auth.partnerId ?? NO_PARTNER };
+export function partnerOf(auth: AuthContext): BookingOwner & { partnerId: string; test: boolean } {
+  // A test key's bookings and a live key's are walled apart like two partners' (the test flag in every lookup).
+  return { accountId: auth.accountId, partnerId: auth.partnerId ?? NO_PARTNER, test: auth.test };
 }

@@ -11,6 +11,10 @@ export const newKeySchema = {
   properties: {
     Name: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f\\ud800-\\udfff]*$' },
     Scopes: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: SCOPES } },
+    Test: {
+      type: 'boolean',
+      description: "Default false. A sandbox key for a partner's integration: its bookings take test places, never live ones, and stay out of the live views.",
+    },
   },
 } as const;
 export type NewKey = FromSchema<typeof newKeySchema>;

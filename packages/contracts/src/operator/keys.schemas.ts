@@ -15,6 +15,10 @@ export const apiKeySchema = {
     CreatedAt: { type: 'string', format: 'date-time' },
     LastUsedAt: { type: ['string', 'null'], format: 'date-time', description: 'To the minute.' },
     RevokedAt: { type: ['string', 'null'], format: 'date-time' },
+    Test: {
+      type: 'boolean',
+      description: 'A sandbox key: its bookings are test bookings, on test places, shown under the Test bookings filter.',
+    },
   },
 } as const;
 export type ApiKey = FromSchema<typeof apiKeySchema>;

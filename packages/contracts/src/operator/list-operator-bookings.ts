@@ -13,6 +13,10 @@ export const bookingFilterProperties = {
   Channel: { type: 'string', enum: BOOKING_CHANNELS },
   Status: { type: 'string', enum: BOOKING_STATUSES, description: 'A hold past its ExpiresAt counts as expired.' },
   ActivityID: uuidSchema,
+  Test: {
+    type: 'boolean',
+    description: "true: the sandbox's test bookings (made with test keys) instead of the live ones, which are all the list shows otherwise.",
+  },
   Q: {
     type: 'string',
     minLength: 1,

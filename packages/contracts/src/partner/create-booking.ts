@@ -117,6 +117,7 @@ export const bookingSchema = {
     Time: clockTimeSchema,
     Participants: { type: 'integer', minimum: 1 },
     Customer: bookingCustomerSchema,
+    Test: { type: 'boolean', enum: [true], description: 'A sandbox booking, made with a test key (on test places); absent for live bookings.' },
     PaymentReference: { type: ['string', 'null'] },
     Channel: { type: 'string', enum: BOOKING_CHANNELS },
     Price: bookingPriceSchema,

@@ -8,6 +8,6 @@ import { octoViewOf } from '../../octo/octo-http.js';
 export function mountCheckOctoAvailability(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, checkOctoAvailabilityOperation, async ({ body, auth, req, res }) => ({
     status: 200,
-    body: await checkOctoAvailability(deps, auth.accountId, body, octoViewOf(req, res)),
+    body: await checkOctoAvailability(deps, auth.accountId, body, octoViewOf(req, res), auth.test),
   }));
 }

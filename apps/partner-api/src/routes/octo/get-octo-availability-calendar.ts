@@ -8,6 +8,6 @@ import { octoViewOf } from '../../octo/octo-http.js';
 export function mountGetOctoAvailabilityCalendar(routes: OperationRoutes, deps: PartnerAppDeps): void {
   mountOperation(routes, deps, getOctoAvailabilityCalendarOperation, async ({ body, auth, req, res }) => ({
     status: 200,
-    body: await getOctoAvailabilityCalendar(deps, auth.accountId, body, octoViewOf(req, res)),
+    body: await getOctoAvailabilityCalendar(deps, auth.accountId, body, octoViewOf(req, res), auth.test),
   }));
 }

@@ -26,6 +26,15 @@ describe('admin CLI: partner commands', () => {
     expect(second).toEqual({ ID: expect.any(String), Name: 'Second Listed', TimeZone: 'UTC', CreatedAt: expect.any(String) });
   });
 
+  it('creates a sandbox key with --test, for the partner named: a test key of the same reseller', async () => {
+    const account = await run('create-account', { name: 'Cli Sandbox' });
+    const live = await run('create-key', { account: account.ID, name: 'Acme', scopes: 'ota' });
+    const test = await run('create-key', { account: account.ID, name: 'Acme sandbox', scopes: 'ota', partner: 'Acme', test: true });
+    expect(test).toMatchObject({ Test: true, PartnerID: live.PartnerID });
+    expect(await findActiveApiKey(db.pool, test.Secret)).toMatchObject({ test: true, partnerId: live.PartnerID });
+    expect((await run('list-keys', { account: account.ID })).map((k: { Test: boolean }) => k.Test)).toEqual([false, true]);
+  });
+
   it('creates an account, keys (secret shown once, stored hashed), lists and revokes them', async () => {
     const account = await run('create-account', { name: 'Cli Outdoor', 'time-zone': 'America/New_York' });
     expect(account).toEqual({ ID: expect.any(String), Name: 'Cli Outdoor', TimeZone: 'America/New_York', CreatedAt: expect.any(String) });
@@ -39,12 +48,22 @@ describe('admin CLI: partner commands', () => {
       PartnerID: expect.any(String),
       Secret: expect.stringMatching(/^bk_/),
       CreatedAt: expect.any(String),
+      Test: false,
       Note: 'Store the secret now: it is not shown again.',
     });
-    expect(await findActiveApiKey(db.pool, key.Secret)).toMatchObject({ accountId: account.ID });
+    expect(await findActiveApiKey(db.pool, key.Secret)).toMatchObject({ accountId: account.ID, test: false });
     const keys = await run('list-keys', { account: account.ID });
     expect(keys).toEqual([
-      { ID: key.ID, Name: 'partner', Prefix: key.Prefix, Scopes: ['ota', 'usage:read'], CreatedAt: key.CreatedAt, RevokedAt: null, RateLimit: null },
+      {
+        ID: key.ID,
+        Name: 'partner',
+        Prefix: key.Prefix,
+        Scopes: ['ota', 'usage:read'],
+        CreatedAt: key.CreatedAt,
+        RevokedAt: null,
+        Test: false,
+        RateLimit: null,
+      },
     ]);
     expect(JSON.stringify(keys)).not.toContain(key.Secret);
     expect(await run('revoke-key', { account: account.ID, key: key.ID })).toEqual({

@@ -46,6 +46,18 @@ describe('keys (owner only)', () => {
     expect((await owner.send('DELETE', `/api/v2/operator/keys/${created.body.KeyID}`)).status).toBe(404);
   });
 
+  it('creates a sandbox key with Test, shown as such in the list; keys are live by default', async () => {
+    const test = await owner.send('POST', '/api/v2/operator/keys', { Name: 'Partner X sandbox', Scopes: ['ota'], Test: true });
+    expect(test.status).toBe(201);
+    expect(test.body.Test).toBe(true);
+    const live = await owner.send('POST', '/api/v2/operator/keys', { Name: 'Partner Y', Scopes: ['ota'] });
+    expect(live.body.Test).toBe(false);
+    const listed = (await owner.send('GET', '/api/v2/operator/keys')).body as { KeyID: string; Test: boolean }[];
+    expect(listed.find((k) => k.KeyID === test.body.KeyID)!.Test).toBe(true);
+    expect(listed.find((k) => k.KeyID === live.body.KeyID)!.Test).toBe(false);
+    expect((await owner.send('POST', '/api/v2/operator/keys', { Name: 'Bad', Scopes: ['ota'], Test: 'maybe' })).status).toBe(422);
+  });
+
   it('refuses staff with 403 on every keys route', async () => {
     for (const [method, path, body] of [
       ['GET', '/api/v2/operator/keys', undefined],

@@ -74,6 +74,21 @@ describe('fan-out and signed delivery', () => {
     expect(await attemptsOf(db.pool, delivery!.id)).toEqual([expect.objectContaining({ status_code: 200, error: null, response_excerpt: 'answer 200' })]);
   });
 
+  it('delivers a sandbox booking’s event with its test marker (data.Test), to the same partner’s endpoints', async () => {
+    const { account } = await createTestAccount(db.pool);
+    const partner = await createTestPartner(db.pool, account.id);
+    const endpoint = await createTestEndpoint(db.pool, receiver, account.id, partner, ['booking.confirmed']);
+    const test = { ...bookingConfirmed(account.id, partner), Test: true as const };
+    const live = bookingConfirmed(account.id, partner);
+    await queues.publish('booking.confirmed', test);
+    await queues.publish('booking.confirmed', live);
+    await untilDeliveries(db.pool, endpoint.id, 2, 'delivered');
+    const got = receiver.received.filter((message) => message.path === endpoint.path);
+    const byId = new Map(got.map((message) => [message.webhookId, message.body as { data: Record<string, unknown> }]));
+    expect(byId.get(test.EventID)!.data.Test).toBe(true);
+    expect(byId.get(live.EventID)!.data).not.toHaveProperty('Test');
+  });
+
   it("an event without a partner (the operator's own channels) goes nowhere", async () => {
     const { account } = await createTestAccount(db.pool);
     const partner = await createTestPartner(db.pool, account.id);

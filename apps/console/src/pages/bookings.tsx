@@ -20,7 +20,7 @@ import { useBooking, useBookings } from '../api/bookings.hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';
 
-const FILTERS = ['From', 'To', 'Channel', 'Status', 'ActivityID', 'Sort', 'Q'] as const;
+const FILTERS = ['From', 'To', 'Channel', 'Status', 'ActivityID', 'Test', 'Sort', 'Q'] as const;
 const URL_STATE = [...FILTERS, 'Cursor', 'Open'] as const;
 
 function ChannelBadge({ channel }: { channel: OperatorBooking['Channel'] }) {
@@ -192,6 +192,14 @@ function Filters({
               {a.Name}
             </option>
           ))}
+        </select>
+      </label>
+      <label>
+        Bookings
+        {/* The partners' sandbox: test keys' bookings are shown only here, never among the live ones. */}
+        <select name="Test" value={values.Test ?? ''} onChange={set('Test')}>
+          <option value="">Live</option>
+          <option value="true">Test bookings</option>
         </select>
       </label>
       <label>

@@ -32,3 +32,4 @@ export * from './files.repository.js';
 export * from './octo.repository.js';
 export * from './operator-day.repository.js';
 export * from './audit.repository.js';
+export * from './mail.repository.js';

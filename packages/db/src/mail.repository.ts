@@ -117,6 +117,7 @@ export interface DueMail {
     channel: string;
     customer: { FirstName?: string; LastName?: string; Email?: string };
     activityName: string;
+    participants: number;
     startsAt: Date;
   } | null;
 }
@@ -142,6 +143,7 @@ interface DueColumns extends Partial<SettingsColumns> {
   channel: string | null;
   customer: NonNullable<DueMail['booking']>['customer'];
   activity_name: string | null;
+  participants: number | null;
   starts_at: Date | null;
 }
 
@@ -155,7 +157,7 @@ export async function claimDueMail(client: DbClient, limit: number): Promise<Due
     `SELECT m.id, m.account_id, m.kind, m.to_address, m.data, m.subject, m.text_body, m.html_body, m.attempts, m.first_failure_at, m.event_id,
             a.name AS account_name, a.time_zone, s.account_id IS NOT NULL AS has_settings, s.sender_name, s.reply_to, s.online_enabled,
             s.pos_enabled, s.reminder_hours, s.locale, s.templates,
-            b.id AS booking_id, b.reference, b.status AS booking_status, b.channel, b.customer, act.name AS activity_name, t.starts_at
+            b.id AS booking_id, b.reference, b.status AS booking_status, b.channel, b.customer, b.participants, act.name AS activity_name, t.starts_at
        FROM (SELECT id FROM mail_messages WHERE status = 'queued' AND next_attempt_at <= now()
               ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) due
        JOIN mail_messages m ON m.id = due.id
@@ -189,6 +191,7 @@ export async function claimDueMail(client: DbClient, limit: number): Promise<Due
             channel: row.channel!,
             customer: row.customer,
             activityName: row.activity_name!,
+            participants: row.participants!,
             startsAt: row.starts_at!,
           }
         : null,

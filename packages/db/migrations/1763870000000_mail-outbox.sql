@@ -77,7 +77,8 @@ BEGIN
       LEFT JOIN mail_settings s ON s.account_id = e.account_id
       LEFT JOIN partners p ON p.account_id = b.account_id AND p.id = b.partner_id
      WHERE e.type IN ('booking.created', 'booking.confirmed', 'booking.updated', 'booking.cancelled')
-       AND b.customer->>'Email' IS NOT NULL
+       -- An address no mail server would take (OCTO's contact is free text) is skipped, never a failed booking.
+       AND b.customer->>'Email' ~ '^[^\s@<>()",;:\\]+@[^\s@<>()",;:\\]+$' AND length(b.customer->>'Email') <= 254
        AND CASE b.channel WHEN 'online' THEN coalesce(s.online_enabled, true)
                           WHEN 'pos' THEN coalesce(s.pos_enabled, true)
                           ELSE coalesce(p.customer_emails, false) END

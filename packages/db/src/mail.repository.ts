@@ -291,7 +291,7 @@ export interface MailMessageRow {
 }
 
 /** The account's messages, newest first, `limit` at a time before the id `before`. */
-export async function listMailMessages(db: Db, accountId: string, options: { limit: number; before: number | null }): Promise<MailMessageRow[]> {
+export async function listMailMessages(db: Db, accountId: string, options: { limit: number; before: string | null }): Promise<MailMessageRow[]> {
   const { rows } = await db.query<{
     id: number;
     kind: string;

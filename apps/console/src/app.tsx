@@ -9,6 +9,8 @@ import { ActivitiesPage } from './pages/activities.js';
 import { AuditPage } from './pages/audit.js';
 import { AvailabilityPage } from './pages/availability.js';
 import { BookingsPage } from './pages/bookings.js';
+import { EmailTemplatesPage } from './pages/email-templates.js';
+import { EmailsPage } from './pages/emails.js';
 import { FailedEventsPage } from './pages/failed-events.js';
 import { KeysPage } from './pages/keys.js';
 import { ManifestPage } from './pages/manifest.js';
@@ -30,6 +32,8 @@ const PAGES = [
   { path: '/users', page: UsersPage },
   { path: '/failed-events', page: FailedEventsPage },
   { path: '/audit', page: AuditPage },
+  { path: '/emails', page: EmailsPage },
+  { path: '/email-templates', page: EmailTemplatesPage },
 ] as const;
 
 export function App() {

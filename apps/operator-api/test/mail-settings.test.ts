@@ -88,7 +88,7 @@ describe('mail settings', () => {
 
   it("queues a test send, listed on the account's E-mails page and on no other", async () => {
     const sent = await owner.send('POST', '/api/v2/operator/mail/test', { Kind: 'confirmation', To: 'owner@seakayak.example' });
-    expect(sent.status).toBe(202);
+    expect(sent.status).toBe(201);
     expect(sent.body).toMatchObject({ Kind: 'test', To: 'owner@seakayak.example', Subject: '[Test] Hi Ana', Status: 'queued', Attempts: 0 });
     expect((await owner.send('POST', '/api/v2/operator/mail/test', { Kind: 'confirmation', To: 'not an address' })).status).toBe(422);
     const date = dayFromNow(4);

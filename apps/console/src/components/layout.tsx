@@ -18,6 +18,8 @@ const PAGES = [
   { href: '/users', label: 'Users', operation: 'listOperatorUsers' },
   { href: '/failed-events', label: 'Failed events', operation: 'listFailedEvents' },
   { href: '/audit', label: 'Audit', operation: 'listOperatorAudit' },
+  { href: '/emails', label: 'E-mails', operation: 'listMailMessages' },
+  { href: '/email-templates', label: 'Templates', operation: 'updateMailSettings' },
 ] as const satisfies ReadonlyArray<{ href: string; label: string; operation: OperatorOperationId }>;
 
 export type PagePath = (typeof PAGES)[number]['href'];

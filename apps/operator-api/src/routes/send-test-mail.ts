@@ -5,5 +5,5 @@ import { sendTestMail } from '@backbone/use-cases';
 import type { OperatorAppDeps } from '../deps.js';
 
 export function mountSendTestMail(routes: OperationRoutes, deps: OperatorAppDeps): void {
-  mountOperation(routes, deps, sendTestMailOperation, async ({ body, auth }) => ({ status: 202, body: await sendTestMail(deps, auth.accountId, body) }));
+  mountOperation(routes, deps, sendTestMailOperation, async ({ body, auth }) => ({ status: 201, body: await sendTestMail(deps, auth.accountId, body) }));
 }

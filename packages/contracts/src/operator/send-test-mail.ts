@@ -22,7 +22,7 @@ export const sendTestMailOperation = {
     },
   },
   responses: {
-    202: { description: 'Queued: the mail worker sends it within moments.', schema: mailMessageSchema },
+    201: { description: 'Queued: the mail worker sends it within moments.', schema: mailMessageSchema },
     422: { description: 'An invalid address, or a template that does not render.' },
   },
 } as const satisfies Operation;

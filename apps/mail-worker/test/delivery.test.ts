@@ -154,4 +154,31 @@ describe('mail worker', () => {
     });
     expect(await meteredEmails(db.pool, operator.accountId)).toBe(rows[0]!.n);
   });
+
+  it('two workers on a burst of due reminders: each sent exactly once, the meter equal to the messages sent', async () => {
+    const emails = Array.from({ length: 60 }, (_, i) => `reminded-${i}@example.com`);
+    for (const email of emails) await bookOnline(db.pool, operator, email);
+    // Only the reminders are under test: the confirmations are set aside and the reminders made due now.
+    await db.pool.query(`UPDATE mail_messages SET status = 'cancelled' WHERE account_id = $1 AND kind = 'confirmation' AND to_address LIKE 'reminded-%'`, [
+      operator.accountId,
+    ]);
+    await db.pool.query(`UPDATE mail_messages SET next_attempt_at = now() WHERE account_id = $1 AND kind = 'reminder' AND to_address LIKE 'reminded-%'`, [
+      operator.accountId,
+    ]);
+    const workers = [spawnWorker(db, { ...workerEnv(), MAIL_BATCH_SIZE: '5' }), spawnWorker(db, { ...workerEnv(), MAIL_BATCH_SIZE: '5' })];
+    await Promise.all(workers.map((worker) => untilRunning(worker)));
+    await waitFor('every reminder sent and its event published', async () => {
+      const { rows } = await db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM mail_messages WHERE account_id = $1 AND kind = 'reminder' AND status = 'sent' AND event_published_at IS NOT NULL`,
+        [operator.accountId],
+      );
+      return rows[0]!.n === emails.length;
+    });
+    for (const email of emails) expect(caughtFor(email), email).toHaveLength(1);
+    expect(caughtFor(emails[0]!)[0]!.headers.subject).toMatch(/^Reminder: Sunset kayak on /);
+    const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM mail_messages WHERE account_id = $1 AND status = 'sent'`, [
+      operator.accountId,
+    ]);
+    await waitFor('one entry per message sent', async () => (await meteredEmails(db.pool, operator.accountId)) === rows[0]!.n);
+  });
 });

@@ -19,6 +19,14 @@ export const mailWorkerEnv = {
     },
     MAIL_INTERVAL_MS: { type: 'integer', default: 500, minimum: 10, description: 'Pause of the mail worker when it found less than a batch of due messages.' },
     MAIL_BATCH_SIZE: { type: 'integer', default: 50, minimum: 1, maximum: 1000, description: 'Messages claimed, sent and recorded per transaction.' },
+    MAIL_CONCURRENT_BATCHES: {
+      type: 'integer',
+      default: 2,
+      minimum: 1,
+      maximum: 16,
+      description:
+        'Batches the worker works on at once (each its own transaction; SKIP LOCKED keeps them apart): one batch records and publishes while the next one sends.',
+    },
     MAIL_SMTP_CONNECTIONS: {
       type: 'integer',
       default: 5,

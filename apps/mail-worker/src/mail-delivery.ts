@@ -10,7 +10,7 @@ import {
   claimDueMail,
   listUnpublishedMailEvents,
   markMailEventsPublished,
-  recordMailOutcome,
+  recordMailOutcomes,
   withTransaction,
   type DueMail,
   type MailOutcome,
@@ -69,12 +69,9 @@ export async function deliverDueMail(options: MailDeliveryOptions): Promise<numb
     if (due.length === 0) return 0;
     // A booking commits without waiting for the disk: its e-mail must not leave before the booking is durable.
     await awaitDurable(options.pool);
-    const results = await Promise.all(due.map((mail) => attempt(mail, options)));
-    for (const [index, mail] of due.entries()) {
-      const { rendered, outcome } = results[index]!;
-      await recordMailOutcome(client, mail.id, rendered, outcome);
-      if (outcome.kind !== 'sent') options.logger.info({ mailId: mail.id, outcome }, 'mail not sent');
-    }
+    const results = await Promise.all(due.map(async (mail) => ({ id: mail.id, ...(await attempt(mail, options)) })));
+    await recordMailOutcomes(client, results);
+    for (const { id, outcome } of results) if (outcome.kind !== 'sent') options.logger.info({ mailId: id, outcome }, 'mail not sent');
     return due.length;
   });
   await publishSentEvents(options);

@@ -22,20 +22,24 @@ await startWorker({
       prefix: config.QUEUE_PREFIX,
       onError: (err) => logger.warn({ err }, 'event queue connection error'),
     });
-    const delivery = startMailDelivery({
-      pool,
-      sender,
-      publisher,
-      from: config.MAIL_FROM,
-      batchSize: config.MAIL_BATCH_SIZE,
-      intervalMs: config.MAIL_INTERVAL_MS,
-      retryBaseMs: config.MAIL_RETRY_BASE_MS,
-      giveUpAfterMs: config.MAIL_GIVE_UP_AFTER_MS,
-      logger,
-    });
+    const deliveries = Array.from({ length: config.MAIL_CONCURRENT_BATCHES }, () =>
+      startMailDelivery({
+        pool,
+        sender,
+        publisher,
+        from: config.MAIL_FROM,
+        batchSize: config.MAIL_BATCH_SIZE,
+        intervalMs: config.MAIL_INTERVAL_MS,
+        retryBaseMs: config.MAIL_RETRY_BASE_MS,
+        giveUpAfterMs: config.MAIL_GIVE_UP_AFTER_MS,
+        logger,
+      }),
+    );
     return {
-      summary: { prefix: config.QUEUE_PREFIX, batchSize: config.MAIL_BATCH_SIZE },
-      stop: () => delivery.stop(),
+      summary: { prefix: config.QUEUE_PREFIX, batchSize: config.MAIL_BATCH_SIZE, concurrentBatches: config.MAIL_CONCURRENT_BATCHES },
+      stop: async () => {
+        await Promise.all(deliveries.map((delivery) => delivery.stop()));
+      },
       close: async () => {
         sender.close();
         await publisher.close();

@@ -204,26 +204,33 @@ export type MailOutcome =
   | { kind: 'failed'; error: string }
   | { kind: 'cancelled'; reason: string };
 
-/** Records one attempt's outcome (and the message as rendered) on a row the caller's transaction claimed. */
-export async function recordMailOutcome(client: DbClient, id: number, rendered: DueMail['rendered'], outcome: MailOutcome): Promise<void> {
-  const status = outcome.kind === 'retry' ? 'queued' : outcome.kind;
+/** Records each attempt's outcome (and the message as rendered) on rows the caller's transaction claimed: one statement for the batch. */
+export async function recordMailOutcomes(
+  client: DbClient,
+  outcomes: readonly { id: number; rendered: DueMail['rendered']; outcome: MailOutcome }[],
+): Promise<void> {
+  if (outcomes.length === 0) return;
+  const column = <T>(pick: (o: (typeof outcomes)[number]) => T) => outcomes.map(pick);
   await client.query(
-    `UPDATE mail_messages
-        SET status = $2, subject = coalesce($3, subject), text_body = coalesce($4, text_body), html_body = coalesce($5, html_body),
-            attempts = attempts + CASE WHEN $2 = 'cancelled' THEN 0 ELSE 1 END,
-            sent_at = CASE WHEN $2 = 'sent' THEN now() END, provider_message_id = $6, last_error = $7,
-            next_attempt_at = coalesce($8, next_attempt_at),
-            first_failure_at = CASE WHEN $2 IN ('queued', 'failed') THEN coalesce(first_failure_at, now()) ELSE first_failure_at END
-      WHERE id = $1`,
+    `UPDATE mail_messages m
+        SET status = o.status, subject = coalesce(o.subject, m.subject), text_body = coalesce(o.text_body, m.text_body),
+            html_body = coalesce(o.html_body, m.html_body),
+            attempts = m.attempts + CASE WHEN o.status = 'cancelled' THEN 0 ELSE 1 END,
+            sent_at = CASE WHEN o.status = 'sent' THEN clock_timestamp() END, provider_message_id = o.provider_message_id,
+            last_error = o.last_error, next_attempt_at = coalesce(o.next_attempt_at, m.next_attempt_at),
+            first_failure_at = CASE WHEN o.status IN ('queued', 'failed') THEN coalesce(m.first_failure_at, now()) ELSE m.first_failure_at END
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
+            AS o (id, status, subject, text_body, html_body, provider_message_id, last_error, next_attempt_at)
+      WHERE m.id = o.id`,
     [
-      id,
-      status,
-      rendered?.subject ?? null,
-      rendered?.text ?? null,
-      rendered?.html ?? null,
-      outcome.kind === 'sent' ? outcome.providerMessageId : null,
-      outcome.kind === 'sent' ? null : outcome.kind === 'cancelled' ? outcome.reason : outcome.error,
-      outcome.kind === 'retry' ? outcome.nextAttemptAt : null,
+      column((o) => o.id),
+      column((o) => (o.outcome.kind === 'retry' ? 'queued' : o.outcome.kind)),
+      column((o) => o.rendered?.subject ?? null),
+      column((o) => o.rendered?.text ?? null),
+      column((o) => o.rendered?.html ?? null),
+      column((o) => (o.outcome.kind === 'sent' ? o.outcome.providerMessageId : null)),
+      column((o) => (o.outcome.kind === 'sent' ? null : o.outcome.kind === 'cancelled' ? o.outcome.reason : o.outcome.error)),
+      column((o) => (o.outcome.kind === 'retry' ? o.outcome.nextAttemptAt : null)),
     ],
   );
 }

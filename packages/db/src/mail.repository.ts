@@ -78,6 +78,22 @@ export async function saveMailSettings(db: Db, accountId: string, settings: Mail
   return toSettings(rows[0]);
 }
 
+/**
+ * Moves the account's queued reminders to a new lead time (`hours` before each booking's start); 0 withdraws them,
+ * and one whose new due time has passed is withdrawn too (its booking is closer than the lead: no reminder then).
+ */
+export async function retimeQueuedReminders(db: Db, accountId: string, hours: number): Promise<void> {
+  await db.query(
+    `UPDATE mail_messages m
+        SET next_attempt_at = t.starts_at - make_interval(hours => $2),
+            status = CASE WHEN $2 = 0 OR t.starts_at - make_interval(hours => $2) <= now() THEN 'cancelled' ELSE 'queued' END,
+            last_error = CASE WHEN $2 = 0 OR t.starts_at - make_interval(hours => $2) <= now() THEN 'reminder lead changed' END
+       FROM bookings b JOIN timeslots t ON t.id = b.timeslot_id
+      WHERE m.account_id = $1 AND m.kind = 'reminder' AND m.status = 'queued' AND b.id = m.booking_id AND b.account_id = $1`,
+    [accountId, hours],
+  );
+}
+
 /** Whether a partner's customers get the account's e-mails; false when the partner is not the account's. */
 export async function setPartnerCustomerEmails(db: Db, accountId: string, partnerId: string, enabled: boolean): Promise<boolean> {
   const { rowCount } = await db.query(`UPDATE partners SET customer_emails = $3 WHERE account_id = $1 AND id = $2`, [accountId, partnerId, enabled]);

@@ -5,7 +5,9 @@ import { randomUUID } from 'node:crypto';
 import type { MailMessage, MailSettings, MailSettingsChanges, MailTemplateBody, RenderedMailBody } from '@backbone/contracts';
 import {
   getMailSettings as findMailSettings,
+  inTransaction,
   insertTestMail,
+  retimeQueuedReminders,
   listMailMessages as findMailMessages,
   saveMailSettings,
   setPartnerCustomerEmails as writePartnerCustomerEmails,
@@ -67,15 +69,20 @@ export async function updateMailSettings(deps: { pool: Pool }, accountId: string
     ...Object.entries(templates ?? {}).flatMap(([kind, template]) => templateErrors(template, `Templates.${kind}.`)),
   ];
   if (errors.length > 0) throw new ValidationError(errors);
-  const current = await findMailSettings(deps.pool, accountId);
-  const saved = await saveMailSettings(deps.pool, accountId, {
-    senderName: changes.SenderName !== undefined ? changes.SenderName : current.senderName,
-    replyTo: changes.ReplyTo !== undefined ? changes.ReplyTo : current.replyTo,
-    onlineEnabled: changes.OnlineEnabled ?? current.onlineEnabled,
-    posEnabled: changes.PosEnabled ?? current.posEnabled,
-    reminderHours: changes.ReminderHours ?? current.reminderHours,
-    locale: changes.Locale ?? current.locale,
-    templates: templates ?? current.templates,
+  const saved = await inTransaction(deps.pool, async (tx) => {
+    const current = await findMailSettings(tx, accountId);
+    const next = await saveMailSettings(tx, accountId, {
+      senderName: changes.SenderName !== undefined ? changes.SenderName : current.senderName,
+      replyTo: changes.ReplyTo !== undefined ? changes.ReplyTo : current.replyTo,
+      onlineEnabled: changes.OnlineEnabled ?? current.onlineEnabled,
+      posEnabled: changes.PosEnabled ?? current.posEnabled,
+      reminderHours: changes.ReminderHours ?? current.reminderHours,
+      locale: changes.Locale ?? current.locale,
+      templates: templates ?? current.templates,
+    });
+    // Reminders already queued follow the new lead, in the same transaction as the setting.
+    if (next.reminderHours !== current.reminderHours) await retimeQueuedReminders(tx, accountId, next.reminderHours);
+    return next;
   });
   return toMailSettings(saved);
 }

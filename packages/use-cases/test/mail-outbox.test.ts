@@ -6,7 +6,7 @@ import { createPartner, inTransaction, saveMailSettings, DEFAULT_MAIL_SETTINGS, 
 import type { BookingChannel } from '@backbone/contracts';
 import { createTestAccount, createTestActivity, createTestTimeslot, futureDate, useTestDatabase } from '@backbone/testkit';
 import type { Activity } from '@backbone/domain';
-import { cancelBooking, changeBooking, changeBookingWithin, createBooking } from '../src/index.js';
+import { cancelBooking, changeBooking, changeBookingWithin, createBooking, updateMailSettings } from '../src/index.js';
 
 const db = useTestDatabase();
 const system = { kind: 'system' } as const;
@@ -137,6 +137,18 @@ describe('mail outbox rows', () => {
     await saveMailSettings(db.pool, accountId, { ...DEFAULT_MAIL_SETTINGS, reminderHours: 24 * 6 });
     await book('online', 'soon@example.com');
     expect((await mailsTo('soon@example.com')).map((m) => m.kind)).toEqual(['confirmation']);
+    await saveMailSettings(db.pool, accountId, DEFAULT_MAIL_SETTINGS);
+  });
+
+  it("an owner's new reminder lead moves the queued reminders, and 0 withdraws them", async () => {
+    await book('online', 'lead@example.com');
+    const before = (await mailsTo('lead@example.com'))[1]!;
+    await updateMailSettings({ pool: db.pool }, accountId, { ReminderHours: 48 });
+    const moved = (await mailsTo('lead@example.com'))[1]!;
+    expect(moved).toMatchObject({ kind: 'reminder', status: 'queued' });
+    expect(before.due_in_hours - moved.due_in_hours).toBe(24);
+    await updateMailSettings({ pool: db.pool }, accountId, { ReminderHours: 0 });
+    expect((await mailsTo('lead@example.com'))[1]).toMatchObject({ kind: 'reminder', status: 'cancelled' });
     await saveMailSettings(db.pool, accountId, DEFAULT_MAIL_SETTINGS);
   });
 });

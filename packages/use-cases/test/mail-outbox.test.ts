@@ -6,7 +6,7 @@ import { createPartner, inTransaction, saveMailSettings, DEFAULT_MAIL_SETTINGS, 
 import type { BookingChannel } from '@backbone/contracts';
 import { createTestAccount, createTestActivity, createTestTimeslot, futureDate, useTestDatabase } from '@backbone/testkit';
 import type { Activity } from '@backbone/domain';
-import { cancelBooking, changeBooking, changeBookingWithin, createBooking, updateMailSettings } from '../src/index.js';
+import { cancelBooking, changeBooking, changeBookingWithin, confirmBooking, createBooking, updateMailSettings } from '../src/index.js';
 
 const db = useTestDatabase();
 const system = { kind: 'system' } as const;
@@ -24,14 +24,14 @@ beforeAll(async () => {
   for (const date of [far, later]) await createTestTimeslot(db.pool, activity, { date, time: '10:00', capacity: 50 });
 });
 
-async function book(channel: BookingChannel, email: string, date = far) {
+async function book(channel: BookingChannel, email: string, date = far, hold: { minutes: number } | null = null) {
   const { value } = await createBooking(
     { pool: db.pool },
     {
       accountId,
       apiKeyId: null,
       partnerId: channel === 'ota' ? partner.id : null,
-      hold: null,
+      hold,
       channel,
       activityId: activity.activityId,
       date,
@@ -150,5 +150,16 @@ describe('mail outbox rows', () => {
     await updateMailSettings({ pool: db.pool }, accountId, { ReminderHours: 0 });
     expect((await mailsTo('lead@example.com'))[1]).toMatchObject({ kind: 'reminder', status: 'cancelled' });
     await saveMailSettings(db.pool, accountId, DEFAULT_MAIL_SETTINGS);
+  });
+
+  it('a hold tells the customer nothing until it is confirmed; a hold let go tells nothing at all', async () => {
+    const held = await book('online', 'held@example.com', far, { minutes: 15 });
+    expect(await mailsTo('held@example.com')).toEqual([]);
+    await confirmBooking({ pool: db.pool }, operatorRef(held), {}, system);
+    await confirmBooking({ pool: db.pool }, operatorRef(held), {}, system);
+    expect((await mailsTo('held@example.com')).map((m) => m.kind)).toEqual(['confirmation', 'reminder']);
+    const dropped = await book('online', 'dropped@example.com', far, { minutes: 15 });
+    await cancelBooking({ pool: db.pool }, operatorRef(dropped), {}, system);
+    expect(await mailsTo('dropped@example.com')).toEqual([]);
   });
 });

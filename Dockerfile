@@ -8,6 +8,7 @@ COPY apps/usage-api/package.json apps/usage-api/
 COPY apps/metering-worker/package.json apps/metering-worker/
 COPY apps/webhook-worker/package.json apps/webhook-worker/
 COPY apps/booking-worker/package.json apps/booking-worker/
+COPY apps/mail-worker/package.json apps/mail-worker/
 COPY apps/operator-api/package.json apps/operator-api/
 COPY apps/console/package.json apps/console/
 COPY packages/config/package.json packages/config/

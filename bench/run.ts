@@ -1,11 +1,11 @@
-// `npm run bench`: the benchmarks of issues 2, 3, 10, 11, 12, 24, 25 and 26 in one run (10, 11 and 24 partly over an
+// `npm run bench`: the benchmarks of issues 2, 3, 10, 11, 12, 24, 25, 26 and 38 in one run (10, 11 and 24 partly over an
 // account holding 1,000,000 bookings), each figure next to its ceiling, written to bench/RESULTS.md and printed. Bounded: every load
 // runs for a fixed time or request count, every wait has a
 // deadline, all traffic goes to 127.0.0.1, and every child process is stopped at the end or on Ctrl+C.
 //
 // Knobs (environment): BENCH_DURATION (s per run, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32),
 // BENCH_WORKER_JOBS (100000), BENCH_WORKER_CONCURRENCY (the worker's default WORKER_CONCURRENCY), BENCH_USAGE_ENTRIES (10000000), BENCH_LOG_LEVEL
-// (info), BENCH_ONLY (comma list of partner, lifecycle, usage, worker, console, million, webhooks, overhead, files, operator-day, octo: a partial run, written to
+// (info), BENCH_ONLY (comma list of partner, lifecycle, usage, worker, console, million, webhooks, overhead, files, operator-day, octo, mail: a partial run, written to
 // bench/.tmp/RESULTS.partial.md instead), CHROMIUM_PATH (the console's browser, /usr/bin/chromium),
 // DATABASE_URL / REDIS_URL / BENCH_DATABASE_URL, PGOPTIONS (passed to every process, e.g. '-c jit=off') and
 // BENCH_NODE_OPTIONS (NODE_OPTIONS of every process under test, e.g. '--max-old-space-size=128'), both recorded
@@ -29,6 +29,7 @@ import { ensureBookingsLoaded } from './load-bookings.js';
 import { consoleSection } from './sections/console.js';
 import { filesSection } from './sections/files.js';
 import { lifecycleSection } from './sections/lifecycle.js';
+import { mailSection } from './sections/mail.js';
 import { millionSection } from './sections/million.js';
 import { octoSection } from './sections/octo.js';
 import { operatorDaySection } from './sections/operator-day.js';
@@ -148,6 +149,7 @@ async function main(): Promise<void> {
     ['files', filesSection],
     ['operator-day', (c) => operatorDaySection(c, millionLoad)],
     ['octo', octoSection],
+    ['mail', mailSection],
   ];
   for (const [name, run] of plan) {
     if (only && !only.has(name)) continue;

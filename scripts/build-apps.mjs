@@ -18,6 +18,8 @@ const apps = [
   { entry: 'apps/metering-worker/src/main.ts', out: 'apps/metering-worker/dist/main.js' },
   { entry: 'apps/webhook-worker/src/main.ts', out: 'apps/webhook-worker/dist/main.js' },
   { entry: 'apps/booking-worker/src/main.ts', out: 'apps/booking-worker/dist/main.js' },
+  { entry: 'apps/mail-worker/src/main.ts', out: 'apps/mail-worker/dist/main.js' },
+  { entry: 'apps/mail-worker/src/smtp-catcher-main.ts', out: 'apps/mail-worker/dist/smtp-catcher.js' },
 ];
 
 const external = ['pg-native', 'msgpackr-extract', 'swagger-ui-dist', 'cpu-features', 'ssh2'];

@@ -32,6 +32,10 @@ const metricsEnabled = env.METRICS_ENABLED !== 'false';
 const gatewayPort: PortClaim = { port, host, variable: 'PORT' };
 const postgresPort: PortClaim = { port: Number(env.EMBEDDED_PG_PORT ?? 54329), host: '127.0.0.1', variable: 'EMBEDDED_PG_PORT' };
 const redisPort: PortClaim = { port: Number(env.EMBEDDED_REDIS_PORT ?? 63790), host: '127.0.0.1', variable: 'EMBEDDED_REDIS_PORT' };
+// Without SMTP_URL the stack's e-mails go to a local catcher that keeps them (docs/emails.md).
+const ownSmtp = !env.SMTP_URL;
+const smtpCatcherPort: PortClaim = { port: port + 25, host: '127.0.0.1', variable: 'PORT', derived: "PORT + 25, the local mail catcher's" };
+const smtpUrl = env.SMTP_URL ?? `smtp://127.0.0.1:${smtpCatcherPort.port}`;
 
 // Each app's port and its metrics server's follow from PORT: the APIs at + 1 to + 3, the metrics at + 101 to + 106.
 interface App {
@@ -48,6 +52,7 @@ const APPS = {
   'metering-worker': { entry: 'apps/metering-worker/dist/main.js', title: 'the metering worker', metricsOffset: 104 },
   'webhook-worker': { entry: 'apps/webhook-worker/dist/main.js', title: 'the webhook worker', metricsOffset: 105 },
   'booking-worker': { entry: 'apps/booking-worker/dist/main.js', title: 'the booking worker', metricsOffset: 106 },
+  'mail-worker': { entry: 'apps/mail-worker/dist/main.js', title: 'the mail worker', metricsOffset: 107 },
 } as const satisfies Record<string, App>;
 type AppName = keyof typeof APPS;
 const APP_NAMES = Object.keys(APPS) as AppName[];
@@ -109,7 +114,13 @@ async function plan(): Promise<Plan> {
 
 /** Fails before anything starts: a port in use, or a redis-server to run that is not installed. */
 async function checkPlan({ ownPostgres, ownRedis }: Plan): Promise<void> {
-  const ports = [gatewayPort, ...APP_NAMES.flatMap(appPorts), ...(ownPostgres ? [postgresPort] : []), ...(ownRedis ? [redisPort] : [])];
+  const ports = [
+    gatewayPort,
+    ...APP_NAMES.flatMap(appPorts),
+    ...(ownPostgres ? [postgresPort] : []),
+    ...(ownRedis ? [redisPort] : []),
+    ...(ownSmtp ? [smtpCatcherPort] : []),
+  ];
   const taken = await portInUse(ports);
   if (taken) throw taken;
   if (ownRedis && spawnSync('redis-server', ['--version']).error) {
@@ -209,6 +220,15 @@ function runApp(name: AppName, extraEnv: Record<string, string>): Promise<void> 
   return supervisor.add({ ...service, ports: appPorts(name) });
 }
 
+/** The local SMTP server the mail worker sends to when no SMTP_URL is given: every message kept as a .eml file. */
+function runSmtpCatcher(directory: string): Promise<void> {
+  const service = commandService('smtp-catcher', process.execPath, ['apps/mail-worker/dist/smtp-catcher.js'], {
+    cwd: repoRoot,
+    env: { ...env, SMTP_CATCHER_PORT: String(smtpCatcherPort.port), SMTP_CATCHER_DIR: directory },
+  });
+  return supervisor.add({ ...service, ports: [smtpCatcherPort] });
+}
+
 async function waitUntilReady(url: string, name: string): Promise<void> {
   for (let i = 0; i < 300; i++) {
     try {
@@ -267,6 +287,7 @@ async function main(): Promise<void> {
   // Locally, webhooks may go to a receiver on this machine; production allows no private destination. The partner API
   // (registration) and the webhook worker (every delivery) must agree, or one accepts what the other refuses.
   const webhookHosts = { WEBHOOK_ALLOWED_HOSTS: env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost' };
+  if (ownSmtp) await runSmtpCatcher(path.join(dataDir, 'mail'));
   await Promise.all([
     runApp('partner-api', { ...api, ...webhookHosts, ...metricsEnv('partner-api'), PORT: String(apiPort('partner-api')) }),
     runApp('usage-api', { ...api, ...metricsEnv('usage-api'), PORT: String(apiPort('usage-api')) }),
@@ -274,6 +295,7 @@ async function main(): Promise<void> {
     runApp('metering-worker', { ...shared, ...metricsEnv('metering-worker') }),
     runApp('webhook-worker', { ...shared, ...webhookHosts, ...metricsEnv('webhook-worker') }),
     runApp('booking-worker', { ...shared, ...metricsEnv('booking-worker') }),
+    runApp('mail-worker', { ...shared, ...metricsEnv('mail-worker'), SMTP_URL: smtpUrl }),
   ]);
   await Promise.all([waitUntilReady(partnerUrl, 'partner-api'), waitUntilReady(usageUrl, 'usage-api'), waitUntilReady(operatorUrl, 'operator-api')]);
 
@@ -295,10 +317,11 @@ async function main(): Promise<void> {
 
   Base URL     ${baseUrl}
   API docs     ${baseUrl}/docs   (OpenAPI: ${baseUrl}/openapi.json)
-  Metrics      ${metricsEnabled ? `http://127.0.0.1:${port + 101}/metrics to :${port + 106}/metrics (partner, usage, operator API, metering, webhook and booking workers; not through the gateway)` : 'off (METRICS_ENABLED=false)'}
+  Metrics      ${metricsEnabled ? `http://127.0.0.1:${port + 101}/metrics to :${port + 107}/metrics (partner, usage, operator API, metering, webhook, booking and mail workers; not through the gateway)` : 'off (METRICS_ENABLED=false)'}
   Console      ${baseUrl}/console   ${owner ? `sign in as ${owner.Email} / ${owner.Password}` : `(${path.join(dataDir, 'demo-console.json')} is missing: npm run admin -- reset-password ...)`}
   Demo account ${DEMO_ACCOUNT_ID}   (the admin CLI's --account; npm run admin -- list-accounts)
   Queues       ${redisUrl} under the prefix ${prefix}
+  E-mails      ${ownSmtp ? `caught at ${smtpUrl}, kept in ${path.join(dataDir, 'mail')} (the console's E-mails page lists them; SMTP_URL sends them for real)` : `sent through ${smtpUrl.replace(/\/\/[^@/]*@/, '//***@')}`}
   Demo keys    ${
     keys
       ? Object.entries(keys)

@@ -29,8 +29,8 @@ export async function quietPort(followers: readonly number[] = []): Promise<numb
   }
 }
 
-/** A port for the gateway whose followers are free too: the APIs at + 1 to + 3, the processes' metrics servers at + 101 to + 106. */
-export const stackPort = (): Promise<number> => quietPort([1, 2, 3, 101, 102, 103, 104, 105, 106]);
+/** A port for the gateway whose followers are free too: the APIs at + 1 to + 3, the local mail catcher at + 25, the processes' metrics servers at + 101 to + 107. */
+export const stackPort = (): Promise<number> => quietPort([1, 2, 3, 25, 101, 102, 103, 104, 105, 106, 107]);
 
 /** A temporary data directory the embedded PostgreSQL can use: where we are root, it runs as the 'postgres' user. */
 export async function stackDataDir(): Promise<string> {

@@ -14,6 +14,8 @@ import { AuditPage } from './pages/audit.js';
 import { AvailabilityPage } from './pages/availability.js';
 import { BookingsPage } from './pages/bookings.js';
 import { ChangePasswordPage, FirstPasswordPage } from './pages/change-password.js';
+import { EmailTemplatesPage } from './pages/email-templates.js';
+import { EmailsPage } from './pages/emails.js';
 import { FailedEventsPage } from './pages/failed-events.js';
 import { KeysPage } from './pages/keys.js';
 import { ManifestPage } from './pages/manifest.js';
@@ -43,6 +45,8 @@ const PAGES: readonly ConsolePage[] = [
   { path: '/users', label: 'Users', operation: 'listOperatorUsers', page: UsersPage },
   { path: '/failed-events', label: 'Failed events', operation: 'listFailedEvents', page: FailedEventsPage },
   { path: '/audit', label: 'Audit', operation: 'listOperatorAudit', page: AuditPage },
+  { path: '/emails', label: 'E-mails', operation: 'listMailMessages', page: EmailsPage },
+  { path: '/email-templates', label: 'Templates', operation: 'updateMailSettings', page: EmailTemplatesPage },
   { path: '/password', label: null, operation: 'changeOwnPassword', page: ChangePasswordPage },
 ];
 

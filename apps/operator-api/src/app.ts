@@ -43,6 +43,12 @@ import { mountRevokeOperatorKey } from './routes/revoke-operator-key.js';
 import { mountSignIn } from './routes/sign-in.js';
 import { mountSignOut } from './routes/sign-out.js';
 import { mountUndoOperatorCheckIn } from './routes/undo-operator-check-in.js';
+import { mountGetMailSettings } from './routes/get-mail-settings.js';
+import { mountUpdateMailSettings } from './routes/update-mail-settings.js';
+import { mountPreviewMail } from './routes/preview-mail.js';
+import { mountSendTestMail } from './routes/send-test-mail.js';
+import { mountListMailMessages } from './routes/list-mail-messages.js';
+import { mountSetPartnerCustomerEmails } from './routes/set-partner-customer-emails.js';
 
 export function createOperatorApp(deps: OperatorAppDeps): Express {
   const app = createHttpApp({
@@ -93,6 +99,12 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           createOperatorUser: mountCreateOperatorUser,
           disableOperatorUser: mountDisableOperatorUser,
           listOperatorAudit: mountListOperatorAudit,
+          getMailSettings: mountGetMailSettings,
+          updateMailSettings: mountUpdateMailSettings,
+          previewMail: mountPreviewMail,
+          sendTestMail: mountSendTestMail,
+          listMailMessages: mountListMailMessages,
+          setPartnerCustomerEmails: mountSetPartnerCustomerEmails,
         },
         deps,
       );

@@ -144,6 +144,16 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
     return { params: { UserID: user.id }, status: 200 };
   },
   listOperatorAudit: async () => ({ query: 'Action=user.created&Limit=5', status: 200 }),
+  getMailSettings: async () => ({ status: 200 }),
+  updateMailSettings: async () => ({ body: { ReminderHours: 24 + (++made % 10) }, status: 200 }),
+  previewMail: async () => ({ body: { Kind: 'confirmation' }, status: 200 }),
+  sendTestMail: async () => ({ body: { Kind: 'reminder', To: `owner-test-${++made}@example.com` }, status: 201 }),
+  listMailMessages: async () => ({ query: 'Limit=5', status: 200 }),
+  setPartnerCustomerEmails: async () => ({
+    params: { PartnerID: (await createApiKey(db.pool, operator.account.id, { name: `Reseller ${++made}`, scopes: ['ota'] })).partnerId! },
+    body: { Enabled: true },
+    status: 204,
+  }),
 };
 
 const SESSION_OPERATIONS = OPERATOR_OPERATIONS.filter(

@@ -233,3 +233,18 @@ export const fileStoreEnv = {
   },
   FILE_STORE_S3_SECRET_ACCESS_KEY: { type: 'string', default: '', description: 'The secret of FILE_STORE_S3_ACCESS_KEY_ID.' },
 } as const;
+
+/** Where the platform's own e-mails go (the mail worker sends them; docs/emails.md). */
+export const smtpEnv = {
+  SMTP_URL: {
+    type: 'string',
+    description:
+      'The SMTP server the mail worker sends through: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://user:pass@host:465. `npm start` without it runs a local catcher (every message kept under .data/mail) and points the worker at it.',
+  },
+  MAIL_FROM: {
+    type: 'string',
+    default: 'bookings@localhost',
+    pattern: '^[^\\s@<>]+@[^\\s@<>]+$',
+    description: "The envelope sender and From address of every customer e-mail; the account's sender name is shown with it and its reply-to address answers.",
+  },
+} as const;

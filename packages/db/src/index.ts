@@ -33,3 +33,4 @@ export * from './octo.repository.js';
 export * from './operator-day.repository.js';
 export * from './audit.repository.js';
 export * from './sandbox.repository.js';
+export * from './mail.repository.js';

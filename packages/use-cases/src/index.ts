@@ -24,3 +24,4 @@ export * from './octo.js';
 export * from './operator-bookings.js';
 export * from './operator-reports.js';
 export * from './operator-audit.js';
+export * from './mail-settings.js';

@@ -38,6 +38,12 @@ import { revokeOperatorKeyOperation } from './revoke-operator-key.js';
 import { signInOperation } from './sign-in.js';
 import { signOutOperation } from './sign-out.js';
 import { undoOperatorCheckInOperation } from './undo-operator-check-in.js';
+import { getMailSettingsOperation } from './get-mail-settings.js';
+import { updateMailSettingsOperation } from './update-mail-settings.js';
+import { previewMailOperation } from './preview-mail.js';
+import { sendTestMailOperation } from './send-test-mail.js';
+import { listMailMessagesOperation } from './list-mail-messages.js';
+import { setPartnerCustomerEmailsOperation } from './set-partner-customer-emails.js';
 
 /** The operator console's API (session cookie or admin key). */
 export const OPERATOR_OPERATIONS = [
@@ -78,4 +84,10 @@ export const OPERATOR_OPERATIONS = [
   createOperatorUserOperation,
   disableOperatorUserOperation,
   listOperatorAuditOperation,
+  getMailSettingsOperation,
+  updateMailSettingsOperation,
+  previewMailOperation,
+  sendTestMailOperation,
+  listMailMessagesOperation,
+  setPartnerCustomerEmailsOperation,
 ] as const;

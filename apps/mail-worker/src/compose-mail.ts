@@ -1,0 +1,70 @@
+// A claimed message as the customer will read it: the account's template for its kind (or the built-in one) filled
+// with the booking, its times in the account's zone and locale.
+import type { DueMail } from '@backbone/db';
+import {
+  DEFAULT_MAIL_TEMPLATES,
+  formatMailTime,
+  renderMail,
+  TEMPLATE_KINDS,
+  type MailTemplate,
+  type MailValues,
+  type RenderedMail,
+  type TemplateKind,
+} from '@backbone/domain';
+
+/**
+ * The link to the online booking page where the customer sees, changes or cancels the booking. The page and its
+ * manage token come with the online booking page (branches h-shop/h-page): until a booking carries one this answers
+ * null, and the templates' {{#manageLink}} sections stay empty.
+ */
+export function manageLinkFor(booking: NonNullable<DueMail['booking']>): string | null {
+  void booking;
+  return null;
+}
+
+const isTemplateKind = (kind: string): kind is TemplateKind => (TEMPLATE_KINDS as readonly string[]).includes(kind);
+
+export function templateFor(mail: Pick<DueMail, 'kind' | 'settings'>): MailTemplate | null {
+  if (!isTemplateKind(mail.kind)) return null;
+  return mail.settings.templates[mail.kind] ?? DEFAULT_MAIL_TEMPLATES[mail.kind];
+}
+
+/** A local date (YYYY-MM-DD) as the locale writes it, for the "it was" of a change e-mail. */
+function localDate(date: string, locale: string): string {
+  const instant = new Date(`${date}T12:00:00Z`);
+  return Number.isNaN(instant.getTime()) ? date : formatMailTime(instant, 'UTC', locale).date;
+}
+
+export function mailValues(mail: DueMail): MailValues {
+  const booking = mail.booking;
+  if (!booking) return { accountName: mail.accountName };
+  const { date, time } = formatMailTime(booking.startsAt, mail.timeZone, mail.settings.locale);
+  // booking.updated's snapshot of the timeslot and party before the change (schema in the job catalog).
+  const previous: { Date?: string; Time?: string; Participants?: number } | null =
+    typeof mail.data.Previous === 'object' && mail.data.Previous !== null ? mail.data.Previous : null;
+  const manageLink = manageLinkFor(booking);
+  const reason = typeof mail.data.Reason === 'string' ? mail.data.Reason : null;
+  return {
+    accountName: mail.settings.senderName ?? mail.accountName,
+    reference: booking.reference,
+    firstName: booking.customer.FirstName ?? '',
+    lastName: booking.customer.LastName ?? '',
+    activityName: booking.activityName,
+    date,
+    time,
+    participants: String(booking.participants),
+    ...(previous?.Date ? { previousDate: localDate(previous.Date, mail.settings.locale) } : {}),
+    ...(previous?.Time ? { previousTime: previous.Time } : {}),
+    ...(previous?.Participants ? { previousParticipants: String(previous.Participants) } : {}),
+    ...(reason ? { reason } : {}),
+    ...(manageLink ? { manageLink } : {}),
+  };
+}
+
+/** The message's subject and bodies: as rendered before, or rendered now. */
+export function composeMail(mail: DueMail): RenderedMail {
+  if (mail.rendered) return mail.rendered;
+  const template = templateFor(mail);
+  if (!template) throw new Error(`no template for a ${mail.kind} message`);
+  return renderMail(template, mailValues(mail));
+}

@@ -1,0 +1,96 @@
+// One pass of the mail worker. Due messages are claimed (FOR UPDATE SKIP LOCKED: two workers never hold one row),
+// sent, and their outcome recorded in the same transaction, so a worker killed mid-batch leaves its rows queued and
+// they are sent again (a resend, which SMTP's at-least-once allows). Each sent message's workflow-email.sent event
+// is published after that commit under the EventID fixed when the row was written, and stamped published once the
+// queue took it: a kill between send and publish publishes it on the next pass, and the metering worker's dedupe key
+// (event:<EventID>) keeps a resent message to one metered entry.
+import type { Logger } from 'pino';
+import {
+  awaitDurable,
+  claimDueMail,
+  listUnpublishedMailEvents,
+  markMailEventsPublished,
+  recordMailOutcomes,
+  withTransaction,
+  type DueMail,
+  type MailOutcome,
+  type Pool,
+} from '@backbone/db';
+import type { EventPublisher } from '@backbone/publisher';
+import { composeMail } from './compose-mail.js';
+import type { MailSender } from './smtp-sender.js';
+
+export interface MailDeliveryOptions {
+  pool: Pool;
+  sender: MailSender;
+  publisher: EventPublisher;
+  from: string;
+  batchSize: number;
+  retryBaseMs: number;
+  giveUpAfterMs: number;
+  logger: Logger;
+}
+
+const MAX_RETRY_WAIT_MS = 3_600_000;
+
+/** Why a message is no longer wanted, or null: a reminder only for a booking still confirmed (the trigger withdraws it on a cancel or a move; this is the last look). */
+function withdrawn(mail: DueMail): string | null {
+  if (mail.kind === 'reminder' && mail.booking?.status !== 'confirmed') return `booking ${mail.booking?.status ?? 'gone'}`;
+  return null;
+}
+
+async function attempt(mail: DueMail, options: MailDeliveryOptions): Promise<{ rendered: DueMail['rendered']; outcome: MailOutcome }> {
+  const reason = withdrawn(mail);
+  if (reason) return { rendered: null, outcome: { kind: 'cancelled', reason } };
+  let rendered: NonNullable<DueMail['rendered']>;
+  try {
+    rendered = composeMail(mail);
+  } catch (error) {
+    return { rendered: null, outcome: { kind: 'failed', error: `does not render: ${(error as Error).message}` } };
+  }
+  const result = await options.sender.send({
+    from: { name: mail.settings.senderName ?? mail.accountName, address: options.from },
+    replyTo: mail.settings.replyTo,
+    to: mail.toAddress,
+    ...rendered,
+    headers: mail.booking ? { 'X-Booking-Reference': mail.booking.reference } : {},
+  });
+  if (result.kind === 'accepted') return { rendered, outcome: { kind: 'sent', providerMessageId: result.messageId } };
+  const failingFor = mail.firstFailureAt ? Date.now() - mail.firstFailureAt.getTime() : 0;
+  if (result.kind === 'permanent' || failingFor >= options.giveUpAfterMs) return { rendered, outcome: { kind: 'failed', error: result.error } };
+  const wait = Math.min(MAX_RETRY_WAIT_MS, options.retryBaseMs * 2 ** mail.attempts);
+  return { rendered, outcome: { kind: 'retry', error: result.error, nextAttemptAt: new Date(Date.now() + wait) } };
+}
+
+/** Sends up to a batch of due messages; answers how many it claimed. */
+export async function deliverDueMail(options: MailDeliveryOptions): Promise<number> {
+  const claimed = await withTransaction(options.pool, async (client) => {
+    const due = await claimDueMail(client, options.batchSize);
+    if (due.length === 0) return 0;
+    // A booking commits without waiting for the disk: its e-mail must not leave before the booking is durable.
+    await awaitDurable(options.pool);
+    const results = await Promise.all(due.map(async (mail) => ({ id: mail.id, ...(await attempt(mail, options)) })));
+    await recordMailOutcomes(client, results);
+    for (const { id, outcome } of results) if (outcome.kind !== 'sent') options.logger.info({ mailId: id, outcome }, 'mail not sent');
+    return due.length;
+  });
+  await publishSentEvents(options);
+  return claimed;
+}
+
+/** Publishes the workflow-email.sent event of every sent message whose event the queue has not taken yet. */
+export async function publishSentEvents(options: Pick<MailDeliveryOptions, 'pool' | 'publisher'>, limit = 1000): Promise<number> {
+  const events = await listUnpublishedMailEvents(options.pool, limit);
+  if (events.length === 0) return 0;
+  await options.publisher.publishBulk(
+    events.map((event) => ({
+      name: 'workflow-email.sent' as const,
+      payload: { EventID: event.eventId, AccountID: event.accountId, OccurredAt: event.sentAt },
+    })),
+  );
+  await markMailEventsPublished(
+    options.pool,
+    events.map((event) => event.id),
+  );
+  return events.length;
+}

@@ -77,7 +77,8 @@ BEGIN
       LEFT JOIN mail_settings s ON s.account_id = e.account_id
       LEFT JOIN partners p ON p.account_id = b.account_id AND p.id = b.partner_id
      WHERE e.type IN ('booking.created', 'booking.confirmed', 'booking.updated', 'booking.cancelled')
-       -- An address no mail server would take (OCTO's contact is free text) is skipped, never a failed booking.
+       -- Every channel refuses an invalid address at booking time; one that got in another way (an old row, the admin
+       -- CLI) is skipped here rather than failing the booking's transaction.
        AND b.customer->>'Email' ~ '^[^\s@<>()",;:\\]+@[^\s@<>()",;:\\]+$' AND length(b.customer->>'Email') <= 254
        AND CASE b.channel WHEN 'online' THEN coalesce(s.online_enabled, true)
                           WHEN 'pos' THEN coalesce(s.pos_enabled, true)

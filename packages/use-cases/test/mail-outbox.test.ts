@@ -76,7 +76,7 @@ describe('mail outbox rows', () => {
     expect(await setPartnerCustomerEmails(db.pool, accountId, partner.id, true)).toBe(true);
     await book('ota', 'partner-on@example.com');
     expect((await mailsTo('partner-on@example.com')).map((m) => m.kind)).toEqual(['confirmation', 'reminder']);
-    // OCTO's contact e-mail is free text: an address no server takes is skipped, and the booking stands.
+    // An address no server takes (the APIs refuse it; the use case alone does not) is skipped, and the booking stands.
     const reference = await book('ota', 'not an address');
     expect(reference).toMatch(/./);
     expect(await mailsTo('not an address')).toEqual([]);

@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import type { OperatorTimeslot } from '@backbone/contracts/browser';
-import { addDays, mondayOf, today, weekdayLabel } from '../api/dates.js';
+import { addDays, today, weekdayLabel } from '../api/dates.js';
 import { useActivities } from '../api/activities.hooks.js';
 import { useTimeslotChange, useTimeslots } from '../api/availability.hooks.js';
 import { useMay } from '../api/session.hooks.js';
@@ -108,7 +108,8 @@ export function AvailabilityPage() {
   const may = useMay();
   const activityId = state.ActivityID ?? activities.data?.[0]?.ActivityID;
   const activity = activities.data?.find((a) => a.ActivityID === activityId);
-  const week = mondayOf(state.Week ?? today());
+  // Seven days from the one asked for, today's by default: the page opens on today, not on a week half gone.
+  const week = state.Week ?? today();
   const days = Array.from({ length: 7 }, (_, i) => addDays(week, i));
   const timeslots = useTimeslots(activityId, days[0]!, days[6]!);
   return (
@@ -125,11 +126,13 @@ export function AvailabilityPage() {
             <ActivityPicker activities={activities.data} value={activityId} onChange={(id) => setState({ ActivityID: id })} />
             <div className="week-nav" role="group" aria-label="Week">
               <button type="button" className="secondary" onClick={() => setState({ Week: addDays(week, -7) })}>
-                ← Previous week
+                ← Previous 7 days
               </button>
-              <span className="week-label">Week of {weekdayLabel(week)}</span>
+              <span className="week-label">
+                {weekdayLabel(week)} to {weekdayLabel(addDays(week, 6))}
+              </span>
               <button type="button" className="secondary" onClick={() => setState({ Week: addDays(week, 7) })}>
-                Next week →
+                Next 7 days →
               </button>
             </div>
           </div>

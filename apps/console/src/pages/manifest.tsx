@@ -1,6 +1,7 @@
 // The day's manifest: who is coming to each timeslot of a date (one activity or all), with one-tap check-in for the
 // guide at the door (a phone), and a print view of one table per timeslot without the navigation. The date and the
 // activity live in the URL, so Availability links to a slot's manifest.
+import { useEffect, useRef } from 'react';
 import type { ResultOf } from '@backbone/contracts/browser';
 import type { getOperatorManifestOperation } from '@backbone/contracts/browser';
 import { Link } from 'wouter';
@@ -24,6 +25,19 @@ function CheckIn({ booking }: { booking: ManifestBooking }) {
   const may = useMay();
   const action = useBookingAction(booking.Reference);
   const name = customerName(booking.Customer);
+  // Check in and Undo are different buttons: the one that appears takes the focus from the one that was pressed.
+  const pressed = useRef(false);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!pressed.current) return;
+    pressed.current = false;
+    button.current?.focus();
+  }, [booking.CheckedInAt]);
+  const act = (change: 'check-in' | 'undo-check-in') => {
+    if (action.isPending) return;
+    pressed.current = true;
+    action.mutate({ action: change });
+  };
   if (booking.CheckedInAt !== null)
     return (
       <span className="checked-in">
@@ -33,10 +47,11 @@ function CheckIn({ booking }: { booking: ManifestBooking }) {
         {time.format(new Date(booking.CheckedInAt))}
         {may('undoOperatorCheckIn') && (
           <button
+            ref={button}
             type="button"
             className="secondary small no-print"
-            onClick={() => action.mutate({ action: 'undo-check-in' })}
-            disabled={action.isPending}
+            onClick={() => act('undo-check-in')}
+            aria-disabled={action.isPending}
             aria-label={`Undo check-in of ${name}`}
           >
             Undo
@@ -48,13 +63,7 @@ function CheckIn({ booking }: { booking: ManifestBooking }) {
   if (!may('checkInOperatorBooking')) return <span className="muted">Not yet</span>;
   return (
     <>
-      <button
-        type="button"
-        className="check-in"
-        onClick={() => action.mutate({ action: 'check-in' })}
-        disabled={action.isPending}
-        aria-label={`Check in ${name}`}
-      >
+      <button ref={button} type="button" className="check-in" onClick={() => act('check-in')} aria-disabled={action.isPending} aria-label={`Check in ${name}`}>
         Check in
       </button>
       <span className="print-only print-box" aria-hidden="true" />

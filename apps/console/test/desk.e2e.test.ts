@@ -80,4 +80,21 @@ describe('console: at the desk', () => {
     expect(await layoutProblems(page)).toEqual([]);
     await screenshot(page, 'header', false);
   });
+
+  it('shows the sale form’s limits before anything is sent: the party size, then the places left', async () => {
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/sale?ActivityID=${operator.activity.activityId}&Date=${date}&Time=23:59`);
+    await page.getByLabel('Timeslot').locator('option[value="23:59"]').waitFor({ state: 'attached' });
+    expect(await page.locator('#participants-limit').textContent()).toBe('At most 8 per booking; 7 left.');
+    await page.getByLabel('Participants').fill('20');
+    expect(await page.getByRole('alert').textContent()).toBe('At most 8 per booking for this activity.');
+    expect(await page.locator('.sale-total').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Sell' }).isDisabled()).toBe(true);
+    await page.getByLabel('Participants').fill('8');
+    expect(await page.getByRole('alert').textContent()).toBe('Only 7 places left at 23:59.');
+    await page.getByLabel('Participants').fill('2');
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await page.locator('.sale-total').textContent()).toContain('2 ×');
+    await screenshot(page, 'new-sale-limits');
+  });
 });

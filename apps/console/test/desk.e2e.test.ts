@@ -1,5 +1,5 @@
 // The desk's small frictions in Chromium at 1280 and 390 px: the focus stays on Check in / Undo (panel and manifest),
-// statuses in words, Availability opening on today, and the phone header's pages in one row that scrolls sideways.
+// statuses and counts in words, Availability opening on today, and the phone header's pages in one row that scrolls sideways.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bookDirect, createConsoleOperator, createSlot, layoutProblems, screenshot, signIn, useConsole, type ConsoleOperator } from './support.js';
 
@@ -44,6 +44,9 @@ describe('console: at the desk', () => {
     const page = browser.phone;
     await signIn(page, operatorApi.url, operator.staffEmail);
     await page.goto(`${operatorApi.url}/console/manifest?Date=${date}`);
+    // Counts in words, in the right number.
+    expect(await page.locator('.manifest-counts').first().textContent()).toContain('1 of 8 places · 1 booking ·');
+    expect(await page.getByLabel('Day totals').textContent()).toContain('1 participant in 1 booking,');
     await page.getByRole('button', { name: 'Check in Marta Silva' }).click();
     const undo = page.getByRole('button', { name: 'Undo check-in of Marta Silva' });
     await undo.waitFor();

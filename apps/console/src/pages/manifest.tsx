@@ -13,6 +13,7 @@ import { formatMoney } from '../api/money.js';
 import { useUrlState } from '../api/url-state.js';
 import { Empty, ErrorState, Loading, problemDetail } from '../components/states.js';
 import { customerName } from '../components/customer-inputs.js';
+import { countOf } from '../components/words.js';
 
 type Manifest = ResultOf<typeof getOperatorManifestOperation>;
 type ManifestSlot = Manifest['Timeslots'][number];
@@ -84,7 +85,7 @@ function SlotTable({ slot }: { slot: ManifestSlot }) {
           {slot.Time} · {slot.ActivityName}
         </h2>
         <span className="manifest-counts">
-          {slot.Totals.Participants} of {slot.Capacity} places · {slot.Totals.Bookings} bookings ·{' '}
+          {slot.Totals.Participants} of {countOf(slot.Capacity, 'place')} · {countOf(slot.Totals.Bookings, 'booking')} ·{' '}
           <span data-checked-in-count={slot.Totals.CheckedIn}>{slot.Totals.CheckedIn} checked in</span>
           {slot.Closed && <span className="tag">closed</span>}
         </span>
@@ -193,8 +194,8 @@ export function ManifestPage() {
       {manifest.data && (
         <>
           <p className="manifest-totals" aria-label="Day totals">
-            {weekdayLabel(manifest.data.Date)}: {manifest.data.Totals.Participants} participants in {manifest.data.Totals.Bookings} bookings,{' '}
-            {manifest.data.Totals.CheckedIn} checked in
+            {weekdayLabel(manifest.data.Date)}: {countOf(manifest.data.Totals.Participants, 'participant')} in{' '}
+            {countOf(manifest.data.Totals.Bookings, 'booking')}, {manifest.data.Totals.CheckedIn} checked in
           </p>
           {manifest.data.Timeslots.length === 0 ? (
             <Empty>No timeslots on this day.</Empty>

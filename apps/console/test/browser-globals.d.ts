@@ -9,6 +9,7 @@ interface PageElement {
   getBoundingClientRect(): { left: number; right: number; width: number; height: number };
   closest(selector: string): PageElement | null;
   matches(selector: string): boolean;
+  parentElement: PageElement | null;
 }
 declare const document: {
   cookie: string;
@@ -17,4 +18,4 @@ declare const document: {
   querySelectorAll(selector: string): ArrayLike<PageElement>;
 };
 declare const window: object;
-declare function getComputedStyle(element: PageElement): { display: string; visibility: string };
+declare function getComputedStyle(element: PageElement): { display: string; visibility: string; overflowX: string };

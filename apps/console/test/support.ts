@@ -149,8 +149,8 @@ export async function signIn(page: Page, baseUrl: string, email: string): Promis
 
 /**
  * What is wrong with the layout as it is now: an element reaching past the viewport's sides (or a page that scrolls
- * sideways), and a text box narrower than 120 px. Hidden elements, the skip link and screen-reader-only labels are
- * out of sight on purpose and skipped.
+ * sideways), and a text box narrower than 120 px. Hidden elements, the skip link, screen-reader-only labels and what
+ * lies inside a box that scrolls sideways are out of sight on purpose and skipped.
  */
 export async function layoutProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -162,6 +162,10 @@ export async function layoutProblems(page: Page): Promise<string[]> {
       ` "${(el.textContent ?? '').trim().slice(0, 40)}"`;
     for (const el of Array.from(document.querySelectorAll('body *'))) {
       if (el.closest('.skip-link, .sr-only')) continue;
+      // Inside a box that scrolls sideways (the phone's row of pages) an element may lie past the edge: it is scrolled to.
+      let scroller = el.parentElement;
+      while (scroller && !['auto', 'scroll'].includes(getComputedStyle(scroller).overflowX)) scroller = scroller.parentElement;
+      if (scroller) continue;
       const style = getComputedStyle(el);
       if (style.display === 'none' || style.visibility === 'hidden') continue;
       const box = el.getBoundingClientRect();

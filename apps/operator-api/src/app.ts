@@ -36,6 +36,7 @@ import { mountListOperatorKeys } from './routes/list-operator-keys.js';
 import { mountListOperatorQuestions } from './routes/list-operator-questions.js';
 import { mountListOperatorTimeslots } from './routes/list-operator-timeslots.js';
 import { mountListOperatorUsers } from './routes/list-operator-users.js';
+import { mountRemoveEmptyTimeslots } from './routes/remove-empty-timeslots.js';
 import { mountReopenTimeslot } from './routes/reopen-timeslot.js';
 import { mountRescheduleOperatorBooking } from './routes/reschedule-operator-booking.js';
 import { mountReplayFailedEvent } from './routes/replay-failed-event.js';
@@ -95,6 +96,7 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           listOperatorQuestions: mountListOperatorQuestions,
           addOperatorQuestion: mountAddOperatorQuestion,
           generateTimeslots: mountGenerateTimeslots,
+          removeEmptyTimeslots: mountRemoveEmptyTimeslots,
           listOperatorUsers: mountListOperatorUsers,
           createOperatorUser: mountCreateOperatorUser,
           disableOperatorUser: mountDisableOperatorUser,

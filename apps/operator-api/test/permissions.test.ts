@@ -134,6 +134,11 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
     body: { From: dayFromNow(20), To: dayFromNow(26), Days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], Times: ['09:00'], Capacity: 8 },
     status: 201,
   }),
+  removeEmptyTimeslots: async () => ({
+    params: { ActivityID: operator.activity.activityId },
+    body: { From: dayFromNow(20), To: dayFromNow(26), Times: ['09:00'] },
+    status: 200,
+  }),
   listOperatorUsers: async () => ({ status: 200 }),
   createOperatorUser: async () => ({ body: { Email: `new-${++made}@example.com`, Role: 'staff' }, status: 201 }),
   disableOperatorUser: async () => {

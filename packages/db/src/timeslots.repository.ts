@@ -120,3 +120,64 @@ export async function setTimeslotStatus(
   ]);
   return rowCount === 1;
 }
+
+/** Which of the planned timeslots exist already for the activity, as `date time` (a generation's preview of clashes). */
+export async function findExistingTimeslots(
+  db: Db,
+  accountId: string,
+  activityInternalId: number,
+  timeslots: readonly PlannedTimeslot[],
+): Promise<Set<string>> {
+  if (timeslots.length === 0) return new Set();
+  const { rows } = await db.query<{ slot: string }>(
+    `SELECT to_char(t.local_date, 'YYYY-MM-DD') || ' ' || to_char(t.local_time, 'HH24:MI') AS slot
+       FROM timeslots t
+       JOIN unnest($3::date[], $4::time[]) AS x(d, tm) ON t.local_date = x.d AND t.local_time = x.tm
+      WHERE t.account_id = $1 AND t.activity_id = $2`,
+    [accountId, activityInternalId, timeslots.map((s) => s.localDate), timeslots.map((s) => s.localTime)],
+  );
+  return new Set(rows.map((r) => r.slot));
+}
+
+export interface EmptyTimeslotRange {
+  from: string;
+  to: string;
+  /** ISO weekdays (1 Monday .. 7 Sunday); empty: every day. */
+  isoWeekdays: readonly number[];
+  /** Local times (HH:MM); empty: every time. */
+  times: readonly string[];
+}
+
+/**
+ * The activity's timeslots in the range that no booking ever named (cancelled and lapsed ones included: their history
+ * points at the slot), and how many in the range have one; `remove`: deletes those, in one statement, locking them
+ * so that a booking made meanwhile keeps its slot (a booking's reservation updates the slot's row first).
+ */
+export async function emptyTimeslots(
+  db: Db,
+  accountId: string,
+  activityInternalId: number,
+  range: EmptyTimeslotRange,
+  remove: boolean,
+): Promise<{ empty: { date: string; time: string }[]; withBookings: number }> {
+  const { rows } = await db.query<{ local_date: string; local_time: string; empty: boolean }>(
+    `WITH candidates AS (
+       SELECT t.id, t.local_date, t.local_time,
+              NOT EXISTS (SELECT 1 FROM bookings b WHERE b.timeslot_id = t.id) AND t.booked = 0 AS empty
+         FROM timeslots t
+        WHERE t.account_id = $1 AND t.activity_id = $2 AND t.local_date BETWEEN $3::date AND $4::date
+          AND (cardinality($5::int[]) = 0 OR extract(isodow FROM t.local_date)::int = ANY ($5::int[]))
+          AND (cardinality($6::time[]) = 0 OR t.local_time = ANY ($6::time[]))
+        ORDER BY t.local_date, t.local_time
+        FOR UPDATE OF t
+     ), removed AS (
+       DELETE FROM timeslots t USING candidates c WHERE $7 AND c.empty AND t.id = c.id AND t.account_id = $1
+     )
+     SELECT to_char(local_date, 'YYYY-MM-DD') AS local_date, to_char(local_time, 'HH24:MI') AS local_time, empty FROM candidates`,
+    [accountId, activityInternalId, range.from, range.to, range.isoWeekdays, range.times, remove],
+  );
+  return {
+    empty: rows.filter((r) => r.empty).map((r) => ({ date: r.local_date, time: r.local_time })),
+    withBookings: rows.filter((r) => !r.empty).length,
+  };
+}

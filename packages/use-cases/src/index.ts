@@ -8,6 +8,7 @@ export * from './publish-platform-event.js';
 export * from './operator-passwords.js';
 export * from './operator-users.js';
 export * from './operator-own-password.js';
+export * from './operator-timeslot-removal.js';
 export * from './booking-details.js';
 export * from './booking-lifecycle.js';
 export * from './operator-timeslots.js';

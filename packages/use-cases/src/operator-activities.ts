@@ -7,6 +7,7 @@ import {
   createActivity,
   findAccount,
   findActivity,
+  findExistingTimeslots,
   inTransaction,
   insertTimeslots,
   recordAudit,
@@ -138,7 +139,14 @@ export async function addOperatorQuestion(
 export async function generateTimeslots(
   deps: { pool: Db },
   request: { accountId: string; activityId: string; pattern: TimeslotPattern; actor: AuditActor },
-): Promise<{ activity: Activity; created: number; existing: number; skipped: SkippedTimeslot[]; preview: PlannedTimeslot[] | null }> {
+): Promise<{
+  activity: Activity;
+  created: number;
+  existing: number;
+  skipped: SkippedTimeslot[];
+  /** DryRun: every timeslot of the pattern, and which of them (`date time`) exist already. */
+  preview: { timeslots: PlannedTimeslot[]; existing: Set<string> } | null;
+}> {
   const activity = await activityOf(deps.pool, request.accountId, request.activityId);
   const p = request.pattern;
   // A day-admission activity without times given gets its one admission slot a day, at the opening time, every day.
@@ -153,7 +161,10 @@ export async function generateTimeslots(
     // A 6-player room gets 6 places unless the operator says otherwise.
     capacity: p.Capacity ?? activity.maxParticipants,
   });
-  if (p.DryRun) return { activity, created: 0, existing: 0, skipped: plan.skipped, preview: plan.timeslots };
+  if (p.DryRun) {
+    const existing = await findExistingTimeslots(deps.pool, request.accountId, activity.id, plan.timeslots);
+    return { activity, created: 0, existing: existing.size, skipped: plan.skipped, preview: { timeslots: plan.timeslots, existing } };
+  }
   const { created, existing } = await inTransaction(deps.pool, async (client) => {
     const inserted = await insertTimeslots(client, request.accountId, activity.id, plan.timeslots);
     // A pattern whose timeslots all existed already changed nothing.

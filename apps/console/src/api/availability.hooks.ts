@@ -7,7 +7,9 @@ import {
   closeTimeslotOperation,
   generateTimeslotsOperation,
   listOperatorTimeslotsOperation,
+  removeEmptyTimeslotsOperation,
   reopenTimeslotOperation,
+  type EmptyTimeslotsRange,
   type TimeslotPattern,
 } from '@backbone/contracts/browser';
 import { BOOKINGS_POLL_MS, useRefreshPlaces } from './bookings.hooks.js';
@@ -47,6 +49,16 @@ export function useGenerateTimeslots() {
   return useMutation({
     mutationFn: ({ activityId, pattern }: { activityId: string; pattern: TimeslotPattern }) =>
       call(generateTimeslotsOperation, { params: { ActivityID: activityId }, body: pattern }),
-    onSettled: refresh,
+    onSettled: (_data, _error, { pattern }) => (pattern.DryRun ? undefined : refresh()),
+  });
+}
+
+/** A dry run first (nothing changes, nothing to refresh), then the removal itself. */
+export function useRemoveEmptyTimeslots() {
+  const refresh = useRefreshPlaces();
+  return useMutation({
+    mutationFn: ({ activityId, range }: { activityId: string; range: EmptyTimeslotsRange }) =>
+      call(removeEmptyTimeslotsOperation, { params: { ActivityID: activityId }, body: range }),
+    onSettled: (_data, _error, { range }) => (range.DryRun ? undefined : refresh()),
   });
 }

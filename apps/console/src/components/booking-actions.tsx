@@ -16,6 +16,7 @@ export function BookingActions({ booking }: { booking: BookingDetail }) {
   const action = useBookingAction(booking.Reference);
   const [form, setForm] = useState<Form>(null);
   const live = booking.Status === 'confirmed' || booking.Status === 'on_hold';
+  const checkedIn = booking.CheckedInAt !== null;
   if (!live) return null;
   const run = (change: BookingAction) => action.mutate(change, { onSuccess: () => setForm(null) });
   const toggle = (next: Form) => {
@@ -25,17 +26,18 @@ export function BookingActions({ booking }: { booking: BookingDetail }) {
   return (
     <section className="booking-actions" aria-label="Change the booking">
       <div className="action-row">
-        {booking.CheckedInAt === null
-          ? may('checkInOperatorBooking') && (
-              <button type="button" onClick={() => run({ action: 'check-in' })} disabled={action.isPending}>
-                Check in
-              </button>
-            )
-          : may('undoOperatorCheckIn') && (
-              <button type="button" className="secondary" onClick={() => run({ action: 'undo-check-in' })} disabled={action.isPending}>
-                Undo check-in
-              </button>
-            )}
+        {may(checkedIn ? 'undoOperatorCheckIn' : 'checkInOperatorBooking') && (
+          // One button for both, never disabled: the focus stays on it while it turns from one into the other (a
+          // disabled or replaced button drops the focus to the page's body).
+          <button
+            type="button"
+            className={checkedIn ? 'secondary' : undefined}
+            aria-disabled={action.isPending}
+            onClick={() => action.isPending || run({ action: checkedIn ? 'undo-check-in' : 'check-in' })}
+          >
+            {checkedIn ? 'Undo check-in' : 'Check in'}
+          </button>
+        )}
         {may('changeOperatorBooking') && (
           <button type="button" className="secondary" aria-expanded={form === 'edit'} onClick={() => toggle('edit')}>
             Edit

@@ -13,6 +13,7 @@ const ACTION_WORDS: Record<AuditAction, string> = {
   'activity.updated': 'Activity edited',
   'question.added': 'Waiver question added',
   'timeslots.generated': 'Timeslots generated',
+  'timeslots.removed': 'Empty timeslots removed',
   'timeslot.closed': 'Timeslot closed',
   'timeslot.reopened': 'Timeslot reopened',
   'timeslot.capacity_changed': 'Capacity changed',

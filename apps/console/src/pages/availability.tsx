@@ -1,14 +1,16 @@
-// Availability: one week of one activity, each timeslot with a booked/capacity bar; close, reopen, change capacity.
+// Availability: one week of one activity, each timeslot with a booked/capacity bar; close, reopen, change capacity;
+// generate timeslots and remove empty ones (schedule-forms.tsx), each previewed first.
 // The activity and the week live in the URL. The API refuses a capacity below what is booked; its detail is shown.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import type { OperatorTimeslot } from '@backbone/contracts/browser';
-import { addDays, mondayOf, today, weekdayLabel } from '../api/dates.js';
+import { addDays, today, weekdayLabel } from '../api/dates.js';
 import { useActivities } from '../api/activities.hooks.js';
-import { useGenerateTimeslots, useTimeslotChange, useTimeslots } from '../api/availability.hooks.js';
+import { useTimeslotChange, useTimeslots } from '../api/availability.hooks.js';
 import { useMay } from '../api/session.hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { ActivityPicker } from '../components/activity-picker.js';
+import { GenerateForm, RemoveEmptyForm } from '../components/schedule-forms.js';
 import { Empty, ErrorState, Loading, problemDetail } from '../components/states.js';
 
 const URL_STATE = ['ActivityID', 'Week'] as const;
@@ -100,76 +102,14 @@ function Slot({ slot, activityId }: { slot: OperatorTimeslot; activityId: string
   );
 }
 
-const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-
-/** Timeslots from a weekly pattern, as the admin CLI makes them; existing ones are kept. */
-function GenerateForm({ activityId, week, capacity }: { activityId: string; week: string; capacity: number }) {
-  const generate = useGenerateTimeslots();
-  // The capacity starts at the activity's own (a 6-player room gets 6-place slots unless the owner says otherwise).
-  const [form, setForm] = useState({ From: week, To: addDays(week, 27), Times: '09:00, 14:00', Capacity: String(capacity) });
-  const [days, setDays] = useState<(typeof WEEKDAYS)[number][]>(['sat', 'sun']);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const times = form.Times.split(',')
-      .map((t) => t.trim())
-      .filter((t) => t !== '');
-    generate.mutate({ activityId, pattern: { From: form.From, To: form.To, Days: days, Times: times, Capacity: Number(form.Capacity) } });
-  };
-  const toggle = (day: (typeof WEEKDAYS)[number]) => setDays(days.includes(day) ? days.filter((d) => d !== day) : [...days, day]);
-  return (
-    <details className="card generate">
-      <summary>Generate timeslots from a weekly pattern</summary>
-      <form onSubmit={submit} className="row" aria-label="Generate timeslots">
-        <label>
-          From
-          <input type="date" required value={form.From} onChange={(e) => setForm({ ...form, From: e.target.value })} />
-        </label>
-        <label>
-          To
-          <input type="date" required value={form.To} onChange={(e) => setForm({ ...form, To: e.target.value })} />
-        </label>
-        <fieldset className="scopes">
-          <legend>Days</legend>
-          {WEEKDAYS.map((day) => (
-            <label key={day} className="check">
-              <input type="checkbox" checked={days.includes(day)} onChange={() => toggle(day)} /> {day}
-            </label>
-          ))}
-        </fieldset>
-        <label>
-          Times
-          <input required value={form.Times} onChange={(e) => setForm({ ...form, Times: e.target.value })} />
-        </label>
-        <label>
-          Capacity
-          <input type="number" min={0} required value={form.Capacity} onChange={(e) => setForm({ ...form, Capacity: e.target.value })} />
-        </label>
-        <button type="submit" disabled={generate.isPending || days.length === 0}>
-          Generate
-        </button>
-      </form>
-      {generate.isError && (
-        <p className="form-error" role="alert">
-          {problemDetail(generate.error)}
-        </p>
-      )}
-      {generate.data && (
-        <p className="state state-ok" role="status">
-          {generate.data.Created} created, {generate.data.Existing} already there
-          {generate.data.Skipped.length ? `, ${generate.data.Skipped.length} skipped (daylight-saving gap)` : ''}.
-        </p>
-      )}
-    </details>
-  );
-}
-
 export function AvailabilityPage() {
   const [state, setState] = useUrlState(URL_STATE);
   const activities = useActivities();
   const may = useMay();
   const activityId = state.ActivityID ?? activities.data?.[0]?.ActivityID;
   const activity = activities.data?.find((a) => a.ActivityID === activityId);
-  const week = mondayOf(state.Week ?? today());
+  // Seven days from the one asked for, today's by default: the page opens on today, not on a week half gone.
+  const week = state.Week ?? today();
   const days = Array.from({ length: 7 }, (_, i) => addDays(week, i));
   const timeslots = useTimeslots(activityId, days[0]!, days[6]!);
   return (
@@ -186,17 +126,20 @@ export function AvailabilityPage() {
             <ActivityPicker activities={activities.data} value={activityId} onChange={(id) => setState({ ActivityID: id })} />
             <div className="week-nav" role="group" aria-label="Week">
               <button type="button" className="secondary" onClick={() => setState({ Week: addDays(week, -7) })}>
-                ← Previous week
+                ← Previous 7 days
               </button>
-              <span className="week-label">Week of {weekdayLabel(week)}</span>
+              <span className="week-label">
+                {weekdayLabel(week)} to {weekdayLabel(addDays(week, 6))}
+              </span>
               <button type="button" className="secondary" onClick={() => setState({ Week: addDays(week, 7) })}>
-                Next week →
+                Next 7 days →
               </button>
             </div>
           </div>
           {activity && may('generateTimeslots') && (
             <GenerateForm key={activity.ActivityID} activityId={activity.ActivityID} week={week} capacity={activity.MaxParticipants} />
           )}
+          {activity && may('removeEmptyTimeslots') && <RemoveEmptyForm key={`remove-${activity.ActivityID}`} activityId={activity.ActivityID} week={week} />}
           {timeslots.isPending && <Loading what="timeslots" />}
           {timeslots.isError && <ErrorState error={timeslots.error} />}
           {timeslots.data && (

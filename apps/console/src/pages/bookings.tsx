@@ -14,6 +14,7 @@ import { operationUrl } from '../api/client.js';
 import { formatMoney } from '../api/money.js';
 import { BookingActions } from '../components/booking-actions.js';
 import { BookingHistory } from '../components/booking-history.js';
+import { STATUS_WORDS } from '../components/words.js';
 import { customerName } from '../components/customer-inputs.js';
 import { useActivities } from '../api/activities.hooks.js';
 import { useBooking, useBookings } from '../api/bookings.hooks.js';
@@ -88,7 +89,7 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
             <dt>Payment reference</dt>
             <dd>{booking.data.PaymentReference ?? '—'}</dd>
             <dt>Status</dt>
-            <dd data-status={booking.data.Status}>{booking.data.Status}</dd>
+            <dd data-status={booking.data.Status}>{STATUS_WORDS[booking.data.Status]}</dd>
             {booking.data.CancellationReason !== null && (
               <>
                 <dt>Cancellation reason</dt>
@@ -277,7 +278,7 @@ export function BookingsPage() {
                     {b.PartnerName && <span className="partner">{b.PartnerName}</span>}
                   </td>
                   <td data-label="Status">
-                    <span className={`status status-${b.Status}`}>{b.Status}</span>
+                    <span className={`status status-${b.Status}`}>{STATUS_WORDS[b.Status]}</span>
                   </td>
                   <td data-label="Activity">{b.ActivityName}</td>
                   <td data-label="When" className="when">

@@ -1,6 +1,7 @@
 // The day's manifest: who is coming to each timeslot of a date (one activity or all), with one-tap check-in for the
 // guide at the door (a phone), and a print view of one table per timeslot without the navigation. The date and the
 // activity live in the URL, so Availability links to a slot's manifest.
+import { useEffect, useRef } from 'react';
 import type { ResultOf } from '@backbone/contracts/browser';
 import type { getOperatorManifestOperation } from '@backbone/contracts/browser';
 import { Link } from 'wouter';
@@ -12,6 +13,7 @@ import { formatMoney } from '../api/money.js';
 import { useUrlState } from '../api/url-state.js';
 import { Empty, ErrorState, Loading, problemDetail } from '../components/states.js';
 import { customerName } from '../components/customer-inputs.js';
+import { countOf } from '../components/words.js';
 
 type Manifest = ResultOf<typeof getOperatorManifestOperation>;
 type ManifestSlot = Manifest['Timeslots'][number];
@@ -24,6 +26,19 @@ function CheckIn({ booking }: { booking: ManifestBooking }) {
   const may = useMay();
   const action = useBookingAction(booking.Reference);
   const name = customerName(booking.Customer);
+  // Check in and Undo are different buttons: the one that appears takes the focus from the one that was pressed.
+  const pressed = useRef(false);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!pressed.current) return;
+    pressed.current = false;
+    button.current?.focus();
+  }, [booking.CheckedInAt]);
+  const act = (change: 'check-in' | 'undo-check-in') => {
+    if (action.isPending) return;
+    pressed.current = true;
+    action.mutate({ action: change });
+  };
   if (booking.CheckedInAt !== null)
     return (
       <span className="checked-in">
@@ -33,10 +48,11 @@ function CheckIn({ booking }: { booking: ManifestBooking }) {
         {time.format(new Date(booking.CheckedInAt))}
         {may('undoOperatorCheckIn') && (
           <button
+            ref={button}
             type="button"
             className="secondary small no-print"
-            onClick={() => action.mutate({ action: 'undo-check-in' })}
-            disabled={action.isPending}
+            onClick={() => act('undo-check-in')}
+            aria-disabled={action.isPending}
             aria-label={`Undo check-in of ${name}`}
           >
             Undo
@@ -48,13 +64,7 @@ function CheckIn({ booking }: { booking: ManifestBooking }) {
   if (!may('checkInOperatorBooking')) return <span className="muted">Not yet</span>;
   return (
     <>
-      <button
-        type="button"
-        className="check-in"
-        onClick={() => action.mutate({ action: 'check-in' })}
-        disabled={action.isPending}
-        aria-label={`Check in ${name}`}
-      >
+      <button ref={button} type="button" className="check-in" onClick={() => act('check-in')} aria-disabled={action.isPending} aria-label={`Check in ${name}`}>
         Check in
       </button>
       <span className="print-only print-box" aria-hidden="true" />
@@ -75,7 +85,7 @@ function SlotTable({ slot }: { slot: ManifestSlot }) {
           {slot.Time} · {slot.ActivityName}
         </h2>
         <span className="manifest-counts">
-          {slot.Totals.Participants} of {slot.Capacity} places · {slot.Totals.Bookings} bookings ·{' '}
+          {slot.Totals.Participants} of {countOf(slot.Capacity, 'place')} · {countOf(slot.Totals.Bookings, 'booking')} ·{' '}
           <span data-checked-in-count={slot.Totals.CheckedIn}>{slot.Totals.CheckedIn} checked in</span>
           {slot.Closed && <span className="tag">closed</span>}
         </span>
@@ -184,8 +194,8 @@ export function ManifestPage() {
       {manifest.data && (
         <>
           <p className="manifest-totals" aria-label="Day totals">
-            {weekdayLabel(manifest.data.Date)}: {manifest.data.Totals.Participants} participants in {manifest.data.Totals.Bookings} bookings,{' '}
-            {manifest.data.Totals.CheckedIn} checked in
+            {weekdayLabel(manifest.data.Date)}: {countOf(manifest.data.Totals.Participants, 'participant')} in{' '}
+            {countOf(manifest.data.Totals.Bookings, 'booking')}, {manifest.data.Totals.CheckedIn} checked in
           </p>
           {manifest.data.Timeslots.length === 0 ? (
             <Empty>No timeslots on this day.</Empty>

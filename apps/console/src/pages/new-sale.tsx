@@ -12,7 +12,7 @@ import { useTimeslots } from '../api/availability.hooks.js';
 import { useCreateSale } from '../api/bookings.hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { ActivityPicker } from '../components/activity-picker.js';
-import { Empty, ErrorState, Loading, problemDetail } from '../components/states.js';
+import { Empty, ErrorState, FieldError, Loading, problemDetail } from '../components/states.js';
 
 const URL_STATE = ['ActivityID', 'Date', 'Time'] as const;
 const EMPTY_FORM = { Participants: '1', FirstName: '', LastName: '', Email: '', Phone: '', PaymentReference: '' };
@@ -37,6 +37,14 @@ export function NewSalePage() {
   const time = state.Time ?? open[0]?.Time;
   const activity = activities.data?.find((a) => a.ActivityID === activityId);
   const participants = Number(form.Participants);
+  // The limits the API would refuse a sale for, said before it is sent: the activity's party size, the places left.
+  const left = open.find((s) => s.Time === time)?.Available;
+  const overLimit =
+    activity && participants > activity.MaxParticipants
+      ? `At most ${activity.MaxParticipants} per booking for this activity.`
+      : left !== undefined && participants > left
+        ? `Only ${left} ${left === 1 ? 'place' : 'places'} left at ${time}.`
+        : null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -98,10 +106,26 @@ export function NewSalePage() {
                 ))}
               </select>
             </label>
-            <label>
-              Participants
-              <input type="number" name="Participants" min={1} required value={form.Participants} onChange={field('Participants')} />
-            </label>
+            <div className="field">
+              <label>
+                Participants
+                <input
+                  type="number"
+                  name="Participants"
+                  min={1}
+                  max={activity?.MaxParticipants}
+                  required
+                  value={form.Participants}
+                  onChange={field('Participants')}
+                  aria-invalid={overLimit !== null}
+                  aria-describedby="participants-limit"
+                />
+              </label>
+              <span id="participants-limit" className={overLimit ? 'field-error' : 'hint'} role={overLimit ? 'alert' : undefined}>
+                {overLimit ?? (activity ? `At most ${activity.MaxParticipants} per booking${left !== undefined ? `; ${left} left` : ''}.` : '')}
+              </span>
+              <FieldError error={sale.error} field="Participants" />
+            </div>
           </div>
           <div className="row">
             <CustomerInputs values={form} field={field} />
@@ -114,7 +138,7 @@ export function NewSalePage() {
           {sale.isError && (
             <div className="state state-error" role="alert">
               <strong>Not sold</strong>
-              <span className="detail">{problemDetail(sale.error)}</span>
+              <span className="detail">{problemDetail(sale.error, ['Participants']) || 'See the participants above.'}</span>
             </div>
           )}
           {sale.isSuccess && sale.data && (
@@ -124,7 +148,7 @@ export function NewSalePage() {
             </p>
           )}
           <div className="sale-submit">
-            {activity && Number.isInteger(participants) && participants > 0 && (
+            {activity && Number.isInteger(participants) && participants > 0 && overLimit === null && (
               <p className="sale-total" data-total-minor={participants * activity.Price.Amount}>
                 Total <strong>{formatMoney(participants * activity.Price.Amount, activity.Price.Currency)}</strong>{' '}
                 <span className="muted">
@@ -132,7 +156,7 @@ export function NewSalePage() {
                 </span>
               </p>
             )}
-            <button type="submit" disabled={sale.isPending || !time}>
+            <button type="submit" disabled={sale.isPending || !time || overLimit !== null}>
               {sale.isPending ? 'Selling…' : 'Sell'}
             </button>
           </div>

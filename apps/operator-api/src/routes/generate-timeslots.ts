@@ -10,13 +10,15 @@ export function mountGenerateTimeslots(routes: OperationRoutes, deps: OperatorAp
     const result = await generateTimeslots(deps, { accountId: auth.accountId, activityId: params.ActivityID, pattern: body, actor: operatorActorOf(auth) });
     const skipped = result.skipped.map((s) => ({ Date: s.date, Time: s.time }));
     if (result.preview) {
-      const preview = result.preview.map((t) => ({
+      const { timeslots, existing } = result.preview;
+      const preview = timeslots.map((t) => ({
         Date: t.localDate,
         Time: t.localTime,
         StartsAt: formatInZone(t.startsAt, result.activity.timeZone),
         Capacity: t.capacity,
+        Exists: existing.has(`${t.localDate} ${t.localTime}`),
       }));
-      return { status: 200, body: { Created: 0, Existing: 0, Skipped: skipped, Preview: preview } };
+      return { status: 200, body: { Created: 0, Existing: result.existing, Skipped: skipped, Preview: preview } };
     }
     return { status: 201, body: { Created: result.created, Existing: result.existing, Skipped: skipped } };
   });

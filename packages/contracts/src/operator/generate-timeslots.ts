@@ -34,10 +34,16 @@ const generatedSchema = {
         type: 'object',
         additionalProperties: false,
         required: ['Date', 'Time', 'StartsAt', 'Capacity'],
-        properties: { Date: { type: 'string' }, Time: { type: 'string' }, StartsAt: { type: 'string', format: 'date-time' }, Capacity: { type: 'integer' } },
+        properties: {
+          Date: { type: 'string' },
+          Time: { type: 'string' },
+          StartsAt: { type: 'string', format: 'date-time' },
+          Capacity: { type: 'integer' },
+          Exists: { type: 'boolean', description: 'The activity has this timeslot already: it would be kept as it is (a clash).' },
+        },
       },
     },
-    Existing: { type: 'integer' },
+    Existing: { type: 'integer', description: 'Timeslots of the pattern that exist already (kept as they are); with DryRun, those that would be.' },
     Skipped: { type: 'array', items: { type: 'object', required: ['Date', 'Time'], properties: { Date: { type: 'string' }, Time: { type: 'string' } } } },
   },
 } as const;

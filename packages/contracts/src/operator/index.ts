@@ -35,6 +35,7 @@ export * from './edit-operator-activity.js';
 export * from './list-operator-questions.js';
 export * from './add-operator-question.js';
 export * from './generate-timeslots.js';
+export * from './remove-empty-timeslots.js';
 export * from './users.schemas.js';
 export * from './list-operator-users.js';
 export * from './create-operator-user.js';

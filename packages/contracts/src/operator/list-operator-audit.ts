@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = [
   'activity.updated',
   'question.added',
   'timeslots.generated',
+  'timeslots.removed',
   'timeslot.closed',
   'timeslot.reopened',
   'timeslot.capacity_changed',

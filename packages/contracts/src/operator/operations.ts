@@ -31,6 +31,7 @@ import { listOperatorKeysOperation } from './list-operator-keys.js';
 import { listOperatorQuestionsOperation } from './list-operator-questions.js';
 import { listOperatorTimeslotsOperation } from './list-operator-timeslots.js';
 import { listOperatorUsersOperation } from './list-operator-users.js';
+import { removeEmptyTimeslotsOperation } from './remove-empty-timeslots.js';
 import { reopenTimeslotOperation } from './reopen-timeslot.js';
 import { rescheduleOperatorBookingOperation } from './reschedule-operator-booking.js';
 import { replayFailedEventOperation } from './replay-failed-event.js';
@@ -80,6 +81,7 @@ export const OPERATOR_OPERATIONS = [
   listOperatorQuestionsOperation,
   addOperatorQuestionOperation,
   generateTimeslotsOperation,
+  removeEmptyTimeslotsOperation,
   listOperatorUsersOperation,
   createOperatorUserOperation,
   disableOperatorUserOperation,

@@ -22,5 +22,5 @@ export function useShopPage(slug: string) {
 }
 
 export function localeOf(page: ShopPage): Locale {
-  return { locale: page.Locale || 'en', currency: page.Currency, timeZone: page.TimeZone };
+  return { locale: page.Locale || 'en', currency: page.Currency ?? 'EUR', timeZone: page.TimeZone };
 }

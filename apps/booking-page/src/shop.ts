@@ -1,28 +1,25 @@
 // The shop API's calls, one function per operation of /api/v2/shop/{Slug}/....
 import { send, withQuery } from './api.js';
 
-export interface ShopPrice {
-  Amount: number;
-  Currency: string;
-}
 export interface ShopActivity {
   ActivityID: string;
   Name: string;
   Description: string;
   DurationMinutes: number;
-  Price: ShopPrice;
+  TimeZone: string;
+  Price: { Amount: number; Currency: string };
   MinParticipants: number;
   MaxParticipants: number;
 }
 export interface ShopPage {
-  Name: string;
   Slug: string;
+  AccountName: string;
+  Currency: string | null;
   Locale: string;
-  Currency: string;
   TimeZone: string;
   Note: string;
   Terms: string;
-  HoldMinutes: number;
+  PaymentMethod: 'pay_at_venue';
   Activities: ShopActivity[];
 }
 export interface ShopQuestion {
@@ -33,7 +30,7 @@ export interface ShopQuestion {
   Options: string[];
   PerParticipant: boolean;
 }
-export interface ShopActivityDetail extends ShopActivity {
+export interface ShopActivityDetails extends ShopActivity {
   Questions: ShopQuestion[];
 }
 export interface ShopDate {
@@ -45,10 +42,7 @@ export interface ShopTimeslot {
   StartsAt: string;
   EndsAt: string;
   Available: number;
-}
-export interface ShopHold {
-  HoldID: string;
-  ExpiresAt: string;
+  Full: boolean;
 }
 export interface ShopAnswer {
   QuestionID: number;
@@ -60,7 +54,7 @@ export interface ShopCustomer {
   FirstName: string;
   LastName: string;
   Email: string;
-  Phone?: string;
+  Phone?: string | undefined;
 }
 export interface ShopBooking {
   Reference: string;
@@ -69,33 +63,45 @@ export interface ShopBooking {
   ActivityName: string;
   Date: string;
   Time: string;
+  StartsAt: string;
+  TimeZone: string;
   Participants: number;
-  Total: ShopPrice;
   Customer: ShopCustomer;
-  ManageToken: string;
-  CanChange: boolean;
+  Price: { Currency: string; UnitAmount: number; TotalAmount: number };
+  ExpiresAt: string | null;
+  ChangeableUntil: string;
 }
-export interface ShopFile {
-  FileID: string;
+export interface ShopHold {
+  Token: string;
+  Booking: ShopBooking;
+}
+export interface ConfirmRequest {
+  Customer: ShopCustomer;
+  Answers: ShopAnswer[];
+  AcceptTerms?: boolean;
+  Website: string;
 }
 
-const base = (slug: string) => `/api/v2/shop/${encodeURIComponent(slug)}`;
+const page = (slug: string) => `/api/v2/shop/${encodeURIComponent(slug)}`;
+const activity = (slug: string, activityId: string) => `${page(slug)}/activities/${encodeURIComponent(activityId)}`;
+export const holdPath = (slug: string, token: string) => `${page(slug)}/holds/${encodeURIComponent(token)}`;
+const bookingPath = (slug: string, token: string) => `${page(slug)}/bookings/${encodeURIComponent(token)}`;
 
 export const shop = {
-  page: (slug: string) => send<ShopPage>('GET', base(slug)),
-  activity: (slug: string, activityId: string) => send<ShopActivityDetail>('GET', `${base(slug)}/activities/${encodeURIComponent(activityId)}`),
-  dates: (slug: string, activityId: string, from: string, to: string) =>
-    send<ShopDate[]>('GET', withQuery(`${base(slug)}/activities/${encodeURIComponent(activityId)}/dates`, { StartDate: from, EndDate: to })),
+  page: (slug: string) => send<ShopPage>('GET', page(slug)),
+  activity: (slug: string, activityId: string) => send<ShopActivityDetails>('GET', activity(slug, activityId)),
+  dates: (slug: string, activityId: string, month: string) => send<ShopDate[]>('GET', withQuery(`${activity(slug, activityId)}/dates`, { Month: month })),
   timeslots: (slug: string, activityId: string, date: string) =>
-    send<ShopTimeslot[]>('GET', withQuery(`${base(slug)}/activities/${encodeURIComponent(activityId)}/timeslots`, { Date: date })),
-  hold: (slug: string, body: { ActivityID: string; Date: string; Time: string; Participants: number }) => send<ShopHold>('POST', `${base(slug)}/holds`, body),
-  release: (slug: string, holdId: string) => send<undefined>('DELETE', `${base(slug)}/holds/${encodeURIComponent(holdId)}`),
-  upload: (slug: string, file: File) =>
-    send<ShopFile>('POST', withQuery(`${base(slug)}/files`, { Name: file.name }), file, { 'Content-Type': file.type || 'application/octet-stream' }),
-  confirm: (slug: string, holdId: string, body: { Customer: ShopCustomer; Answers: ShopAnswer[]; Website: string }) =>
-    send<ShopBooking>('POST', `${base(slug)}/holds/${encodeURIComponent(holdId)}/confirm`, body),
-  manage: (slug: string, token: string) => send<ShopBooking>('GET', `${base(slug)}/manage/${encodeURIComponent(token)}`),
-  cancel: (slug: string, token: string) => send<ShopBooking>('POST', `${base(slug)}/manage/${encodeURIComponent(token)}/cancel`),
-  move: (slug: string, token: string, body: { Date: string; Time: string }) =>
-    send<ShopBooking>('POST', `${base(slug)}/manage/${encodeURIComponent(token)}/move`, body),
+    send<ShopTimeslot[]>('GET', withQuery(`${activity(slug, activityId)}/timeslots`, { Date: date })),
+  hold: (slug: string, body: { ActivityID: string; Date: string; Time: string; Participants: number }) => send<ShopHold>('POST', `${page(slug)}/holds`, body),
+  release: (slug: string, token: string) => send<undefined>('DELETE', holdPath(slug, token)),
+  upload: (slug: string, token: string, file: File) =>
+    send<{ FileID: string }>('POST', `${holdPath(slug, token)}/files`, file, {
+      'Content-Type': file.type || 'application/octet-stream',
+      'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+    }),
+  confirm: (slug: string, token: string, body: ConfirmRequest) => send<ShopBooking>('POST', `${holdPath(slug, token)}/confirm`, body),
+  booking: (slug: string, token: string) => send<ShopBooking>('GET', bookingPath(slug, token)),
+  cancel: (slug: string, token: string) => send<ShopBooking>('POST', `${bookingPath(slug, token)}/cancel`, {}),
+  move: (slug: string, token: string, body: { Date: string; Time: string }) => send<ShopBooking>('POST', `${bookingPath(slug, token)}/move`, body),
 };

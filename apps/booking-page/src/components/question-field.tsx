@@ -9,6 +9,8 @@ export type AnswerState = string | number | boolean | string[] | { FileID: strin
 
 export interface QuestionFieldProps {
   slug: string;
+  /** The hold's token: a file is uploaded to the hold it answers for. */
+  token: string;
   question: ShopQuestion;
   /** For a per-participant question, which participant (1-based). */
   participant: number | null;
@@ -25,7 +27,7 @@ export function answerKey(questionId: number, participant: number | null): strin
 const DEFAULT_FILE_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp'];
 const TYPE_NAMES: Record<string, string> = { 'application/pdf': 'PDF', 'image/jpeg': 'JPEG', 'image/png': 'PNG', 'image/webp': 'WebP' };
 
-export function QuestionField({ slug, question, participant, value, error, onChange, onError }: QuestionFieldProps) {
+export function QuestionField({ slug, token, question, participant, value, error, onChange, onError }: QuestionFieldProps) {
   const id = answerKey(question.ID, participant);
   const label = participant === null ? question.Question : `${question.Question} (participant ${participant})`;
   const optional = !question.Required;
@@ -122,7 +124,9 @@ export function QuestionField({ slug, question, participant, value, error, onCha
         </Field>
       );
     case 'file':
-      return <FileQuestion slug={slug} id={id} label={label} question={question} value={value} error={error} onChange={onChange} onError={onError} />;
+      return (
+        <FileQuestion slug={slug} token={token} id={id} label={label} question={question} value={value} error={error} onChange={onChange} onError={onError} />
+      );
     default:
       return (
         <Field id={id} label={label} error={error} optional={optional}>
@@ -137,7 +141,7 @@ interface FileQuestionProps extends Omit<QuestionFieldProps, 'participant'> {
   label: string;
 }
 
-function FileQuestion({ slug, id, label, question, value, error, onChange, onError }: FileQuestionProps) {
+function FileQuestion({ slug, token, id, label, question, value, error, onChange, onError }: FileQuestionProps) {
   const [uploading, setUploading] = useState(false);
   const accepted = question.Options.length ? question.Options : DEFAULT_FILE_TYPES;
   const hint = `${accepted.map((type) => TYPE_NAMES[type] ?? type).join(', ')}; at most 10 MB.`;
@@ -149,7 +153,7 @@ function FileQuestion({ slug, id, label, question, value, error, onChange, onErr
     if (file.size > 10 * 1024 * 1024) return onError('This file is larger than 10 MB. Choose a smaller one.');
     setUploading(true);
     try {
-      const { FileID } = await shop.upload(slug, file);
+      const { FileID } = await shop.upload(slug, token, file);
       onChange({ FileID, Name: file.name });
     } catch (problem) {
       onError(problem instanceof ApiProblem ? problem.message : 'The upload failed. Try again.');

@@ -4,7 +4,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { formatDate, formatTime, todayIn, type Locale } from '../format.js';
 import { useLoad } from '../load.js';
 import { shop, type ShopTimeslot } from '../shop.js';
-import { Calendar, monthRange } from './calendar.js';
+import { Calendar } from './calendar.js';
 import { ErrorMessage, Loading } from './states.js';
 
 export interface SlotPickerProps {
@@ -23,10 +23,7 @@ export function SlotPicker({ slug, activityId, locale, date, time, needed, onDat
   const today = todayIn(locale.timeZone);
   const firstMonth = today.slice(0, 7);
   const [month, setMonth] = useState(date && date.slice(0, 7) >= firstMonth ? date.slice(0, 7) : firstMonth);
-  const dates = useLoad(() => {
-    const { from, to } = monthRange(month);
-    return shop.dates(slug, activityId, from < today ? today : from, to);
-  }, [slug, activityId, month, today]);
+  const dates = useLoad(() => shop.dates(slug, activityId, month), [slug, activityId, month]);
   const places = useMemo(() => new Map((dates.data ?? []).map((d) => [d.Date, d.Available])), [dates.data]);
   const slots = useLoad(date ? () => shop.timeslots(slug, activityId, date) : null, [slug, activityId, date]);
   return (
@@ -54,7 +51,7 @@ export function SlotPicker({ slug, activityId, locale, date, time, needed, onDat
           {slots.data && slots.data.length > 0 ? (
             <ul class="slots" role="list">
               {slots.data.map((slot) => {
-                const full = slot.Available <= 0;
+                const full = slot.Full || slot.Available <= 0;
                 const tooFew = !full && slot.Available < needed;
                 const state = full ? 'Full' : `${slot.Available} ${slot.Available === 1 ? 'place' : 'places'} left`;
                 return (

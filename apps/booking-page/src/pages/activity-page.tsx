@@ -19,7 +19,7 @@ export function ActivityPageView({ slug, activityId, date }: { slug: string; act
   const a = activity.data;
   return (
     <>
-      <Header name={page.data.Name} slug={slug} />
+      <Header name={page.data.AccountName} slug={slug} />
       <main id="main" class="page">
         {page.data.Activities.length > 1 ? (
           <p class="back">

@@ -5,14 +5,17 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiProblem } from '../api.js';
 import { localeOf } from '../page-data.js';
 import { activityPath, navigate } from '../route.js';
-import { shop, type ShopActivityDetail, type ShopBooking, type ShopHold, type ShopPage } from '../shop.js';
+import { holdPath, shop, type ShopActivityDetails, type ShopBooking, type ShopPage } from '../shop.js';
 import { Field, controlProps } from '../components/field.js';
 import { SlotPicker } from '../components/slot-picker.js';
 import { ErrorMessage } from '../components/states.js';
 import { DetailsForm } from './details-form.js';
 import { Confirmation } from './confirmation.js';
 
-export interface HeldChoice extends ShopHold {
+export interface HeldChoice {
+  /** The hold's token: it confirms the hold, then opens the booking at the manage link. */
+  Token: string;
+  ExpiresAt: string;
   Date: string;
   Time: string;
   Participants: number;
@@ -21,7 +24,7 @@ export interface HeldChoice extends ShopHold {
 interface FlowProps {
   slug: string;
   page: ShopPage;
-  activity: ShopActivityDetail;
+  activity: ShopActivityDetails;
   initialDate: string | null;
 }
 
@@ -44,7 +47,8 @@ export function BookingFlow({ slug, page, activity, initialDate }: FlowProps) {
   heldRef.current = booking ? null : hold;
   useEffect(() => {
     const release = () => {
-      if (heldRef.current) navigator.sendBeacon?.(`/api/v2/shop/${encodeURIComponent(slug)}/holds/${encodeURIComponent(heldRef.current.HoldID)}/release`);
+      // keepalive: the request outlives the page (sendBeacon can only POST).
+      if (heldRef.current) void fetch(holdPath(slug, heldRef.current.Token), { method: 'DELETE', keepalive: true }).catch(() => undefined);
     };
     addEventListener('pagehide', release);
     return () => removeEventListener('pagehide', release);
@@ -62,7 +66,7 @@ export function BookingFlow({ slug, page, activity, initialDate }: FlowProps) {
     setProblem(null);
     try {
       const held = await shop.hold(slug, { ActivityID: activity.ActivityID, Date: date, Time: time, Participants: participants });
-      setHold({ ...held, Date: date, Time: time, Participants: participants });
+      setHold({ Token: held.Token, ExpiresAt: held.Booking.ExpiresAt ?? new Date().toISOString(), Date: date, Time: time, Participants: participants });
     } catch (error) {
       setProblem(error);
       if (error instanceof ApiProblem && error.status === 409) {
@@ -79,10 +83,10 @@ export function BookingFlow({ slug, page, activity, initialDate }: FlowProps) {
     setHold(null);
     setNotice(message);
     setPickerKey((k) => k + 1);
-    if (held) shop.release(slug, held.HoldID).catch(() => undefined);
+    if (held) shop.release(slug, held.Token).catch(() => undefined);
   };
 
-  if (booking) return <Confirmation slug={slug} locale={locale} activity={activity} booking={booking} />;
+  if (booking && hold) return <Confirmation slug={slug} token={hold.Token} locale={locale} activity={activity} booking={booking} />;
   if (hold)
     return (
       <DetailsForm

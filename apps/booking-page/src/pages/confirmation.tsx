@@ -2,9 +2,21 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { formatDate, formatMoney, formatTime, type Locale } from '../format.js';
 import { managePath, onLinkClick } from '../route.js';
-import type { ShopActivityDetail, ShopBooking } from '../shop.js';
+import type { ShopActivityDetails, ShopBooking } from '../shop.js';
 
-export function Confirmation({ slug, locale, activity, booking }: { slug: string; locale: Locale; activity: ShopActivityDetail; booking: ShopBooking }) {
+export function Confirmation({
+  slug,
+  token,
+  locale,
+  activity,
+  booking,
+}: {
+  slug: string;
+  token: string;
+  locale: Locale;
+  activity: ShopActivityDetails;
+  booking: ShopBooking;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -18,7 +30,7 @@ export function Confirmation({ slug, locale, activity, booking }: { slug: string
       <BookingFacts locale={locale} booking={booking} activityName={activity.Name} />
       <p class="pay-note">Paid at the venue: nothing has been charged.</p>
       <p>
-        <a class="button" href={managePath(slug, booking.ManageToken)} onClick={onLinkClick}>
+        <a class="button" href={managePath(slug, token)} onClick={onLinkClick}>
           Manage your booking
         </a>
       </p>
@@ -42,7 +54,7 @@ export function BookingFacts({ locale, booking, activityName }: { locale: Locale
         {booking.Customer.FirstName} {booking.Customer.LastName}
       </dd>
       <dt>Total</dt>
-      <dd>{formatMoney(booking.Total.Amount, { ...locale, currency: booking.Total.Currency })}</dd>
+      <dd>{formatMoney(booking.Price.TotalAmount, { ...locale, currency: booking.Price.Currency })}</dd>
     </dl>
   );
 }

@@ -15,7 +15,7 @@ export const CUSTOMER_FIELDS = [
   { name: 'FirstName', label: 'First name', type: 'text', autocomplete: 'given-name', optional: false },
   { name: 'LastName', label: 'Last name', type: 'text', autocomplete: 'family-name', optional: false },
   { name: 'Email', label: 'Email', type: 'email', autocomplete: 'email', optional: false },
-  { name: 'Phone', label: 'Phone', type: 'tel', autocomplete: 'tel', optional: true },
+  { name: 'Phone', label: 'Phone', type: 'tel', autocomplete: 'tel', optional: false },
 ] as const;
 
 export interface AskedQuestion {
@@ -43,7 +43,12 @@ function problemOf(question: ShopQuestion, value: AnswerState): string | null {
 }
 
 /** The first problem of each field, by the field's id, in the order the fields are shown. */
-export function checkDetails(asked: readonly AskedQuestion[], answers: Record<string, AnswerState>, customer: CustomerForm): Record<string, string> {
+export function checkDetails(
+  asked: readonly AskedQuestion[],
+  answers: Record<string, AnswerState>,
+  customer: CustomerForm,
+  termsToAccept: boolean,
+): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const { question, participant } of asked) {
     const key = answerKey(question.ID, participant);
@@ -54,7 +59,9 @@ export function checkDetails(asked: readonly AskedQuestion[], answers: Record<st
   if (!customer.LastName.trim()) errors.LastName = 'Enter your last name.';
   if (!customer.Email.trim()) errors.Email = 'Enter your email address: the confirmation goes there.';
   else if (!EMAIL.test(customer.Email.trim())) errors.Email = 'Enter an email address, like name@example.com.';
-  if (customer.Phone.trim() && !PHONE.test(customer.Phone.trim())) errors.Phone = 'Enter a phone number, like +351 912 345 678.';
+  if (!customer.Phone.trim()) errors.Phone = 'Enter your phone number, in case the day has to change.';
+  else if (!PHONE.test(customer.Phone.trim())) errors.Phone = 'Enter a phone number, like +351 912 345 678.';
+  if (termsToAccept) errors.AcceptTerms = 'Tick the box to accept the terms and conditions.';
   return errors;
 }
 
@@ -85,6 +92,7 @@ export function errorsFromProblem(error: unknown, answerKeys: readonly string[])
     const customer = /^\/?Customer[./](\w+)/.exec(field);
     const answer = /^\/?Answers[[/](\d+)/.exec(field);
     if (customer) found[customer[1]!] = message;
+    else if (/^\/?AcceptTerms/.test(field)) found.AcceptTerms = message;
     else if (answer && answerKeys[Number(answer[1])]) found[answerKeys[Number(answer[1])]!] = message;
   }
   return found;

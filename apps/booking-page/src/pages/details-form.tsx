@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiProblem } from '../api.js';
 import { formatDate, formatMoney, formatTime, type Locale } from '../format.js';
-import { shop, type ShopActivityDetail, type ShopAnswer, type ShopBooking, type ShopPage } from '../shop.js';
+import { shop, type ShopActivityDetails, type ShopAnswer, type ShopBooking, type ShopPage } from '../shop.js';
 import { Field, controlProps } from '../components/field.js';
 import { HoldTimer } from '../components/hold-timer.js';
 import { answerKey, QuestionField, type AnswerState } from '../components/question-field.js';
@@ -16,7 +16,7 @@ interface DetailsProps {
   slug: string;
   page: ShopPage;
   locale: Locale;
-  activity: ShopActivityDetail;
+  activity: ShopActivityDetails;
   hold: HeldChoice;
   onChange: () => void;
   onExpired: () => void;
@@ -27,6 +27,7 @@ export function DetailsForm({ slug, page, locale, activity, hold, onChange, onEx
   const [answers, setAnswers] = useState<Record<string, AnswerState>>({});
   const [customer, setCustomer] = useState<CustomerForm>({ FirstName: '', LastName: '', Email: '', Phone: '' });
   const [website, setWebsite] = useState('');
+  const [acceptTerms, setAcceptTerms] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<unknown>(null);
   const [booking, setBooking] = useState(false);
@@ -57,14 +58,15 @@ export function DetailsForm({ slug, page, locale, activity, hold, onChange, onEx
   const book = async (event: Event) => {
     event.preventDefault();
     setProblem(null);
-    const found = checkDetails(slots, answers, customer);
+    const found = checkDetails(slots, answers, customer, Boolean(page.Terms) && !acceptTerms);
     if (Object.keys(found).length) return showErrors(found);
     const { answers: sent, keys } = answersOf(slots, answers);
     setBooking(true);
     try {
       const Customer = { FirstName: customer.FirstName.trim(), LastName: customer.LastName.trim(), Email: customer.Email.trim() };
-      const done = await shop.confirm(slug, hold.HoldID, {
-        Customer: customer.Phone.trim() ? { ...Customer, Phone: customer.Phone.trim() } : Customer,
+      const done = await shop.confirm(slug, hold.Token, {
+        Customer: { ...Customer, Phone: customer.Phone.trim() },
+        ...(page.Terms ? { AcceptTerms: true } : {}),
         Answers: sent satisfies ShopAnswer[],
         Website: website,
       });
@@ -99,13 +101,14 @@ export function DetailsForm({ slug, page, locale, activity, hold, onChange, onEx
 
       {slots.length ? (
         <section aria-labelledby="questions-heading">
-          <h3 id="questions-heading">Questions from {page.Name}</h3>
+          <h3 id="questions-heading">Questions from {page.AccountName}</h3>
           {slots.map(({ question, participant }) => {
             const key = answerKey(question.ID, participant);
             return (
               <QuestionField
                 key={key}
                 slug={slug}
+                token={hold.Token}
                 question={question}
                 participant={participant}
                 value={answers[key]}
@@ -172,7 +175,27 @@ export function DetailsForm({ slug, page, locale, activity, hold, onChange, onEx
             <p>{page.Terms}</p>
           </details>
         ) : null}
-        {page.Terms ? <p class="hint">By booking you accept the terms and conditions.</p> : null}
+        {page.Terms ? (
+          <div class={errors.AcceptTerms ? 'field invalid' : 'field'}>
+            <label class="choice">
+              <input
+                type="checkbox"
+                {...controlProps('AcceptTerms', undefined, errors.AcceptTerms)}
+                name="AcceptTerms"
+                aria-required="true"
+                checked={acceptTerms}
+                onChange={(e) => {
+                  setAcceptTerms(e.currentTarget.checked);
+                  setError('AcceptTerms', undefined);
+                }}
+              />
+              <span>I accept the terms and conditions</span>
+            </label>
+            <p id="AcceptTerms-error" class="error" aria-live="polite">
+              {errors.AcceptTerms ?? ''}
+            </p>
+          </div>
+        ) : null}
       </section>
 
       <p class="form-errors" role="alert">

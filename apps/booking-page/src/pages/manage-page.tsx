@@ -12,7 +12,7 @@ import { BookingFacts } from './confirmation.js';
 
 export function ManagePageView({ slug, token }: { slug: string; token: string }) {
   const page = useShopPage(slug);
-  const loaded = useLoad(() => shop.manage(slug, token), [slug, token]);
+  const loaded = useLoad(() => shop.booking(slug, token), [slug, token]);
   const [booking, setBooking] = useState<ShopBooking | null>(null);
   useEffect(() => setBooking(loaded.data ?? null), [loaded.data]);
   if (page.loading || loaded.loading) return <Loading what="your booking" />;
@@ -21,7 +21,7 @@ export function ManagePageView({ slug, token }: { slug: string; token: string })
   if (!booking) return <ErrorMessage error={loaded.error} retry={loaded.reload} />;
   return (
     <>
-      <Header name={page.data.Name} slug={slug} />
+      <Header name={page.data.AccountName} slug={slug} />
       <main id="main" class="page">
         <h1>Your booking</h1>
         <Manage slug={slug} token={token} locale={localeOf(page.data)} booking={booking} onChanged={setBooking} />
@@ -52,8 +52,9 @@ function Manage({
   const [date, setDate] = useState<string | null>(null);
   const [time, setTime] = useState<string | null>(null);
   const status = useRef<HTMLParagraphElement>(null);
-  const bookingLocale = { ...locale, currency: booking.Total.Currency };
+  const bookingLocale = { ...locale, currency: booking.Price.Currency };
   const cancelled = booking.Status === 'cancelled';
+  const changeable = booking.Status === 'confirmed' && Date.parse(booking.ChangeableUntil) > Date.now();
 
   const act = async (run: () => Promise<ShopBooking>, done: string) => {
     setBusy(true);
@@ -82,8 +83,8 @@ function Manage({
       </p>
       {problem ? <ErrorMessage error={problem} /> : null}
       {cancelled ? <p>This booking is cancelled: its places are free again.</p> : null}
-      {!cancelled && !booking.CanChange ? <p>This booking can no longer be changed online. Please contact us.</p> : null}
-      {!cancelled && booking.CanChange && mode === 'view' ? (
+      {!cancelled && !changeable ? <p>This booking can no longer be changed online. Please contact us.</p> : null}
+      {!cancelled && changeable && mode === 'view' ? (
         <div class="actions">
           <button type="button" class="secondary" onClick={() => (setMode('move'), setMessage(''), setDate(null), setTime(null))}>
             Move to another time

@@ -13,7 +13,7 @@ export function ShopPageView({ slug }: { slug: string }) {
   const locale = localeOf(page.data);
   return (
     <>
-      <Header name={page.data.Name} slug={slug} />
+      <Header name={page.data.AccountName} slug={slug} />
       <main id="main" class="page">
         <h1>Book online</h1>
         {page.data.Activities.length === 0 ? <p>Nothing can be booked online at the moment.</p> : null}

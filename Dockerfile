@@ -10,6 +10,7 @@ COPY apps/webhook-worker/package.json apps/webhook-worker/
 COPY apps/booking-worker/package.json apps/booking-worker/
 COPY apps/operator-api/package.json apps/operator-api/
 COPY apps/console/package.json apps/console/
+COPY apps/booking-page/package.json apps/booking-page/
 COPY packages/config/package.json packages/config/
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/db/package.json packages/db/

@@ -8,6 +8,7 @@ import { isDatabaseReachable } from '@backbone/db';
 import { buildApiDocument, createHttpApp, mountOperations } from '@backbone/http';
 import type { PartnerAppDeps } from './deps.js';
 import { createOctoRouter } from './octo/octo-http.js';
+import { serveBookingPage } from './booking-page-static.js';
 import { mountGetOctoSupplier } from './routes/octo/get-octo-supplier.js';
 import { mountListOctoProducts } from './routes/octo/list-octo-products.js';
 import { mountGetOctoProduct } from './routes/octo/get-octo-product.js';
@@ -78,8 +79,9 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
         deps,
       );
     },
-    // OCTO under /octo, answering in OCTO's error form (octo/octo-http.ts).
+    // OCTO under /octo, answering in OCTO's error form (octo/octo-http.ts); the customers' booking page under /book.
     extraRoutes(app) {
+      if (deps.bookingPage) serveBookingPage(app, deps.bookingPage.dir, deps.bookingPage.findFraming);
       app.use(
         createOctoRouter((routes) =>
           mountOperations(

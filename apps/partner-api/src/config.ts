@@ -23,6 +23,11 @@ export const partnerApiEnv = {
       description:
         "Bytes one account's uploaded files may take together (pending uploads included); an upload beyond it is refused with 413 /file-quota-exceeded.",
     },
+    BOOKING_PAGE_DIR: {
+      type: 'string',
+      default: 'apps/booking-page/dist',
+      description: 'The built booking page served under /book/{Slug} (relative to the working directory).',
+    },
     WEBHOOK_ALLOWED_HOSTS: {
       type: 'string',
       default: '',

@@ -3,6 +3,7 @@ import type { FileStore } from '@backbone/file-store';
 import type { Logger, RouteDeps } from '@backbone/http';
 import type { WebhookDeliveryQueue } from '@backbone/publisher';
 import type { DestinationPolicy } from '@backbone/webhooks';
+import type { FindBookingPageFraming } from './booking-page-static.js';
 
 export interface PartnerAppDeps extends RouteDeps {
   logger: Logger;
@@ -16,6 +17,11 @@ export interface PartnerAppDeps extends RouteDeps {
   fileStore: FileStore;
   /** Bytes one account's files may take together (FILE_QUOTA_BYTES). */
   fileQuotaBytes: number;
+  /**
+   * The built booking page served under /book (BOOKING_PAGE_DIR) and how to find a page's framing by its slug; null
+   * or left out serves none (API tests).
+   */
+  bookingPage?: { dir: string; findFraming: FindBookingPageFraming } | null;
   /** Record the HTTP request metrics (METRICS_ENABLED; default true). */
   recordMetrics?: boolean;
 }

@@ -33,6 +33,8 @@ export interface TestPartnerAppOptions {
   fileStore?: FileStore;
   /** FILE_QUOTA_BYTES: 5 GB unless given. */
   fileQuotaBytes?: number;
+  /** The built booking page and its framing look-up, served under /book; none unless given. */
+  bookingPage?: PartnerAppDeps['bookingPage'];
 }
 
 /** A file store in a new temporary directory of its own. */
@@ -58,5 +60,6 @@ export function createTestPartnerApp(pool: Pool, options: TestPartnerAppOptions 
     ...options.webhooks,
     fileStore: options.fileStore ?? createTemporaryFileStore(),
     fileQuotaBytes: options.fileQuotaBytes ?? 5_000_000_000,
+    bookingPage: options.bookingPage ?? null,
   });
 }

@@ -42,8 +42,8 @@ export function Calendar({ locale, month, firstMonth, places, selected, loading,
   const weekdays = Array.from({ length: 7 }, (_, i) => {
     // 2024-01-01 was a Monday.
     const at = new Date(Date.UTC(2024, 0, 1 + i));
-    const format = (weekday: 'short' | 'long') => new Intl.DateTimeFormat(locale.locale, { weekday, timeZone: 'UTC' }).format(at);
-    return { short: format('short'), long: format('long') };
+    const format = (weekday: 'narrow' | 'long') => new Intl.DateTimeFormat(locale.locale, { weekday, timeZone: 'UTC' }).format(at);
+    return { short: format('narrow'), long: format('long') };
   });
   const title = formatMonth(year, number, locale);
   return (

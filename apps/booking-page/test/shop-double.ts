@@ -105,11 +105,11 @@ export function createShopDouble(): { app: Express; bookings: DoubleBooking[]; u
       : notFound(res),
   );
   page.get('/activities/:id/dates', (req, res) => {
-    const month = String(req.query.Month);
+    const month = typeof req.query.Month === 'string' ? req.query.Month : '';
     const dates = [1, 2, 5].map(dayFromNow).filter((d) => d.startsWith(month));
     res.json(dates.map((Date) => ({ Date, Available: 8, Timeslots: 2 })));
   });
-  page.get('/activities/:id/timeslots', (req, res) => res.json(slots(String(req.query.Date))));
+  page.get('/activities/:id/timeslots', (req, res) => res.json(slots(typeof req.query.Date === 'string' ? req.query.Date : '')));
   page.post('/holds', express.json(), (req, res) => {
     const body = req.body as { Date: string; Time: string; Participants: number };
     const booking: DoubleBooking = {
@@ -140,14 +140,12 @@ export function createShopDouble(): { app: Express; bookings: DoubleBooking[]; u
     if (!booking) return notFound(res);
     const body = req.body as { Customer: Record<string, string>; Answers: unknown[]; Website?: string };
     if (body.Customer.Email?.endsWith('@invalid.example'))
-      return res
-        .status(422)
-        .json({
-          title: 'Unprocessable',
-          status: 422,
-          detail: 'Invalid request.',
-          errors: [{ field: 'Customer.Email', message: 'This address cannot receive mail.' }],
-        });
+      return res.status(422).json({
+        title: 'Unprocessable',
+        status: 422,
+        detail: 'Invalid request.',
+        errors: [{ field: 'Customer.Email', message: 'This address cannot receive mail.' }],
+      });
     Object.assign(booking, { Status: 'confirmed', Customer: body.Customer, Answers: body.Answers, Website: body.Website });
     res.json(view(booking));
   });

@@ -15,14 +15,17 @@ export interface SlotPickerProps {
   time: string | null;
   /** Places the party needs: a timeslot with fewer is shown but cannot be chosen. */
   needed: number;
+  /** The date whose month the calendar opens at when none is chosen (the booking being moved). */
+  near?: string;
   onDate: (date: string) => void;
   onTime: (slot: ShopTimeslot) => void;
 }
 
-export function SlotPicker({ slug, activityId, locale, date, time, needed, onDate, onTime }: SlotPickerProps) {
+export function SlotPicker({ slug, activityId, locale, date, time, needed, near, onDate, onTime }: SlotPickerProps) {
   const today = todayIn(locale.timeZone);
   const firstMonth = today.slice(0, 7);
-  const [month, setMonth] = useState(date && date.slice(0, 7) >= firstMonth ? date.slice(0, 7) : firstMonth);
+  const opening = (date ?? near ?? '').slice(0, 7);
+  const [month, setMonth] = useState(opening >= firstMonth ? opening : firstMonth);
   const dates = useLoad(() => shop.dates(slug, activityId, month), [slug, activityId, month]);
   const places = useMemo(() => new Map((dates.data ?? []).map((d) => [d.Date, d.Available])), [dates.data]);
   const slots = useLoad(date ? () => shop.timeslots(slug, activityId, date) : null, [slug, activityId, date]);

@@ -116,6 +116,7 @@ function Manage({
             date={date}
             time={time}
             needed={booking.Participants}
+            near={booking.Date}
             onDate={(d) => (setDate(d), setTime(null))}
             onTime={(slot) => setTime(slot.Time)}
           />

@@ -38,7 +38,7 @@ describe('buildApiDocument', () => {
   });
 
   it('gives every operation the answers any request may get: 401, 403 and 503 (a public one: 503 and 429, never 401 or 403)', () => {
-    for (const op of ALL_OPERATIONS) {
+    for (const op of ALL_OPERATIONS as readonly Operation[]) {
       const { responses } = find(op);
       expect(responses, op.operationId).toHaveProperty('503');
       if (op.auth === 'public') {

@@ -43,7 +43,7 @@ beforeAll(async () => {
     { pool: db.pool, fileStore, fileQuotaBytes: 1_000_000 },
     {
       accountId: operator.account.id,
-      partnerId: partnerKey.partnerId!,
+      uploader: { partnerId: partnerKey.partnerId! },
       apiKeyId: partnerKey.id,
       contentType: 'application/pdf',
       length: pdf.length,

@@ -1,12 +1,13 @@
 // The partner (OTA) API as an Express app without listen(): products, availability, waiver questions, bookings and
 // their lifecycle (look up, confirm, cancel, change, sync), files for waiver answers, the partner's webhook endpoints,
-// and OCTO at /octo over the same inventory and use cases.
+// the operators' booking pages' public API (/api/v2/shop), and OCTO at /octo over the same inventory and use cases.
 // server.ts wires the real dependencies; tests drive it in-process against real PostgreSQL.
 import type { Express } from 'express';
-import { OCTO_OPERATIONS, PARTNER_OPERATIONS } from '@backbone/contracts';
+import { OCTO_OPERATIONS, PARTNER_OPERATIONS, SHOP_OPERATIONS } from '@backbone/contracts';
 import { isDatabaseReachable } from '@backbone/db';
 import { buildApiDocument, createHttpApp, mountOperations } from '@backbone/http';
 import type { PartnerAppDeps } from './deps.js';
+import { createShopPages } from './shop-pages.js';
 import { createOctoRouter } from './octo/octo-http.js';
 import { serveBookingPage } from './booking-page-static.js';
 import { mountGetOctoSupplier } from './routes/octo/get-octo-supplier.js';
@@ -42,9 +43,20 @@ import { mountListWebhookEndpoints } from './routes/list-webhook-endpoints.js';
 import { mountReplayWebhookDeliveries } from './routes/replay-webhook-deliveries.js';
 import { mountReplayWebhookDelivery } from './routes/replay-webhook-delivery.js';
 import { mountUpdateWebhookEndpoint } from './routes/update-webhook-endpoint.js';
+import { mountGetShopPage } from './routes/shop/get-shop-page.js';
+import { mountGetShopActivity } from './routes/shop/get-shop-activity.js';
+import { mountListShopDates } from './routes/shop/list-shop-dates.js';
+import { mountListShopTimeslots } from './routes/shop/list-shop-timeslots.js';
+import { mountCreateShopHold } from './routes/shop/create-shop-hold.js';
+import { mountReleaseShopHold } from './routes/shop/release-shop-hold.js';
+import { mountUploadShopFile } from './routes/shop/upload-shop-file.js';
+import { mountConfirmShopHold } from './routes/shop/confirm-shop-hold.js';
+import { mountGetShopBooking } from './routes/shop/get-shop-booking.js';
+import { mountCancelShopBooking } from './routes/shop/cancel-shop-booking.js';
+import { mountMoveShopBooking } from './routes/shop/move-shop-booking.js';
 
 export function createPartnerApp(deps: PartnerAppDeps): Express {
-  return createHttpApp({
+  const app = createHttpApp({
     logger: deps.logger,
     problemBase: deps.problemBase,
     recordMetrics: deps.recordMetrics ?? true,
@@ -78,6 +90,24 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
         },
         deps,
       );
+      mountOperations(
+        routes,
+        SHOP_OPERATIONS,
+        {
+          getShopPage: mountGetShopPage,
+          getShopActivity: mountGetShopActivity,
+          listShopDates: mountListShopDates,
+          listShopTimeslots: mountListShopTimeslots,
+          createShopHold: mountCreateShopHold,
+          releaseShopHold: mountReleaseShopHold,
+          uploadShopFile: mountUploadShopFile,
+          confirmShopHold: mountConfirmShopHold,
+          getShopBooking: mountGetShopBooking,
+          cancelShopBooking: mountCancelShopBooking,
+          moveShopBooking: mountMoveShopBooking,
+        },
+        { ...deps, shopPages: deps.shopPages ?? createShopPages(deps.pool) },
+      );
     },
     // OCTO under /octo, answering in OCTO's error form (octo/octo-http.ts); the customers' booking page under /book.
     extraRoutes(app) {
@@ -108,4 +138,8 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
       );
     },
   });
+  // The gateway in front (loopback or a private network) says who the caller is: the shop API's limits count per
+  // client address.
+  app.set('trust proxy', 'loopback, uniquelocal');
+  return app;
 }

@@ -156,6 +156,7 @@ export const BOOKING_RECORD_MEMBERS = [
   'channel',
   'activityId',
   'activityInternalId',
+  'activityName',
   'timeslotId',
   'date',
   'time',

@@ -32,3 +32,5 @@ export * from './files.repository.js';
 export * from './octo.repository.js';
 export * from './operator-day.repository.js';
 export * from './audit.repository.js';
+export * from './booking-pages.repository.js';
+export * from './shop.repository.js';

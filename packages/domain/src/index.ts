@@ -16,3 +16,4 @@ export * from './usage-summary.js';
 export * from './operator-ranges.js';
 export * from './rate-limits.js';
 export * from './octo.js';
+export * from './orders.js';

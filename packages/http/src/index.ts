@@ -16,3 +16,4 @@ export * from './http-metrics.js';
 export * from './attachments.js';
 export * from './close-unread.js';
 export * from './static-assets.js';
+export * from './address-rate-limits.js';

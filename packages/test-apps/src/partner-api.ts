@@ -4,9 +4,9 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDirectoryFileStore, type FileStore } from '@backbone/file-store';
-import { createKeyVerifier, createLogger } from '@backbone/http';
+import { createKeyVerifier, createLogger, type AddressRateLimiter } from '@backbone/http';
 import type { Pool } from '@backbone/db';
-import { createPartnerApp, type PartnerAppDeps } from '@backbone/partner-api';
+import { createPartnerApp, createShopPages, type PartnerAppDeps } from '@backbone/partner-api';
 import { EventQueueUnavailableError } from '@backbone/publisher';
 import { PROBLEM_BASE } from './problem-base.js';
 
@@ -35,6 +35,8 @@ export interface TestPartnerAppOptions {
   fileQuotaBytes?: number;
   /** The built booking page and its framing look-up, served under /book; none unless given. */
   bookingPage?: PartnerAppDeps['bookingPage'];
+  /** The shop API's per-address limits; none unless given (tests of the limits pass one on their Redis prefix). */
+  shopRateLimiter?: AddressRateLimiter;
 }
 
 /** A file store in a new temporary directory of its own. */
@@ -61,5 +63,8 @@ export function createTestPartnerApp(pool: Pool, options: TestPartnerAppOptions 
     fileStore: options.fileStore ?? createTemporaryFileStore(),
     fileQuotaBytes: options.fileQuotaBytes ?? 5_000_000_000,
     bookingPage: options.bookingPage ?? null,
+    // Pages are read on every request: a test that turns one off sees it at once.
+    shopPages: createShopPages(pool, 0),
+    shopRateLimiter: options.shopRateLimiter,
   });
 }

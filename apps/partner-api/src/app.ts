@@ -56,6 +56,8 @@ import { mountCancelShopBooking } from './routes/shop/cancel-shop-booking.js';
 import { mountMoveShopBooking } from './routes/shop/move-shop-booking.js';
 
 export function createPartnerApp(deps: PartnerAppDeps): Express {
+  // One look-up (and one cache) for the shop API and the page's framing: a page turned off stops both at once.
+  const shopPages = deps.shopPages ?? createShopPages(deps.pool);
   const app = createHttpApp({
     logger: deps.logger,
     problemBase: deps.problemBase,
@@ -106,12 +108,12 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
           cancelShopBooking: mountCancelShopBooking,
           moveShopBooking: mountMoveShopBooking,
         },
-        { ...deps, shopPages: deps.shopPages ?? createShopPages(deps.pool) },
+        { ...deps, shopPages },
       );
     },
     // OCTO under /octo, answering in OCTO's error form (octo/octo-http.ts); the customers' booking page under /book.
     extraRoutes(app) {
-      if (deps.bookingPage) serveBookingPage(app, deps.bookingPage.dir, deps.bookingPage.findFraming);
+      if (deps.bookingPageDir) serveBookingPage(app, deps.bookingPageDir, (slug) => shopPages.find(slug));
       app.use(
         createOctoRouter((routes) =>
           mountOperations(

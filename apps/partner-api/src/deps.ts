@@ -3,7 +3,6 @@ import type { FileStore } from '@backbone/file-store';
 import type { AddressRateLimiter, Logger, RouteDeps } from '@backbone/http';
 import type { WebhookDeliveryQueue } from '@backbone/publisher';
 import type { DestinationPolicy } from '@backbone/webhooks';
-import type { FindBookingPageFraming } from './booking-page-static.js';
 import type { ShopPages } from './shop-pages.js';
 
 export interface PartnerAppDeps extends RouteDeps {
@@ -19,10 +18,10 @@ export interface PartnerAppDeps extends RouteDeps {
   /** Bytes one account's files may take together (FILE_QUOTA_BYTES). */
   fileQuotaBytes: number;
   /**
-   * The built booking page served under /book (BOOKING_PAGE_DIR) and how to find a page's framing by its slug; null
-   * or left out serves none (API tests).
+   * The built booking page served under /book (BOOKING_PAGE_DIR), each page framed by its own embed origins (from
+   * shopPages); null or left out serves none (API tests).
    */
-  bookingPage?: { dir: string; findFraming: FindBookingPageFraming } | null;
+  bookingPageDir?: string | null;
   /** The booking pages the shop API opens by slug (shop-pages.ts); a one-second cache over `pool` unless given. */
   shopPages?: ShopPages;
   /** The shop API's per-address limits (reads, holds, uploads); absent: no limits. */

@@ -48,6 +48,7 @@ await startApiServer({
       fileStore,
       fileQuotaBytes: config.FILE_QUOTA_BYTES,
       shopPages: createShopPages(pool),
+      bookingPageDir: config.BOOKING_PAGE_DIR,
       shopRateLimiter,
     });
     return {

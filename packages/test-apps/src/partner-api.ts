@@ -33,8 +33,8 @@ export interface TestPartnerAppOptions {
   fileStore?: FileStore;
   /** FILE_QUOTA_BYTES: 5 GB unless given. */
   fileQuotaBytes?: number;
-  /** The built booking page and its framing look-up, served under /book; none unless given. */
-  bookingPage?: PartnerAppDeps['bookingPage'];
+  /** The built booking page's folder, served under /book; none unless given. */
+  bookingPageDir?: string;
   /** The shop API's per-address limits; none unless given (tests of the limits pass one on their Redis prefix). */
   shopRateLimiter?: AddressRateLimiter;
 }
@@ -62,7 +62,7 @@ export function createTestPartnerApp(pool: Pool, options: TestPartnerAppOptions 
     ...options.webhooks,
     fileStore: options.fileStore ?? createTemporaryFileStore(),
     fileQuotaBytes: options.fileQuotaBytes ?? 5_000_000_000,
-    bookingPage: options.bookingPage ?? null,
+    bookingPageDir: options.bookingPageDir ?? null,
     // Pages are read on every request: a test that turns one off sees it at once.
     shopPages: createShopPages(pool, 0),
     shopRateLimiter: options.shopRateLimiter,

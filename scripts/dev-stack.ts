@@ -16,7 +16,7 @@ import path from 'node:path';
 import { createPool, migrate, readDatabaseIdentity } from '@backbone/db';
 import { claimQueuePrefix, createRedisConnection, databaseQueuePrefix } from '@backbone/publisher';
 import { canConnectPostgres, canConnectRedis, embeddedPostgres, redisServer } from '@backbone/testkit/local-services';
-import { DEMO_ACCOUNT_ID, DEMO_BOOKING_PAGE_SLUG, seedDemoBookingPage, seedDemoOperator, seedDemoOwner } from './admin/demo-seed.js';
+import { DEMO_ACCOUNT_ID, seedDemoOperator, seedDemoOwner } from './admin/demo-seed.js';
 import { API_NODE_OPTIONS, dataDirOf, devStateFileOf, repoRoot, type DevState } from './dev-env.js';
 import { createGateway } from './gateway.js';
 import { PortInUseError, portInUse, type PortClaim } from './ports.js';
@@ -202,16 +202,6 @@ async function demoOwner(databaseUrl: string): Promise<{ Email: string; Password
   return existsSync(ownerFile) ? (JSON.parse(readFileSync(ownerFile, 'utf8')) as { Email: string; Password: string }) : null;
 }
 
-/** The demo account's booking page, on at /book/demo-outdoor unless its settings were ever given a slug. */
-async function demoBookingPage(databaseUrl: string): Promise<void> {
-  const pool = createPool({ connectionString: databaseUrl, max: 2 });
-  try {
-    if (await seedDemoBookingPage(pool)) log(`turned the demo booking page on at /book/${DEMO_BOOKING_PAGE_SLUG}`);
-  } finally {
-    await pool.end();
-  }
-}
-
 function runApp(name: AppName, extraEnv: Record<string, string>): Promise<void> {
   const service = commandService(name, process.execPath, [APPS[name].entry], { cwd: repoRoot, env: { ...env, ...extraEnv } });
   return supervisor.add({ ...service, ports: appPorts(name) });
@@ -252,7 +242,6 @@ async function main(): Promise<void> {
   const prefix = await queuePrefix(databaseUrl, redisUrl);
   const keys = await demoKeys(databaseUrl);
   const owner = await demoOwner(databaseUrl);
-  await demoBookingPage(databaseUrl);
 
   const partnerUrl = `http://127.0.0.1:${apiPort('partner-api')}`;
   const usageUrl = `http://127.0.0.1:${apiPort('usage-api')}`;
@@ -306,7 +295,6 @@ async function main(): Promise<void> {
   API docs     ${baseUrl}/docs   (OpenAPI: ${baseUrl}/openapi.json)
   Metrics      ${metricsEnabled ? `http://127.0.0.1:${port + 101}/metrics to :${port + 106}/metrics (partner, usage, operator API, metering, webhook and booking workers; not through the gateway)` : 'off (METRICS_ENABLED=false)'}
   Console      ${baseUrl}/console   ${owner ? `sign in as ${owner.Email} / ${owner.Password}` : `(${path.join(dataDir, 'demo-console.json')} is missing: npm run admin -- reset-password ...)`}
-  Booking page ${baseUrl}/book/${DEMO_BOOKING_PAGE_SLUG}   (the demo account's)
   Demo account ${DEMO_ACCOUNT_ID}   (the admin CLI's --account; npm run admin -- list-accounts)
   Queues       ${redisUrl} under the prefix ${prefix}
   Demo keys    ${

@@ -4,7 +4,7 @@
 // bookings, in one transaction, so a crash leaves nothing half-made (a second start finds the account and returns
 // null), then createSale the bookings.
 import { SCOPES, type BookingChannel, type NewOperatorActivity, type NewQuestion, type Scope, type TimeslotPattern } from '@backbone/contracts';
-import { findAccount, findBookingPageSettings, findOperatorUserByEmail, saveBookingPage, type Pool } from '@backbone/db';
+import { findAccount, findOperatorUserByEmail, type Pool } from '@backbone/db';
 import { addDays, todayIn, ValidationError, weekdayOf } from '@backbone/domain';
 import { createOperatorUser, createSale, seedOperator } from '@backbone/use-cases';
 
@@ -192,23 +192,4 @@ export async function seedDemoOwner(pool: Pool): Promise<null | { Email: string;
     if (error instanceof ValidationError) return null;
     throw error;
   }
-}
-
-export const DEMO_BOOKING_PAGE_SLUG = 'demo-outdoor';
-
-/**
- * Turns the demo account's booking page on at /book/demo-outdoor unless its page was ever given a slug (also for a
- * stack seeded before the booking page existed); an operator's later settings are left alone. True when it did.
- */
-export async function seedDemoBookingPage(pool: Pool): Promise<boolean> {
-  const settings = await findBookingPageSettings(pool, DEMO_ACCOUNT_ID);
-  if (!settings || settings.slug !== null) return false;
-  const saved = await saveBookingPage(pool, DEMO_ACCOUNT_ID, {
-    enabled: true,
-    slug: DEMO_BOOKING_PAGE_SLUG,
-    note: 'Meet at the kiosk ten minutes before the start. Pay at the venue.',
-    terms: "Cancel or move your booking free of charge until the activity's cutoff.",
-  });
-  // Another process took the slug, or set the page, at the same moment.
-  return typeof saved !== 'string';
 }

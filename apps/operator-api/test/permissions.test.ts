@@ -140,6 +140,8 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
     return { params: { UserID: user.id }, status: 200 };
   },
   listOperatorAudit: async () => ({ query: 'Action=user.created&Limit=5', status: 200 }),
+  getOperatorBookingPage: async () => ({ status: 200 }),
+  updateOperatorBookingPage: async () => ({ body: { Note: `Note ${++made}` }, status: 200 }),
 };
 
 const SESSION_OPERATIONS = OPERATOR_OPERATIONS.filter(
@@ -192,7 +194,7 @@ describe('the permission table', () => {
     }
   });
 
-  it("keeps staff to the day's bookings: looking up, selling, the availability they sell from, their session", () => {
+  it("keeps staff to the day's bookings: looking up, selling, the availability they sell from, their session, the booking page's link", () => {
     const forStaff = Object.keys(OPERATOR_PERMISSIONS).filter((id) => operatorMay('staff', id as OperatorOperationId));
     expect(forStaff.sort()).toEqual(
       [
@@ -215,6 +217,7 @@ describe('the permission table', () => {
         'listOperatorQuestions',
         'listOperatorTimeslots',
         'getOperatorUsage',
+        'getOperatorBookingPage',
       ].sort(),
     );
   });

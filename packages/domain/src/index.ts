@@ -17,3 +17,4 @@ export * from './operator-ranges.js';
 export * from './rate-limits.js';
 export * from './octo.js';
 export * from './orders.js';
+export * from './booking-pages.js';

@@ -29,3 +29,4 @@ export * from './shop-bookings.js';
 export * from './shop-holds.js';
 export * from './shop-manage.js';
 export * from './shop-files.js';
+export * from './booking-pages.js';

@@ -40,3 +40,6 @@ export * from './create-operator-user.js';
 export * from './disable-operator-user.js';
 export * from './list-operator-audit.js';
 export * from './permissions.js';
+export { bookingPageFields, operatorBookingPageSchema, type OperatorBookingPage } from './booking-page.schemas.js';
+export * from './get-operator-booking-page.js';
+export * from './update-operator-booking-page.js';

@@ -17,6 +17,7 @@ import { editOperatorActivityOperation } from './edit-operator-activity.js';
 import { exportOperatorBookingsOperation } from './export-operator-bookings.js';
 import { generateTimeslotsOperation } from './generate-timeslots.js';
 import { getOperatorBookingOperation } from './get-operator-booking.js';
+import { getOperatorBookingPageOperation } from './get-operator-booking-page.js';
 import { getOperatorManifestOperation } from './get-operator-manifest.js';
 import { getOperatorSalesReportOperation } from './get-operator-sales-report.js';
 import { getOperatorSessionOperation } from './get-operator-session.js';
@@ -37,6 +38,7 @@ import { revokeOperatorKeyOperation } from './revoke-operator-key.js';
 import { signInOperation } from './sign-in.js';
 import { signOutOperation } from './sign-out.js';
 import { undoOperatorCheckInOperation } from './undo-operator-check-in.js';
+import { updateOperatorBookingPageOperation } from './update-operator-booking-page.js';
 
 /** The operator console's API (session cookie or admin key). */
 export const OPERATOR_OPERATIONS = [
@@ -76,4 +78,6 @@ export const OPERATOR_OPERATIONS = [
   createOperatorUserOperation,
   disableOperatorUserOperation,
   listOperatorAuditOperation,
+  getOperatorBookingPageOperation,
+  updateOperatorBookingPageOperation,
 ] as const;

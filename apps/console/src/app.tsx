@@ -8,6 +8,7 @@ import { ErrorState, Loading } from './components/states.js';
 import { ActivitiesPage } from './pages/activities.js';
 import { AuditPage } from './pages/audit.js';
 import { AvailabilityPage } from './pages/availability.js';
+import { BookingPagePage } from './pages/booking-page.js';
 import { BookingsPage } from './pages/bookings.js';
 import { FailedEventsPage } from './pages/failed-events.js';
 import { KeysPage } from './pages/keys.js';
@@ -26,6 +27,7 @@ const PAGES = [
   { path: '/reports', page: ReportsPage },
   { path: '/usage', page: UsagePage },
   { path: '/activities', page: ActivitiesPage },
+  { path: '/booking-page', page: BookingPagePage },
   { path: '/keys', page: KeysPage },
   { path: '/users', page: UsersPage },
   { path: '/failed-events', page: FailedEventsPage },

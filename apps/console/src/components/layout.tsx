@@ -14,6 +14,7 @@ const PAGES = [
   { href: '/reports', label: 'Sales', operation: 'getOperatorSalesReport' },
   { href: '/usage', label: 'Usage', operation: 'getOperatorUsage' },
   { href: '/activities', label: 'Activities', operation: 'editOperatorActivity' },
+  { href: '/booking-page', label: 'Booking page', operation: 'getOperatorBookingPage' },
   { href: '/keys', label: 'Keys', operation: 'listOperatorKeys' },
   { href: '/users', label: 'Users', operation: 'listOperatorUsers' },
   { href: '/failed-events', label: 'Failed events', operation: 'listFailedEvents' },

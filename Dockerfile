@@ -11,6 +11,7 @@ COPY apps/booking-worker/package.json apps/booking-worker/
 COPY apps/mail-worker/package.json apps/mail-worker/
 COPY apps/operator-api/package.json apps/operator-api/
 COPY apps/console/package.json apps/console/
+COPY apps/booking-page/package.json apps/booking-page/
 COPY packages/config/package.json packages/config/
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/db/package.json packages/db/

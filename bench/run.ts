@@ -5,7 +5,7 @@
 //
 // Knobs (environment): BENCH_DURATION (s per run, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32),
 // BENCH_WORKER_JOBS (100000), BENCH_WORKER_CONCURRENCY (the worker's default WORKER_CONCURRENCY), BENCH_USAGE_ENTRIES (10000000), BENCH_LOG_LEVEL
-// (info), BENCH_ONLY (comma list of partner, lifecycle, usage, worker, console, million, webhooks, overhead, files, operator-day, octo, mail: a partial run, written to
+// (info), BENCH_ONLY (comma list of partner, lifecycle, usage, worker, console, booking-page, million, webhooks, overhead, files, operator-day, octo, mail: a partial run, written to
 // bench/.tmp/RESULTS.partial.md instead), CHROMIUM_PATH (the console's browser, /usr/bin/chromium),
 // DATABASE_URL / REDIS_URL / BENCH_DATABASE_URL, PGOPTIONS (passed to every process, e.g. '-c jit=off') and
 // BENCH_NODE_OPTIONS (NODE_OPTIONS of every process under test, e.g. '--max-old-space-size=128'), both recorded
@@ -26,6 +26,7 @@ import { installExitHandlers, killAll, peakMemory } from './lib/processes.js';
 import { describeMachine, fmt, renderMarkdown, renderText, type Row, type Section } from './lib/report.js';
 import type { BenchContext } from './lib/context.js';
 import { ensureBookingsLoaded } from './load-bookings.js';
+import { bookingPageSection } from './sections/booking-page.js';
 import { consoleSection } from './sections/console.js';
 import { filesSection } from './sections/files.js';
 import { lifecycleSection } from './sections/lifecycle.js';
@@ -143,6 +144,7 @@ async function main(): Promise<void> {
     ['usage', usageSection],
     ['worker', workerSection],
     ['console', consoleSection],
+    ['booking-page', bookingPageSection],
     ['million', (c) => millionSection(c, millionLoad)],
     ['webhooks', webhooksSection],
     ['overhead', overheadSection],

@@ -45,28 +45,30 @@ await Promise.all(
 );
 console.log(`[build] bundled ${apps.map((a) => a.out).join(', ')}`);
 
-// The console is a browser app: Vite builds it into apps/console/dist, which the operator API serves under /console.
-// Vite writes into a folder of its own (emptied first), whose files then replace those of dist one by one; files of an
-// earlier build that this one no longer has go last.
-// Always React's production build: Vite keeps a NODE_ENV it finds set, and a build started from a test run (NODE_ENV
-// test) shipped the development build, 620 KB instead of 380, under other file names.
+// The console and the booking page are browser apps: Vite builds each into apps/<app>/dist, which the operator API
+// serves under /console and the partner API under /book. Vite writes into a folder of its own (emptied first), whose
+// files then replace those of dist one by one; files of an earlier build that this one no longer has go last.
+// Always production builds: Vite keeps a NODE_ENV it finds set, and a build started from a test run (NODE_ENV test)
+// shipped React's development build, 620 KB instead of 380, under other file names.
 process.env.NODE_ENV = 'production';
 const { build: viteBuild } = await import('vite');
-const consoleDist = path.resolve('apps/console/dist');
-const staging = path.resolve(`apps/console/.dist-${process.pid}`);
-try {
-  await viteBuild({ root: 'apps/console', configFile: 'apps/console/vite.config.ts', logLevel: 'warn', build: { outDir: staging, emptyOutDir: true } });
-  const built = await filesUnder(staging);
-  for (const file of built) {
-    await mkdir(path.dirname(path.join(consoleDist, file)), { recursive: true });
-    await rename(path.join(staging, file), path.join(consoleDist, file));
+for (const app of ['console', 'booking-page']) {
+  const dist = path.resolve(`apps/${app}/dist`);
+  const staging = path.resolve(`apps/${app}/.dist-${process.pid}`);
+  try {
+    await viteBuild({ root: `apps/${app}`, configFile: `apps/${app}/vite.config.ts`, logLevel: 'warn', build: { outDir: staging, emptyOutDir: true } });
+    const built = await filesUnder(staging);
+    for (const file of built) {
+      await mkdir(path.dirname(path.join(dist, file)), { recursive: true });
+      await rename(path.join(staging, file), path.join(dist, file));
+    }
+    const kept = new Set(built);
+    for (const file of await filesUnder(dist)) if (!kept.has(file)) await rm(path.join(dist, file), { force: true });
+  } finally {
+    await rm(staging, { recursive: true, force: true });
   }
-  const kept = new Set(built);
-  for (const file of await filesUnder(consoleDist)) if (!kept.has(file)) await rm(path.join(consoleDist, file), { force: true });
-} finally {
-  await rm(staging, { recursive: true, force: true });
+  console.log(`[build] built apps/${app}/dist`);
 }
-console.log('[build] built apps/console/dist');
 
 /**
  * Writes `contents` beside `file`, then renames it over `file`.

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_OPERATIONS, type Operation } from '@backbone/contracts';
+import { saveBookingPage } from '@backbone/db';
 import { closeQueues, openQueues, type EventPublisher, type EventQueues } from '@backbone/publisher';
 import { createTestOperatorApp } from '@backbone/test-apps/operator-api';
 import { createTestPartnerApp } from '@backbone/test-apps/partner-api';
@@ -44,6 +45,8 @@ let tenant: TestAccount;
 let activityId: string;
 let booked: string;
 let held: string;
+let shopToken: string;
+const SLUG = 'edge-page';
 const day = futureDate(5, 'UTC');
 
 beforeAll(async () => {
@@ -66,6 +69,10 @@ beforeAll(async () => {
     ).body.Reference as string;
   booked = await make(false);
   held = await make(true);
+  await saveBookingPage(db.pool, tenant.account.id, { enabled: true, slug: SLUG });
+  shopToken = (
+    await request(partnerApi.url, 'POST', `/api/v2/shop/${SLUG}/holds`, { body: { ActivityID: activityId, Date: day, Time: '10:00', Participants: 1 } })
+  ).body.Token as string;
 });
 
 interface Call {
@@ -119,6 +126,24 @@ const CALLS: Record<string, (dates: Record<string, string>) => Call> = {
     method: 'POST',
     path: `/api/v2/ota/partner/webhooks/${randomUUID()}/replay`,
     body: { Since: d.Since ?? `${day}T00:00:00Z` },
+  }),
+  listShopTimeslots: (d) => ({
+    server: () => partnerApi.url,
+    method: 'GET',
+    path: `/api/v2/shop/${SLUG}/activities/${activityId}/timeslots`,
+    query: { Date: d.Date ?? day },
+  }),
+  createShopHold: (d) => ({
+    server: () => partnerApi.url,
+    method: 'POST',
+    path: `/api/v2/shop/${SLUG}/holds`,
+    body: { ActivityID: activityId, Date: d.Date ?? day, Time: '10:00', Participants: 1 },
+  }),
+  moveShopBooking: (d) => ({
+    server: () => partnerApi.url,
+    method: 'POST',
+    path: `/api/v2/shop/${SLUG}/bookings/${shopToken}/move`,
+    body: { Date: d.Date ?? day, Time: '10:00' },
   }),
   getUsageSummary: (d) => ({ server: () => usageApi.url, method: 'GET', path: '/api/v2/usage/meters', query: { from: d.from ?? day, to: d.to ?? day } }),
   listOperatorBookings: (d) => ({

@@ -15,6 +15,7 @@ import {
   OPERATOR_OPERATIONS,
   PARTNER_OPERATIONS,
   PLATFORM_OPERATIONS,
+  SHOP_OPERATIONS,
   USAGE_OPERATIONS,
   type Operation,
 } from '@backbone/contracts';
@@ -25,6 +26,7 @@ const contractsDir = path.join(root, 'packages/contracts/src');
 /** Each list's folder in the contracts, the app that mounts it and the app's folder of its route files (under src/). */
 const LISTS: readonly { area: string; app: string; routes: string; operations: readonly Operation[] }[] = [
   { area: 'partner', app: 'partner-api', routes: 'routes', operations: PARTNER_OPERATIONS },
+  { area: 'shop', app: 'partner-api', routes: 'routes/shop', operations: SHOP_OPERATIONS },
   { area: 'usage', app: 'usage-api', routes: 'routes', operations: USAGE_OPERATIONS },
   { area: 'platform', app: 'usage-api', routes: 'routes', operations: PLATFORM_OPERATIONS },
   { area: 'operator', app: 'operator-api', routes: 'routes', operations: OPERATOR_OPERATIONS },

@@ -1,5 +1,5 @@
 // The outbox relay: moves committed outbox rows (booking.created, written by the partner API in the booking's
-// transaction) to their BullMQ queue. A row is stamped sent in the same transaction that claimed it, and only after
+// transaction, and order.completed of the operator's own checkout) to their BullMQ queue. A row is stamped sent in the same transaction that claimed it, and only after
 // the queue accepted the job, so a crash in between sends it again: at least once, always with the same job id
 // (account and EventID), so a consumer can drop the duplicate. FOR UPDATE SKIP LOCKED lets several relays run side by side.
 // A queue whose consumers fall behind (or do not exist yet) is not filled without bound: Redis runs with noeviction,
@@ -11,11 +11,18 @@ import { awaitDurable, claimUnsentOutboxEvents, hasUnsentOutboxEvents, markOutbo
 import { jobOptionsFor, withDeadline, type EventQueues } from '@backbone/publisher';
 import { startPassLoop, type PassLoop } from '@backbone/shutdown';
 
-/** The jobs that leave through the outbox rather than being published directly: the booking events. */
-type OutboxJobName = { [N in JobName]: (typeof JOBS)[N]['queue'] extends typeof QUEUES.bookingEvents ? N : never }[JobName];
-export const OUTBOX_JOB_NAMES: readonly OutboxJobName[] = (Object.keys(JOBS) as JobName[]).filter(
-  (name): name is OutboxJobName => JOBS[name].queue === QUEUES.bookingEvents,
-);
+/**
+ * The jobs that leave through the outbox rather than being published directly: the booking events, and the
+ * order.completed of a booking the operator's own checkout completed (the booking page, the point of sale), written
+ * with the booking so that it is published exactly when the booking exists (the metering worker's dedupe key on its
+ * EventID makes a second delivery count once).
+ */
+type BookingEventName = { [N in JobName]: (typeof JOBS)[N]['queue'] extends typeof QUEUES.bookingEvents ? N : never }[JobName];
+type OutboxJobName = BookingEventName | 'order.completed';
+export const OUTBOX_JOB_NAMES: readonly OutboxJobName[] = [
+  ...(Object.keys(JOBS) as JobName[]).filter((name): name is BookingEventName => JOBS[name].queue === QUEUES.bookingEvents),
+  'order.completed',
+];
 const OUTBOX_QUEUES: readonly QueueName[] = [...new Set(OUTBOX_JOB_NAMES.map((name) => JOBS[name].queue))];
 
 export interface OutboxRelayOptions {

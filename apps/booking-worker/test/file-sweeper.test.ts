@@ -35,7 +35,7 @@ describe('file sweeper', () => {
         { pool: db.pool, fileStore, fileQuotaBytes: 1_000_000 },
         {
           accountId: account.id,
-          partnerId: partner.partnerId!,
+          uploader: { partnerId: partner.partnerId! },
           apiKeyId: partner.id,
           contentType: 'application/pdf',
           length: pdf.length,

@@ -12,6 +12,7 @@ import { ErrorState, Loading } from './components/states.js';
 import { ActivitiesPage } from './pages/activities.js';
 import { AuditPage } from './pages/audit.js';
 import { AvailabilityPage } from './pages/availability.js';
+import { BookingPagePage } from './pages/booking-page.js';
 import { BookingsPage } from './pages/bookings.js';
 import { ChangePasswordPage, FirstPasswordPage } from './pages/change-password.js';
 import { EmailTemplatesPage } from './pages/email-templates.js';
@@ -41,6 +42,7 @@ const PAGES: readonly ConsolePage[] = [
   { path: '/reports', label: 'Sales', operation: 'getOperatorSalesReport', page: ReportsPage },
   { path: '/usage', label: 'Usage', operation: 'getOperatorUsage', page: UsagePage },
   { path: '/activities', label: 'Activities', operation: 'editOperatorActivity', page: ActivitiesPage },
+  { path: '/booking-page', label: 'Booking page', operation: 'getOperatorBookingPage', page: BookingPagePage },
   { path: '/keys', label: 'Keys', operation: 'listOperatorKeys', page: KeysPage },
   { path: '/users', label: 'Users', operation: 'listOperatorUsers', page: UsersPage },
   { path: '/failed-events', label: 'Failed events', operation: 'listFailedEvents', page: FailedEventsPage },

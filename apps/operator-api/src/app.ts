@@ -29,6 +29,8 @@ import { mountGetOperatorSession } from './routes/get-operator-session.js';
 import { mountGetOperatorUsage } from './routes/get-operator-usage.js';
 import { mountListFailedEvents } from './routes/list-failed-events.js';
 import { mountListOperatorAudit } from './routes/list-operator-audit.js';
+import { mountGetOperatorBookingPage } from './routes/get-operator-booking-page.js';
+import { mountUpdateOperatorBookingPage } from './routes/update-operator-booking-page.js';
 import { mountListOperatorActivities } from './routes/list-operator-activities.js';
 import { mountListOperatorBookingHistory } from './routes/list-operator-booking-history.js';
 import { mountListOperatorBookings } from './routes/list-operator-bookings.js';
@@ -107,6 +109,8 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           sendTestMail: mountSendTestMail,
           listMailMessages: mountListMailMessages,
           setPartnerCustomerEmails: mountSetPartnerCustomerEmails,
+          getOperatorBookingPage: mountGetOperatorBookingPage,
+          updateOperatorBookingPage: mountUpdateOperatorBookingPage,
         },
         deps,
       );

@@ -2,14 +2,9 @@
 // (the console's routes live in the browser), all with a Content-Security-Policy that allows no inline script and
 // nothing from another origin. A file that is not there is a 404 problem, never a 500: a browser holding an old
 // index.html after a deploy asks for scripts that are gone.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { gzip as gzipCallback } from 'node:zlib';
 import express, { type Express, type Request, type Response } from 'express';
-import { sendProblem } from '@backbone/http';
-
-const gzip = promisify(gzipCallback);
+import { gzippedAssets, isMissingFile, sendProblem } from '@backbone/http';
 
 export const CONSOLE_CSP = [
   "default-src 'self'",
@@ -58,45 +53,7 @@ export function serveConsole(app: Express, consoleDir: string): void {
   });
 }
 
-function isMissingFile(error: Error & { code?: string }): boolean {
-  return error.code === 'ENOENT' || error.code === 'ENOTDIR';
-}
-
 function consoleNotBuilt(req: Request, res: Response): void {
   res.removeHeader('Cache-Control');
   sendProblem(req, res, 'not-found', 'The console is not built on this server (npm run build builds it).');
-}
-
-interface GzippedAsset {
-  type: string;
-  body: Buffer;
-}
-
-const ASSET_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
-// A built asset's own name (Vite's hashed names), never a path: nothing outside the assets folder is read.
-const ASSET_NAME = /^[\w-]+(?:\.[\w-]+)*\.(?:js|css)$/;
-
-/** The gzipped body of an asset of `dir` by name, or null for no such script or style. Names are content hashes. */
-function gzippedAssets(dir: string): (file: string) => Promise<GzippedAsset | null> {
-  const cache = new Map<string, Promise<GzippedAsset | null>>();
-  const load = async (file: string): Promise<GzippedAsset | null> => {
-    try {
-      const body = await gzip(await readFile(path.join(dir, file)), { level: 9 });
-      return { type: ASSET_TYPES[path.extname(file)]!, body };
-    } catch {
-      return null;
-    }
-  };
-  return async (file) => {
-    if (!ASSET_NAME.test(file)) return null;
-    let asset = cache.get(file);
-    if (!asset) {
-      asset = load(file);
-      cache.set(file, asset);
-    }
-    const loaded = await asset;
-    // A file missing now may be written later (a build in progress): ask the disk again next time.
-    if (!loaded) cache.delete(file);
-    return loaded;
-  };
 }

@@ -43,7 +43,7 @@ beforeAll(async () => {
     { pool: db.pool, fileStore, fileQuotaBytes: 1_000_000 },
     {
       accountId: operator.account.id,
-      partnerId: partnerKey.partnerId!,
+      uploader: { partnerId: partnerKey.partnerId! },
       apiKeyId: partnerKey.id,
       contentType: 'application/pdf',
       length: pdf.length,
@@ -159,6 +159,8 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
     body: { Enabled: true },
     status: 204,
   }),
+  getOperatorBookingPage: async () => ({ status: 200 }),
+  updateOperatorBookingPage: async () => ({ body: { Note: `Note ${++made}` }, status: 200 }),
 };
 
 const SESSION_OPERATIONS = OPERATOR_OPERATIONS.filter(
@@ -211,7 +213,7 @@ describe('the permission table', () => {
     }
   });
 
-  it("keeps staff to the day's bookings: looking up, selling, the availability they sell from, their session and password", () => {
+  it("keeps staff to the day's bookings: looking up, selling, the availability they sell from, their session and password, the booking page's link", () => {
     const forStaff = Object.keys(OPERATOR_PERMISSIONS).filter((id) => operatorMay('staff', id as OperatorOperationId));
     expect(forStaff.sort()).toEqual(
       [
@@ -235,6 +237,7 @@ describe('the permission table', () => {
         'listOperatorQuestions',
         'listOperatorTimeslots',
         'getOperatorUsage',
+        'getOperatorBookingPage',
       ].sort(),
     );
   });

@@ -1,13 +1,15 @@
 // The partner (OTA) API as an Express app without listen(): products, availability, waiver questions, bookings and
 // their lifecycle (look up, confirm, cancel, change, sync), files for waiver answers, the partner's webhook endpoints,
-// and OCTO at /octo over the same inventory and use cases.
+// the operators' booking pages' public API (/api/v2/shop), and OCTO at /octo over the same inventory and use cases.
 // server.ts wires the real dependencies; tests drive it in-process against real PostgreSQL.
 import type { Express } from 'express';
-import { OCTO_OPERATIONS, PARTNER_OPERATIONS } from '@backbone/contracts';
+import { OCTO_OPERATIONS, PARTNER_OPERATIONS, SHOP_OPERATIONS } from '@backbone/contracts';
 import { isDatabaseReachable } from '@backbone/db';
 import { buildApiDocument, createHttpApp, mountOperations } from '@backbone/http';
 import type { PartnerAppDeps } from './deps.js';
+import { createShopPages } from './shop-pages.js';
 import { createOctoRouter } from './octo/octo-http.js';
+import { serveBookingPage } from './booking-page-static.js';
 import { mountGetOctoSupplier } from './routes/octo/get-octo-supplier.js';
 import { mountListOctoProducts } from './routes/octo/list-octo-products.js';
 import { mountGetOctoProduct } from './routes/octo/get-octo-product.js';
@@ -41,9 +43,22 @@ import { mountListWebhookEndpoints } from './routes/list-webhook-endpoints.js';
 import { mountReplayWebhookDeliveries } from './routes/replay-webhook-deliveries.js';
 import { mountReplayWebhookDelivery } from './routes/replay-webhook-delivery.js';
 import { mountUpdateWebhookEndpoint } from './routes/update-webhook-endpoint.js';
+import { mountGetShopPage } from './routes/shop/get-shop-page.js';
+import { mountGetShopActivity } from './routes/shop/get-shop-activity.js';
+import { mountListShopDates } from './routes/shop/list-shop-dates.js';
+import { mountListShopTimeslots } from './routes/shop/list-shop-timeslots.js';
+import { mountCreateShopHold } from './routes/shop/create-shop-hold.js';
+import { mountReleaseShopHold } from './routes/shop/release-shop-hold.js';
+import { mountUploadShopFile } from './routes/shop/upload-shop-file.js';
+import { mountConfirmShopHold } from './routes/shop/confirm-shop-hold.js';
+import { mountGetShopBooking } from './routes/shop/get-shop-booking.js';
+import { mountCancelShopBooking } from './routes/shop/cancel-shop-booking.js';
+import { mountMoveShopBooking } from './routes/shop/move-shop-booking.js';
 
 export function createPartnerApp(deps: PartnerAppDeps): Express {
-  return createHttpApp({
+  // One look-up (and one cache) for the shop API and the page's framing: a page turned off stops both at once.
+  const shopPages = deps.shopPages ?? createShopPages(deps.pool);
+  const app = createHttpApp({
     logger: deps.logger,
     problemBase: deps.problemBase,
     recordMetrics: deps.recordMetrics ?? true,
@@ -77,9 +92,28 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
         },
         deps,
       );
+      mountOperations(
+        routes,
+        SHOP_OPERATIONS,
+        {
+          getShopPage: mountGetShopPage,
+          getShopActivity: mountGetShopActivity,
+          listShopDates: mountListShopDates,
+          listShopTimeslots: mountListShopTimeslots,
+          createShopHold: mountCreateShopHold,
+          releaseShopHold: mountReleaseShopHold,
+          uploadShopFile: mountUploadShopFile,
+          confirmShopHold: mountConfirmShopHold,
+          getShopBooking: mountGetShopBooking,
+          cancelShopBooking: mountCancelShopBooking,
+          moveShopBooking: mountMoveShopBooking,
+        },
+        { ...deps, shopPages },
+      );
     },
-    // OCTO under /octo, answering in OCTO's error form (octo/octo-http.ts).
+    // OCTO under /octo, answering in OCTO's error form (octo/octo-http.ts); the customers' booking page under /book.
     extraRoutes(app) {
+      if (deps.bookingPageDir) serveBookingPage(app, deps.bookingPageDir, (slug) => shopPages.find(slug));
       app.use(
         createOctoRouter((routes) =>
           mountOperations(
@@ -106,4 +140,8 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
       );
     },
   });
+  // The gateway in front (loopback or a private network) says who the caller is: the shop API's limits count per
+  // client address.
+  app.set('trust proxy', 'loopback, uniquelocal');
+  return app;
 }

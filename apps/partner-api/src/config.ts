@@ -23,6 +23,48 @@ export const partnerApiEnv = {
       description:
         "Bytes one account's uploaded files may take together (pending uploads included); an upload beyond it is refused with 413 /file-quota-exceeded.",
     },
+    BOOKING_PAGE_DIR: {
+      type: 'string',
+      default: 'apps/booking-page/dist',
+      description: 'The built booking page served under /book/{Slug} (relative to the working directory).',
+    },
+    SHOP_RATE_LIMIT_READS_PER_SECOND: {
+      type: 'integer',
+      default: 10,
+      minimum: 1,
+      description:
+        "The booking pages' API: reads (page, activity, dates, timeslots, a booking) per second of one client address, over time (with RATE_LIMIT_ENABLED).",
+    },
+    SHOP_RATE_LIMIT_READS_BURST: {
+      type: 'integer',
+      default: 100,
+      minimum: 1,
+      description: 'Reads one client address may make at once; at least SHOP_RATE_LIMIT_READS_PER_SECOND.',
+    },
+    SHOP_RATE_LIMIT_HOLDS_PER_SECOND: {
+      type: 'integer',
+      default: 1,
+      minimum: 1,
+      description: "The booking pages' API: holds, releases, confirms, cancels and moves per second of one client address, over time.",
+    },
+    SHOP_RATE_LIMIT_HOLDS_BURST: {
+      type: 'integer',
+      default: 10,
+      minimum: 1,
+      description: 'Such writes one client address may make at once; at least SHOP_RATE_LIMIT_HOLDS_PER_SECOND.',
+    },
+    SHOP_RATE_LIMIT_UPLOADS_PER_SECOND: {
+      type: 'integer',
+      default: 1,
+      minimum: 1,
+      description: "The booking pages' API: file uploads per second of one client address, over time.",
+    },
+    SHOP_RATE_LIMIT_UPLOADS_BURST: {
+      type: 'integer',
+      default: 10,
+      minimum: 1,
+      description: 'Uploads one client address may make at once; at least SHOP_RATE_LIMIT_UPLOADS_PER_SECOND.',
+    },
     WEBHOOK_ALLOWED_HOSTS: {
       type: 'string',
       default: '',

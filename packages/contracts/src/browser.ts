@@ -9,3 +9,6 @@ export type * from './operation-types.js';
 export type { Booking } from './partner/create-booking.js';
 export type { UsageSummary } from './usage/get-usage-summary.js';
 export { SCOPES } from './operation.js';
+// The booking page (apps/booking-page) reads the shop operations through the same entry.
+export * from './shop/index.js';
+export { MAX_FILE_BYTES } from './partner/shared.schemas.js';

@@ -46,4 +46,5 @@ export * from './platform/publish-platform-event.js';
 export { operatorTags } from './operator/shared.schemas.js';
 export * from './operator/index.js';
 export * from './octo/index.js';
+export * from './shop/index.js';
 export type * from './operation-types.js';

@@ -67,4 +67,14 @@ export interface SessionOperation extends OperationCommon {
   readonly beforePasswordChange?: true;
 }
 
-export type Operation = KeyOperation | SessionOperation;
+/**
+ * A public operation (an operator's booking page): no key, no session, any origin. Its own limits are per client
+ * address (the shop's rate limits), so it has no scope.
+ */
+export interface PublicOperation extends Omit<OperationCommon, 'scope'> {
+  readonly auth: 'public';
+  readonly scope?: never;
+  readonly roles?: never;
+}
+
+export type Operation = KeyOperation | SessionOperation | PublicOperation;

@@ -21,6 +21,7 @@ import { replayWebhookDeliveriesOperation } from './partner/replay-webhook-deliv
 import { replayWebhookDeliveryOperation } from './partner/replay-webhook-delivery.js';
 import { OCTO_OPERATIONS } from './octo/operations.js';
 import { OPERATOR_OPERATIONS } from './operator/operations.js';
+import { SHOP_OPERATIONS } from './shop/operations.js';
 import { updateWebhookEndpointOperation } from './partner/update-webhook-endpoint.js';
 import { publishPlatformEventOperation } from './platform/publish-platform-event.js';
 import { getUsageSummaryOperation } from './usage/get-usage-summary.js';
@@ -54,15 +55,22 @@ export const USAGE_OPERATIONS = [recordUsageEntryOperation, recordUsageEntriesOp
 
 export const PLATFORM_OPERATIONS = [publishPlatformEventOperation] as const;
 
-export { OCTO_OPERATIONS, OPERATOR_OPERATIONS };
+export { OCTO_OPERATIONS, OPERATOR_OPERATIONS, SHOP_OPERATIONS };
 
 /** In the order of the OpenAPI document's paths. */
-export const ALL_OPERATIONS = [...PARTNER_OPERATIONS, ...USAGE_OPERATIONS, ...PLATFORM_OPERATIONS, ...OPERATOR_OPERATIONS, ...OCTO_OPERATIONS] as const;
+export const ALL_OPERATIONS = [
+  ...PARTNER_OPERATIONS,
+  ...SHOP_OPERATIONS,
+  ...USAGE_OPERATIONS,
+  ...PLATFORM_OPERATIONS,
+  ...OPERATOR_OPERATIONS,
+  ...OCTO_OPERATIONS,
+] as const;
 
 /** One base URL serves every API, so each app publishes the whole document. */
 export const OPENAPI_INFO = {
   title: 'Activity backbone API',
   version: '2.0.0',
   description:
-    "Partner (OTA) booking API, usage metering API, platform events, the operator console's API and OCTO (tag OCTO, under /octo), under one base URL.",
+    "Partner (OTA) booking API, the operators' booking pages (tag Shop, public), usage metering API, platform events, the operator console's API and OCTO (tag OCTO, under /octo), under one base URL.",
 } as const;

@@ -159,7 +159,7 @@ export async function writeCheckIn(db: Db, booking: BookingRecord, arrived: bool
 export interface StoredHistoryEntry {
   at: Date;
   action: string;
-  actorKind: 'partner' | 'operator' | 'system';
+  actorKind: 'partner' | 'operator' | 'customer' | 'system';
   partnerId: string | null;
   partnerName: string | null;
   apiKeyId: string | null;
@@ -176,6 +176,7 @@ export interface BookingOrigin {
   createdAt: Date;
   status: 'on_hold' | 'confirmed' | 'cancelled' | 'expired';
   expiresAt: Date | null;
+  channel: 'ota' | 'online' | 'pos';
   partnerId: string | null;
   partnerName: string | null;
   apiKeyId: string | null;
@@ -186,7 +187,7 @@ export interface BookingOrigin {
 export async function findBookingOrigin(db: Db, accountId: string, reference: string): Promise<BookingOrigin | null> {
   const { rows } = await db.query<BookingOrigin>({
     name: 'booking-origin',
-    text: `SELECT b.id, b.created_at AS "createdAt", ${SHOWN_STATUS} AS status, b.expires_at AS "expiresAt", b.partner_id AS "partnerId",
+    text: `SELECT b.id, b.created_at AS "createdAt", ${SHOWN_STATUS} AS status, b.expires_at AS "expiresAt", b.channel, b.partner_id AS "partnerId",
                   p.name AS "partnerName", b.api_key_id AS "apiKeyId", b.created_by_user_id AS "userId", u.email AS "userEmail"
              FROM bookings b
              LEFT JOIN partners p ON p.account_id = b.account_id AND p.id = b.partner_id

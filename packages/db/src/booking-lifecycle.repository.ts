@@ -60,6 +60,8 @@ export function actorColumns(actor: BookingActor): [string, string | null, strin
       return ['partner', actor.partnerId, actor.apiKeyId, null];
     case 'operator':
       return ['operator', null, actor.apiKeyId, actor.userId];
+    case 'customer':
+      return ['customer', null, null, null];
     case 'system':
       return ['system', null, null, null];
   }

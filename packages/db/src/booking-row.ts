@@ -159,6 +159,7 @@ export const BOOKING_RECORD_MEMBERS = [
   'channel',
   'activityId',
   'activityInternalId',
+  'activityName',
   'timeslotId',
   'date',
   'time',

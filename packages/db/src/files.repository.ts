@@ -12,7 +12,8 @@ export const ABANDONED_UPLOAD_AFTER_SECONDS = 3600;
 export interface NewFileUpload {
   id: string;
   accountId: string;
-  partnerId: string;
+  /** Who uploads it: a partner, or (the booking page) a customer for one hold, which alone can take the file. */
+  uploader: { partnerId: string } | { holdBookingId: number };
   apiKeyId: string | null;
   name: string;
   contentType: FileContentType;
@@ -36,19 +37,28 @@ export async function reserveFileUpload(pool: Pool, upload: NewFileUpload): Prom
     await tx.query({
       name: 'files-reserve-partner-lock',
       text: `SELECT pg_advisory_xact_lock(hashtextextended('files-in-progress:' || $1::text || ':' || $2::text, 0))`,
-      values: [upload.accountId, upload.partnerId],
+      values: [upload.accountId, uploaderKey(upload)],
     });
-    const { rows: pending } = await tx.query<{ bytes: string }>({
-      name: 'files-in-progress-of-partner',
-      text: `SELECT coalesce(sum(size), 0) AS bytes FROM files WHERE account_id = $1 AND partner_id = $2 AND status = 'pending'`,
-      values: [upload.accountId, upload.partnerId],
-    });
+    const { rows: pending } =
+      'partnerId' in upload.uploader
+        ? await tx.query<{ bytes: string }>({
+            name: 'files-in-progress-of-partner',
+            text: `SELECT coalesce(sum(size), 0) AS bytes FROM files WHERE account_id = $1 AND partner_id = $2 AND status = 'pending'`,
+            values: [upload.accountId, upload.uploader.partnerId],
+          })
+        : await tx.query<{ bytes: string }>({
+            name: 'files-in-progress-of-hold',
+            text: `SELECT coalesce(sum(size), 0) AS bytes FROM files WHERE account_id = $1 AND hold_booking_id = $2 AND status = 'pending'`,
+            values: [upload.accountId, upload.uploader.holdBookingId],
+          });
     const inProgressBytes = Number(pending[0]?.bytes ?? 0);
     if (inProgressBytes + upload.size > upload.inProgressLimitBytes) return { refused: 'uploads-in-progress', inProgressBytes };
     const reserved = await reserveWithinQuota(tx, upload);
     return reserved ?? { refused: 'quota' };
   });
 }
+
+const uploaderKey = (upload: NewFileUpload): string => ('partnerId' in upload.uploader ? upload.uploader.partnerId : `hold:${upload.uploader.holdBookingId}`);
 
 async function reserveWithinQuota(db: Db, upload: NewFileUpload): Promise<{ expiresAt: Date } | null> {
   const { rows } = await db.query<{ expires_at: Date }>({
@@ -59,10 +69,21 @@ async function reserveWithinQuota(db: Db, upload: NewFileUpload): Promise<{ expi
              ON CONFLICT (account_id) DO UPDATE SET bytes = q.bytes + excluded.bytes WHERE q.bytes + excluded.bytes <= $8::bigint
              RETURNING account_id
            )
-           INSERT INTO files (id, account_id, partner_id, api_key_id, name, content_type, size, expires_at)
-           SELECT $1, $2, $3, $4, $5, $6, $7::bigint, now() + make_interval(hours => $9::int) FROM quota
+           INSERT INTO files (id, account_id, partner_id, api_key_id, name, content_type, size, expires_at, hold_booking_id)
+           SELECT $1, $2, $3, $4, $5, $6, $7::bigint, now() + make_interval(hours => $9::int), $10 FROM quota
            RETURNING expires_at`,
-    values: [upload.id, upload.accountId, upload.partnerId, upload.apiKeyId, upload.name, upload.contentType, upload.size, upload.quotaBytes, upload.ttlHours],
+    values: [
+      upload.id,
+      upload.accountId,
+      'partnerId' in upload.uploader ? upload.uploader.partnerId : null,
+      upload.apiKeyId,
+      upload.name,
+      upload.contentType,
+      upload.size,
+      upload.quotaBytes,
+      upload.ttlHours,
+      'holdBookingId' in upload.uploader ? upload.uploader.holdBookingId : null,
+    ],
   });
   return rows[0] ? { expiresAt: rows[0].expires_at } : null;
 }
@@ -89,25 +110,28 @@ export async function discardFileUpload(db: Db, accountId: string, id: string): 
 }
 
 /**
- * The partner's stored files among `ids` that an answer may reference: referenced by a booking already, or not yet
- * expired. Another partner's or account's file, a pending or expired one, is simply not there. `lock` takes their row
+ * The owner's stored files among `ids` that an answer may reference: referenced by a booking already, or not yet
+ * expired. The owner is the partner that uploaded them or, for a booking made on the booking page (`id`, no partner),
+ * that booking's hold they were uploaded for. Another owner's or account's file, a pending or expired one, is simply
+ * not there. `lock` takes their row
  * locks (inside a transaction), so that two bookings cannot both take one file.
  */
 export async function findAnswerFiles(
   db: Db,
-  owner: { accountId: string; partnerId: string | null },
+  owner: { accountId: string; partnerId: string | null; id?: number | undefined },
   ids: readonly string[],
   options: { lock: boolean },
 ): Promise<Map<string, AnswerFile>> {
-  if (ids.length === 0 || owner.partnerId === null) return new Map();
+  if (ids.length === 0 || (owner.partnerId === null && owner.id === undefined)) return new Map();
   const { rows } = await db.query<{ id: string; name: string; content_type: FileContentType; size: number; booking_id: number | null }>({
     name: options.lock ? 'files-for-answers-locked' : 'files-for-answers',
     text: `SELECT id, name, content_type, size, booking_id FROM files
-            WHERE id = ANY($3::uuid[]) AND account_id = $1 AND partner_id = $2 AND status = 'stored'
+            WHERE id = ANY($3::uuid[]) AND account_id = $1 AND (partner_id = $2 OR (partner_id IS NULL AND $2::uuid IS NULL AND hold_booking_id = $4))
+              AND status = 'stored'
               AND (booking_id IS NOT NULL OR expires_at > now())
             ORDER BY id
             ${options.lock ? 'FOR UPDATE' : ''}`,
-    values: [owner.accountId, owner.partnerId, ids],
+    values: [owner.accountId, owner.partnerId, ids, owner.partnerId === null ? (owner.id ?? null) : null],
   });
   return new Map(
     rows.map((r) => [

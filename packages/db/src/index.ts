@@ -34,3 +34,5 @@ export * from './operator-day.repository.js';
 export * from './audit.repository.js';
 export * from './sandbox.repository.js';
 export * from './mail.repository.js';
+export * from './booking-pages.repository.js';
+export * from './shop.repository.js';

@@ -1,5 +1,5 @@
 // Activities as partners see them (products), and the rules a new activity must meet.
-import type { OperatorActivity, Product } from '@backbone/contracts';
+import type { OperatorActivity, Product, ShopActivity } from '@backbone/contracts';
 import { ValidationError, type FieldError } from './errors.js';
 import { isClockTime, isValidTimeZone } from './time-zones.js';
 
@@ -67,6 +67,15 @@ export function toProduct(activity: Activity): Product {
     Price: { Amount: activity.priceMinor, Currency: activity.currency },
     MaxParticipants: activity.maxParticipants,
   };
+}
+
+/** The fewest participants one booking may carry (every activity today: one). */
+export const MIN_PARTICIPANTS = 1;
+
+/** An activity as the booking page shows it (ShopActivity): the product without the partners' numeric ID. */
+export function toShopActivity(activity: Activity): ShopActivity {
+  const { ID: _id, ...product } = toProduct(activity);
+  return { ...product, MinParticipants: MIN_PARTICIPANTS };
 }
 
 /** The operator's view: the product and whether it is active and offered in the shopfront. */

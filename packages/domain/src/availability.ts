@@ -1,7 +1,7 @@
 // Availability rules: which date ranges may be asked for, and how a bookable timeslot is shown in the activity's
 // own zone. What counts as bookable (open, not started, places free) is one predicate in the timeslots repository,
 // shared by the listings and the reservation.
-import type { AvailableDate, AvailableTimeslot } from '@backbone/contracts';
+import type { AvailableDate, AvailableTimeslot, ShopTimeslot } from '@backbone/contracts';
 import { ValidationError } from './errors.js';
 import { daysBetween, formatInZone } from './time-zones.js';
 
@@ -43,4 +43,24 @@ export interface DateAvailability {
 
 export function toAvailableDate(day: DateAvailability): AvailableDate {
   return { Date: day.date, Available: day.available, Timeslots: day.timeslots };
+}
+
+/** A timeslot as the booking page lists it: full ones too, marked, so the page can show them as full. */
+export function toShopTimeslot(slot: { localTime: string; startsAt: Date; endsAt: Date; available: number }, timeZone: string): ShopTimeslot {
+  const available = Math.max(0, slot.available);
+  return {
+    Time: slot.localTime,
+    StartsAt: formatInZone(slot.startsAt, timeZone),
+    EndsAt: formatInZone(slot.endsAt, timeZone),
+    Available: available,
+    Full: available === 0,
+  };
+}
+
+/** The first and last dates of a month given as YYYY-MM (the booking page's calendar). */
+export function monthDates(month: string): { first: string; last: string } {
+  const [year, monthNumber] = month.split('-').map(Number) as [number, number];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = monthNumber === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(monthNumber) ? 30 : 31;
+  return { first: `${month}-01`, last: `${month}-${days}` };
 }

@@ -13,8 +13,11 @@ import type { AnswerFile } from './files.js';
 import { checkAnswers, referencedFileIds, type StoredAnswer } from './waiver-answers.js';
 import type { WaiverQuestion } from './waiver-questions.js';
 
-/** Who made a change: a partner's key, an operator (a console user, or an admin key acting as owner), or the service. */
-export type BookingActor = { kind: 'partner'; partnerId: string; apiKeyId: string | null } | OperatorActor | { kind: 'system' };
+/**
+ * Who made a change: a partner's key, an operator (a console user, or an admin key acting as owner), the customer at
+ * the booking page's manage link, or the service.
+ */
+export type BookingActor = { kind: 'partner'; partnerId: string; apiKeyId: string | null } | OperatorActor | { kind: 'customer' } | { kind: 'system' };
 
 /** A timeslot as a change sees it, read under its row lock. */
 export interface ChangeTimeslot {
@@ -153,8 +156,11 @@ export interface BookingChangeStore {
   findTimeslotId(accountId: string, activityInternalId: number, date: string, time: string): Promise<number | null>;
   /** The activity's waiver questions. */
   findQuestions(accountId: string, activityId: string): Promise<WaiverQuestion[]>;
-  /** The owner's stored files among `ids` that an answer may reference, under their row locks. */
-  findAnswerFiles(owner: { accountId: string; partnerId: string | null }, ids: readonly string[]): Promise<ReadonlyMap<string, AnswerFile>>;
+  /**
+   * The owner's stored files among `ids` that an answer may reference, under their row locks: the partner's, or for a
+   * booking of no partner (`id`, the booking page's) those uploaded for its hold.
+   */
+  findAnswerFiles(owner: { accountId: string; partnerId: string | null; id?: number }, ids: readonly string[]): Promise<ReadonlyMap<string, AnswerFile>>;
   /** The timeslots with these ids, each under its row lock, taken in id order. */
   lockTimeslots(accountId: string, ids: readonly number[]): Promise<Map<number, ChangeTimeslot>>;
   /** Releases the timeslot's holds that have lapsed (their places are free from their expiry). */
@@ -187,7 +193,7 @@ export async function checkBookingAnswers(
 
 /** The partner's (and a customer's) rules, or the operator's, which the service shares. */
 export function actingAs(actor: BookingActor): 'partner' | 'operator' {
-  return actor.kind === 'partner' ? 'partner' : 'operator';
+  return actor.kind === 'partner' || actor.kind === 'customer' ? 'partner' : 'operator';
 }
 
 /**
@@ -299,7 +305,7 @@ async function targetActivity(
   const own = { id: booking.activityInternalId, activityId: booking.activityId, maxParticipants: booking.maxParticipants };
   const wanted = request.move?.activityId?.toLowerCase();
   if (!wanted || wanted === booking.activityId) return own;
-  const found = await store.findActivity(booking.accountId, wanted, { anyShopfront: actor.kind !== 'partner' });
+  const found = await store.findActivity(booking.accountId, wanted, { anyShopfront: actingAs(actor) === 'operator' });
   if (!found) throw new ValidationError([{ field: 'ActivityID', message: 'ActivityID is not an activity offered by this account.' }]);
   return found;
 }
@@ -312,8 +318,9 @@ async function targetTimeslot(
   actor: BookingActor,
 ): Promise<number> {
   const id = await store.findTimeslotId(booking.accountId, activityInternalId, move.date, move.time);
-  // A partner is told to offer another timeslot, as a create tells it; the operator picked a slot that does not exist.
-  if (id === null && actor.kind !== 'partner') throw notFound(`Timeslot on ${move.date} at ${move.time}`);
+  // A partner (or a customer) is told to pick another timeslot, as a create tells it; the operator picked a slot that
+  // does not exist.
+  if (id === null && actingAs(actor) === 'operator') throw notFound(`Timeslot on ${move.date} at ${move.time}`);
   if (id === null) throw timeslotUnavailable(move, 'missing');
   return id;
 }

@@ -29,6 +29,26 @@ export function decideCancel(state: BookingState, now: Date, by: 'partner' | 'op
   return 'cancel';
 }
 
+/**
+ * A customer giving up a hold (the booking page's release): 'release' while it holds places, 'unchanged' once it
+ * expired or was cancelled (nothing left to free); a confirmed booking is cancelled at the manage link, not released.
+ */
+export function decideRelease(state: BookingState, now: Date): 'cancel' | 'unchanged' {
+  const status = effectiveStatus(state.status, state.expiresAt, now);
+  if (status === 'expired' || status === 'cancelled') return 'unchanged';
+  if (status !== 'on_hold')
+    throw new DomainError('invalid-transition', `Booking ${state.reference} is ${status}; cancel it instead of releasing it.`, { Status: status });
+  return 'cancel';
+}
+
+/** Throws unless the booking is a hold that still holds its places (what a file for its answers is uploaded to). */
+export function assertLiveHold(state: BookingState, now: Date): void {
+  const status = effectiveStatus(state.status, state.expiresAt, now);
+  if (status === 'expired') throw holdExpired(state);
+  if (status !== 'on_hold')
+    throw new DomainError('invalid-transition', `Booking ${state.reference} is ${status}; files are sent while it is on hold.`, { Status: status });
+}
+
 /** 'confirm' to confirm now, 'unchanged' when it is confirmed already. */
 export function decideConfirm(state: BookingState, now: Date): 'confirm' | 'unchanged' {
   const status = effectiveStatus(state.status, state.expiresAt, now);

@@ -21,7 +21,9 @@ export type DomainErrorCode =
   | 'file-quota-exceeded'
   | 'uploads-in-progress'
   | 'file-in-use'
-  | 'last-owner';
+  | 'last-owner'
+  | 'too-many-holds'
+  | 'slug-taken';
 
 export class DomainError extends Error {
   override name = 'DomainError';

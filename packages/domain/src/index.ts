@@ -17,3 +17,5 @@ export * from './operator-ranges.js';
 export * from './rate-limits.js';
 export * from './octo.js';
 export * from './mail-templates.js';
+export * from './orders.js';
+export * from './booking-pages.js';

@@ -20,6 +20,7 @@ interface BodyParserError {
  */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
+const TOO_MANY_HOLDS_RETRY_AFTER_SECONDS = 60;
 export const UPLOADS_IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
 
 /** What a client should do when its change may or may not have been made. */
@@ -54,6 +55,8 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
   if (error instanceof DomainError) {
     // A partner's own uploads finish within seconds: it may try again soon, not blindly at once.
     if (error.code === 'uploads-in-progress') res.set('Retry-After', String(UPLOADS_IN_PROGRESS_RETRY_AFTER_SECONDS));
+    // An address's holds end within the page's hold time (or sooner, released or booked): a minute is a fair wait.
+    if (error.code === 'too-many-holds') res.set('Retry-After', String(TOO_MANY_HOLDS_RETRY_AFTER_SECONDS));
     sendProblem(req, res, error.code, error.message, error.extensions);
     return;
   }

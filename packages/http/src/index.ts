@@ -15,3 +15,5 @@ export * from './start-api-server.js';
 export * from './http-metrics.js';
 export * from './attachments.js';
 export * from './close-unread.js';
+export * from './static-assets.js';
+export * from './address-rate-limits.js';

@@ -23,6 +23,19 @@ function parameters(schema: unknown, location: 'path' | 'query') {
   }));
 }
 
+function requestBodyOf(op: Operation) {
+  if (op.body) return { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } };
+  if (op.rawBody)
+    return {
+      requestBody: {
+        required: true,
+        description: op.rawBody.description,
+        content: Object.fromEntries(op.rawBody.contentTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
+      },
+    };
+  return {};
+}
+
 export function buildOpenApiDocument(operations: readonly Operation[], info: { title: string; version: string; description: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
@@ -82,7 +95,7 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
             : {}),
       };
     }
-    if (op.auth !== 'none') {
+    if (op.auth !== 'none' && op.auth !== 'public') {
       // Every answer to a key carries the rate-limit fields (rate-limits.ts); a session's answers carry none.
       for (const response of Object.values(responses) as Array<{ headers?: Record<string, unknown> }>)
         response.headers = { ...response.headers, ...RATE_LIMIT_HEADERS };
@@ -90,6 +103,19 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
     }
     // Every operation reads PostgreSQL (a key, a session, a user), so any of them may meet it unreachable.
     responses['503'] ??= { $ref: '#/components/responses/Unavailable' };
+    if (op.auth === 'public') {
+      (paths[path] ??= {})[op.method] = {
+        operationId: op.operationId,
+        summary: op.summary,
+        ...(op.description ? { description: op.description } : {}),
+        tags: op.tags,
+        security: [],
+        ...(parameterList.length > 0 ? { parameters: parameterList } : {}),
+        ...requestBodyOf(op),
+        responses,
+      };
+      continue;
+    }
     responses['401'] ??= {
       description: op.auth === 'session-or-key' ? 'No live session cookie and no valid admin API key.' : 'Missing, malformed, unknown or revoked API key.',
       content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
@@ -110,16 +136,7 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { t
       tags: op.tags,
       security: op.auth === 'none' ? [] : op.auth === 'session-or-key' ? [{ bearerAuth: ['admin'] }, { sessionCookie: [] }] : [{ bearerAuth: [op.scope] }],
       ...(parameterList.length > 0 ? { parameters: parameterList } : {}),
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } } : {}),
-      ...(op.rawBody
-        ? {
-            requestBody: {
-              required: true,
-              description: op.rawBody.description,
-              content: Object.fromEntries(op.rawBody.contentTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
-            },
-          }
-        : {}),
+      ...requestBodyOf(op),
       responses,
     };
   }

@@ -17,11 +17,11 @@ export function setRateLimitFields(res: Response, policy: string, remaining: num
   res.setHeader('RateLimit', `${POLICY};r=${remaining};t=${resetSeconds}`);
 }
 
-/** The 429 problem of a key that has spent its quota. */
-export function rateLimited(window: RateLimitWindow, resetSeconds: number): HttpProblem {
+/** The 429 problem of a key (or, for the public shop, a client address) that has spent its quota. */
+export function rateLimited(window: RateLimitWindow, resetSeconds: number, who = 'This API key', kind = ''): HttpProblem {
   return new HttpProblem(
     'rate-limited',
-    `This API key may make ${window.quota} requests per ${window.windowSeconds} s and has made them; retry after ${resetSeconds} s.`,
+    `${who} may make ${window.quota} ${kind}requests per ${window.windowSeconds} s and has made them; retry after ${resetSeconds} s.`,
     {},
     { 'Retry-After': String(resetSeconds) },
   );

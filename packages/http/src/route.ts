@@ -24,8 +24,8 @@ export interface HandlerContext<Op extends Operation> {
   params: InputOf<Op['params']>;
   query: InputOf<Op['query']>;
   body: InputOf<Op['body']>;
-  /** Who called; null for an operation that asks no authentication (signing in). */
-  auth: Op['auth'] extends 'none' ? null : AuthContext;
+  /** Who called; null for an operation that asks no authentication (signing in, the public shop). */
+  auth: Op['auth'] extends 'none' | 'public' ? null : AuthContext;
   /**
    * The Idempotency-Key header with who sent it, the request as sent (method and concrete path) and a hash of the body,
    * for the use case's idempotency module; null when the operation takes no key or none was sent.
@@ -161,7 +161,11 @@ function authenticatorOf(op: Operation, deps: RouteDeps): (req: Request) => Prom
       return null;
     };
   }
-  return (req) => authorize(req, deps.keyVerifier, op.scope);
+  // A booking page's API is anyone's, from any origin (a page embedded in the operator's site); its limits are the
+  // shop's own, per client address, which the handler spends.
+  if (op.auth === 'public') return () => Promise.resolve(null);
+  const scope = op.scope;
+  return (req) => authorize(req, deps.keyVerifier, scope);
 }
 
 /**

@@ -37,9 +37,16 @@ describe('buildApiDocument', () => {
     expect(listed.sort()).toEqual(expected.sort());
   });
 
-  it('gives every operation the answers any request may get: 401, 403 and 503', () => {
-    for (const op of ALL_OPERATIONS) {
+  it('gives every operation the answers any request may get: 401, 403 and 503 (a public one: 503 and 429, never 401 or 403)', () => {
+    for (const op of ALL_OPERATIONS as readonly Operation[]) {
       const { responses } = find(op);
+      expect(responses, op.operationId).toHaveProperty('503');
+      if (op.auth === 'public') {
+        expect(responses, op.operationId).toHaveProperty('429');
+        expect(responses, op.operationId).not.toHaveProperty('401');
+        expect(find(op).security, op.operationId).toEqual([]);
+        continue;
+      }
       expect(responses, op.operationId).toHaveProperty('401');
       expect(responses, op.operationId).toHaveProperty('403');
       expect(responses, op.operationId).toHaveProperty('503');

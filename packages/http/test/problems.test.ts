@@ -29,6 +29,8 @@ const DOMAIN_CODES = {
   'uploads-in-progress': true,
   'file-in-use': true,
   'last-owner': true,
+  'too-many-holds': true,
+  'slug-taken': true,
 } as const satisfies Record<DomainErrorCode, true>;
 
 const json = (document: object) => JSON.parse(JSON.stringify(document)) as Record<string, unknown>;

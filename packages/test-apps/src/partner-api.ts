@@ -4,9 +4,9 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDirectoryFileStore, type FileStore } from '@backbone/file-store';
-import { createKeyVerifier, createLogger } from '@backbone/http';
+import { createKeyVerifier, createLogger, type AddressRateLimiter } from '@backbone/http';
 import type { Pool } from '@backbone/db';
-import { createPartnerApp, type PartnerAppDeps } from '@backbone/partner-api';
+import { createPartnerApp, createShopPages, type PartnerAppDeps } from '@backbone/partner-api';
 import { EventQueueUnavailableError } from '@backbone/publisher';
 import { PROBLEM_BASE } from './problem-base.js';
 
@@ -33,6 +33,10 @@ export interface TestPartnerAppOptions {
   fileStore?: FileStore;
   /** FILE_QUOTA_BYTES: 5 GB unless given. */
   fileQuotaBytes?: number;
+  /** The built booking page's folder, served under /book; none unless given. */
+  bookingPageDir?: string;
+  /** The shop API's per-address limits; none unless given (tests of the limits pass one on their Redis prefix). */
+  shopRateLimiter?: AddressRateLimiter;
 }
 
 /** A file store in a new temporary directory of its own. */
@@ -58,5 +62,9 @@ export function createTestPartnerApp(pool: Pool, options: TestPartnerAppOptions 
     ...options.webhooks,
     fileStore: options.fileStore ?? createTemporaryFileStore(),
     fileQuotaBytes: options.fileQuotaBytes ?? 5_000_000_000,
+    bookingPageDir: options.bookingPageDir ?? null,
+    // Pages are read on every request: a test that turns one off sees it at once.
+    shopPages: createShopPages(pool, 0),
+    shopRateLimiter: options.shopRateLimiter,
   });
 }

@@ -103,7 +103,11 @@ export async function confirmBooking(
   request: ConfirmBookingRequest,
   actor: BookingActor,
   idempotency: IdempotencyRequest | null = null,
-  options: { beforeConfirm?: (tx: Db) => Promise<void> } = {},
+  options: {
+    beforeConfirm?: (tx: Db) => Promise<void>;
+    /** Writes that commit with the confirm, only when this call confirms (not on a repeat): the order.completed event. */
+    afterConfirm?: (tx: Db, booking: BookingRecord) => Promise<void>;
+  } = {},
 ): Promise<Replayable<BookingDetails>> {
   // Counted once the transaction committed, and only when this call made the change (not a repeat, not a replay).
   let confirmed: BookingRecord['channel'] | null = null;
@@ -128,6 +132,7 @@ export async function confirmBooking(
         actor,
       );
       if (request.Answers) await keepAnswerFiles(store, booking, request.Answers);
+      await options.afterConfirm?.(tx, booking);
       confirmed = booking.channel;
       return toBookingDetails({ ...booking, status: 'confirmed', expiresAt: null, customer, paymentReference, answers, updatedAt: booking.now });
     }),
@@ -143,13 +148,16 @@ export async function cancelBooking(
   request: CancelBookingRequest,
   actor: BookingActor,
   idempotency: IdempotencyRequest | null = null,
+  /** Another decision than decideCancel's for this actor: the booking page's release of a hold (decideRelease). */
+  options: { decide?: (state: BookingState, now: Date) => 'cancel' | 'unchanged' } = {},
 ): Promise<Replayable<BookingDetails>> {
+  const decide = options.decide ?? ((state: BookingState, now: Date) => decideCancel(state, now, actingAs(actor)));
   let cancelled: BookingRecord['channel'] | null = null;
   const result = await runIdempotently(deps.pool, ref.owner.accountId, idempotency, (db) =>
     inTransaction(db, async (tx) => {
       cancelled = null;
       const booking = await lockedBooking(tx, ref);
-      if (decideCancel(stateOf(booking), booking.now, actingAs(actor)) === 'unchanged') return toBookingDetails(booking);
+      if (decide(stateOf(booking), booking.now) === 'unchanged') return toBookingDetails(booking);
       const reason = request.Reason ?? null;
       const payload = { ...changeEvent(booking, 'cancelled'), CancelledAt: booking.now.toISOString(), Reason: reason };
       await markBookingCancelled(tx, booking, { reason }, { eventId: randomUUID(), type: 'booking.cancelled', payload }, actor);

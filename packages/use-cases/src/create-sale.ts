@@ -1,10 +1,12 @@
 // A booking the operator makes (the console's point of sale, the admin CLI, the demo seed): the point of sale's by
 // default or the online shop's, never a partner's (partners book through the partner API with their own key). Booked
-// through createBooking, the same atomic reservation as every channel.
+// through createBooking, the same atomic reservation as every channel; a sale is an order the operator's own checkout
+// completed, so its order.completed event commits with it.
 import { BOOKING_CHANNELS, type Booking, type BookingChannel, type SaleRequest } from '@backbone/contracts';
 import { ValidationError } from '@backbone/domain';
 import { createBooking, type BookingDeps } from './create-booking.js';
 import type { IdempotencyRequest, Replayable } from './idempotency.js';
+import { recordOrderCompleted } from './order-completed.js';
 
 const OPERATOR_CHANNELS: readonly BookingChannel[] = BOOKING_CHANNELS.filter((channel) => channel !== 'ota');
 
@@ -45,5 +47,6 @@ export function createSale(
       answers: sale.Answers,
     },
     idempotency,
+    { withinBooking: (tx, booking) => recordOrderCompleted(tx, { accountId: request.accountId, reference: booking.Reference, channel: booking.Channel }) },
   );
 }

@@ -38,7 +38,8 @@ export interface FileDeps {
 
 export interface FileUpload {
   accountId: string;
-  partnerId: string;
+  /** A partner's upload, or a customer's for one hold of the booking page (shop-files.ts). */
+  uploader: { partnerId: string } | { holdBookingId: number };
   apiKeyId: string | null;
   /** The Content-Type header as sent. */
   contentType: string | undefined;
@@ -63,7 +64,7 @@ export async function uploadFile(deps: FileDeps, upload: FileUpload): Promise<Up
   const reserved = await reserveFileUpload(deps.pool, {
     id,
     accountId: upload.accountId,
-    partnerId: upload.partnerId,
+    uploader: upload.uploader,
     apiKeyId: upload.apiKeyId,
     name,
     contentType,
@@ -75,7 +76,7 @@ export async function uploadFile(deps: FileDeps, upload: FileUpload): Promise<Up
   if ('refused' in reserved && reserved.refused === 'uploads-in-progress') {
     throw new DomainError(
       'uploads-in-progress',
-      `This partner's unfinished uploads already take ${reserved.inProgressBytes} bytes; with this one they would pass ${inProgressLimitBytes}. Finish or cancel an upload, then send this one again.`,
+      `${'partnerId' in upload.uploader ? "This partner's" : "This booking's"} unfinished uploads already take ${reserved.inProgressBytes} bytes; with this one they would pass ${inProgressLimitBytes}. Finish or cancel an upload, then send this one again.`,
       { InProgressLimitBytes: inProgressLimitBytes },
     );
   }

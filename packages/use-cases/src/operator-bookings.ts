@@ -90,7 +90,7 @@ const RECORDED_ACTIONS: Record<string, HistoryItem['Action']> = {
 };
 
 function actorOf(who: {
-  kind: 'partner' | 'operator' | 'system';
+  kind: 'partner' | 'operator' | 'customer' | 'system';
   partnerId: string | null;
   partnerName: string | null;
   apiKeyId: string | null;
@@ -99,6 +99,7 @@ function actorOf(who: {
 }): HistoryItem['Actor'] {
   const present = <K extends string>(key: K, value: string | null) => (value === null ? {} : ({ [key]: value } as Record<K, string>));
   if (who.kind === 'system') return { Kind: 'system' };
+  if (who.kind === 'customer') return { Kind: 'customer' };
   if (who.kind === 'partner')
     return { Kind: 'partner', ...present('PartnerID', who.partnerId), ...present('PartnerName', who.partnerName), ...present('KeyID', who.apiKeyId) };
   return { Kind: 'user', ...present('UserID', who.userId), ...present('UserEmail', who.userEmail), ...present('KeyID', who.apiKeyId) };
@@ -113,7 +114,9 @@ export async function listOperatorBookingHistory(deps: { pool: Pool }, ref: Oper
   if (!origin) throw notFound('Booking');
   const recorded = await listBookingHistory(deps.pool, ref.accountId, origin.id);
   const held = origin.status === 'on_hold' || origin.status === 'expired' || recorded.some((row) => row.action === 'confirmed');
-  const creator = origin.partnerId ? 'partner' : 'operator';
+  // A booking of the booking page (channel online, no partner) was made by its customer; the admin CLI's online rows too
+  // stand for a customer's order.
+  const creator = origin.partnerId ? 'partner' : origin.channel === 'online' ? 'customer' : 'operator';
   const items: HistoryItem[] = [
     {
       At: origin.createdAt.toISOString(),

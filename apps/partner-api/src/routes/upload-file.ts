@@ -17,7 +17,7 @@ export function mountUploadFile(routes: OperationRoutes, deps: PartnerAppDeps): 
     if (!auth.partnerId) throw new HttpProblem('forbidden', 'This key belongs to no partner; files are uploaded by partners.');
     const upload = {
       accountId: auth.accountId,
-      partnerId: auth.partnerId,
+      uploader: { partnerId: auth.partnerId },
       apiKeyId: auth.keyId,
       contentType: req.headers['content-type'],
       length: Number(length),

@@ -49,3 +49,6 @@ export * from './preview-mail.js';
 export * from './send-test-mail.js';
 export * from './list-mail-messages.js';
 export * from './set-partner-customer-emails.js';
+export { bookingPageFields, operatorBookingPageSchema, type OperatorBookingPage } from './booking-page.schemas.js';
+export * from './get-operator-booking-page.js';
+export * from './update-operator-booking-page.js';

@@ -18,9 +18,10 @@ export const historyItemSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['Kind'],
-      description: "partner: a partner's key (PartnerID, KeyID); user: a console user (UserID) or an admin key (KeyID); system: the service.",
+      description:
+        "partner: a partner's key (PartnerID, KeyID); user: a console user (UserID) or an admin key (KeyID); customer: the customer on the booking page or at its manage link; system: the service.",
       properties: {
-        Kind: { type: 'string', enum: ['partner', 'user', 'system'] },
+        Kind: { type: 'string', enum: ['partner', 'user', 'customer', 'system'] },
         PartnerID: uuidSchema,
         PartnerName: { type: 'string' },
         KeyID: uuidSchema,

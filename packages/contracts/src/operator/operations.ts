@@ -18,6 +18,7 @@ import { editOperatorActivityOperation } from './edit-operator-activity.js';
 import { exportOperatorBookingsOperation } from './export-operator-bookings.js';
 import { generateTimeslotsOperation } from './generate-timeslots.js';
 import { getOperatorBookingOperation } from './get-operator-booking.js';
+import { getOperatorBookingPageOperation } from './get-operator-booking-page.js';
 import { getOperatorManifestOperation } from './get-operator-manifest.js';
 import { getOperatorSalesReportOperation } from './get-operator-sales-report.js';
 import { getOperatorSessionOperation } from './get-operator-session.js';
@@ -45,6 +46,7 @@ import { previewMailOperation } from './preview-mail.js';
 import { sendTestMailOperation } from './send-test-mail.js';
 import { listMailMessagesOperation } from './list-mail-messages.js';
 import { setPartnerCustomerEmailsOperation } from './set-partner-customer-emails.js';
+import { updateOperatorBookingPageOperation } from './update-operator-booking-page.js';
 
 /** The operator console's API (session cookie or admin key). */
 export const OPERATOR_OPERATIONS = [
@@ -92,4 +94,6 @@ export const OPERATOR_OPERATIONS = [
   sendTestMailOperation,
   listMailMessagesOperation,
   setPartnerCustomerEmailsOperation,
+  getOperatorBookingPageOperation,
+  updateOperatorBookingPageOperation,
 ] as const;

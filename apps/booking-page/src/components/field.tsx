@@ -1,0 +1,59 @@
+// One labelled form field: its label, an optional hint, and its error right under it, tied to the control by
+// aria-describedby and announced when it appears (aria-live), so a screen reader hears which field failed.
+import type { ComponentChildren } from 'preact';
+
+export interface FieldProps {
+  id: string;
+  label: string;
+  hint?: string | undefined;
+  error?: string | undefined;
+  optional?: boolean;
+  children: ComponentChildren;
+}
+
+/** The attributes a field's control carries: what describes it, whether it is invalid. */
+export function controlProps(id: string, hint: string | undefined, error: string | undefined) {
+  const describedBy = [hint ? `${id}-hint` : '', `${id}-error`].filter(Boolean).join(' ');
+  return { id, 'aria-describedby': describedBy, 'aria-invalid': error ? ('true' as const) : undefined };
+}
+
+export function Field({ id, label, hint, error, optional, children }: FieldProps) {
+  return (
+    <div class={error ? 'field invalid' : 'field'}>
+      <label for={id}>
+        {label}
+        {optional ? <span class="optional"> (optional)</span> : null}
+      </label>
+      {hint ? (
+        <p id={`${id}-hint`} class="hint">
+          {hint}
+        </p>
+      ) : null}
+      {children}
+      <p id={`${id}-error`} class="error" aria-live="polite">
+        {error ?? ''}
+      </p>
+    </div>
+  );
+}
+
+/** A group of choices (radio buttons, check boxes) under one legend, with the same hint and error as a field. */
+export function FieldSet({ id, label, hint, error, optional, children }: FieldProps) {
+  return (
+    <fieldset class={error ? 'field invalid' : 'field'} id={id} aria-describedby={[hint ? `${id}-hint` : '', `${id}-error`].filter(Boolean).join(' ')}>
+      <legend>
+        {label}
+        {optional ? <span class="optional"> (optional)</span> : null}
+      </legend>
+      {hint ? (
+        <p id={`${id}-hint`} class="hint">
+          {hint}
+        </p>
+      ) : null}
+      {children}
+      <p id={`${id}-error`} class="error" aria-live="polite">
+        {error ?? ''}
+      </p>
+    </fieldset>
+  );
+}

@@ -1,0 +1,6 @@
+// Entry point: the app into #root.
+import { render } from 'preact';
+import { App } from './app.js';
+import './styles.css';
+
+render(<App />, document.getElementById('root')!);

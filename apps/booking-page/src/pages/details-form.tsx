@@ -1,0 +1,212 @@
+// The details step: the held choice with the time left, every waiver question (per participant where asked so),
+// the customer's details, the summary with the total, the note and terms, and Book. Errors are shown next to their
+// field (checked here first, then as the server names them) and the focus goes to the first one.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiProblem } from '../api.js';
+import { formatDate, formatMoney, formatTime, type Locale } from '../format.js';
+import { shop, type ShopActivityDetails, type ShopAnswer, type ShopBooking, type ShopPage } from '../shop.js';
+import { Field, controlProps } from '../components/field.js';
+import { HoldTimer } from '../components/hold-timer.js';
+import { answerKey, QuestionField, type AnswerState } from '../components/question-field.js';
+import { ErrorMessage } from '../components/states.js';
+import type { HeldChoice } from './booking-flow.js';
+import { answersOf, checkDetails, CUSTOMER_FIELDS, errorsFromProblem, type CustomerForm } from './details-check.js';
+
+interface DetailsProps {
+  slug: string;
+  page: ShopPage;
+  locale: Locale;
+  activity: ShopActivityDetails;
+  hold: HeldChoice;
+  onChange: () => void;
+  onExpired: () => void;
+  onBooked: (booking: ShopBooking) => void;
+}
+
+export function DetailsForm({ slug, page, locale, activity, hold, onChange, onExpired, onBooked }: DetailsProps) {
+  const [answers, setAnswers] = useState<Record<string, AnswerState>>({});
+  const [customer, setCustomer] = useState<CustomerForm>({ FirstName: '', LastName: '', Email: '', Phone: '' });
+  const [website, setWebsite] = useState('');
+  const [acceptTerms, setAcceptTerms] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [problem, setProblem] = useState<unknown>(null);
+  const [booking, setBooking] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+
+  const slots = activity.Questions.flatMap((question) =>
+    question.PerParticipant
+      ? Array.from({ length: hold.Participants }, (_, i) => ({ question, participant: i + 1 }))
+      : [{ question, participant: null as number | null }],
+  );
+
+  const setError = (key: string, message: string | undefined) =>
+    setErrors((previous) => {
+      const next = { ...previous };
+      if (message) next[key] = message;
+      else delete next[key];
+      return next;
+    });
+
+  const showErrors = (found: Record<string, string>) => {
+    setErrors(found);
+    const first = Object.keys(found)[0];
+    // After the render that shows the messages, so the reader hears the field with its error.
+    if (first) setTimeout(() => document.getElementById(first)?.focus(), 0);
+  };
+
+  const book = async (event: Event) => {
+    event.preventDefault();
+    setProblem(null);
+    const found = checkDetails(slots, answers, customer, Boolean(page.Terms) && !acceptTerms);
+    if (Object.keys(found).length) return showErrors(found);
+    const { answers: sent, keys } = answersOf(slots, answers);
+    setBooking(true);
+    try {
+      const Customer = { FirstName: customer.FirstName.trim(), LastName: customer.LastName.trim(), Email: customer.Email.trim() };
+      const done = await shop.confirm(slug, hold.Token, {
+        Customer: { ...Customer, Phone: customer.Phone.trim() },
+        ...(page.Terms ? { AcceptTerms: true } : {}),
+        Answers: sent satisfies ShopAnswer[],
+        Website: website,
+      });
+      onBooked(done);
+    } catch (error) {
+      const fieldErrors = errorsFromProblem(error, keys);
+      if (Object.keys(fieldErrors).length) showErrors(fieldErrors);
+      else setProblem(error);
+      if (error instanceof ApiProblem && (error.status === 404 || error.status === 410)) onExpired();
+    } finally {
+      setBooking(false);
+    }
+  };
+
+  const total = activity.Price.Amount * hold.Participants;
+  const errorCount = Object.keys(errors).length;
+  return (
+    <form class="step" noValidate onSubmit={(e) => void book(e)}>
+      <h2 ref={heading} tabIndex={-1}>
+        Your details
+      </h2>
+      <div class="chosen">
+        <p>
+          <strong>{formatDate(hold.Date, locale)}</strong> at <strong>{formatTime(hold.Time, locale)}</strong>, {hold.Participants}{' '}
+          {hold.Participants === 1 ? 'participant' : 'participants'}
+        </p>
+        <button type="button" class="link" onClick={onChange}>
+          Change date, time or participants
+        </button>
+        <HoldTimer expiresAt={hold.ExpiresAt} onExpired={onExpired} />
+      </div>
+
+      {slots.length ? (
+        <section aria-labelledby="questions-heading">
+          <h3 id="questions-heading">Questions from {page.AccountName}</h3>
+          {slots.map(({ question, participant }) => {
+            const key = answerKey(question.ID, participant);
+            return (
+              <QuestionField
+                key={key}
+                slug={slug}
+                token={hold.Token}
+                question={question}
+                participant={participant}
+                value={answers[key]}
+                error={errors[key]}
+                onChange={(value) => {
+                  setAnswers((previous) => ({ ...previous, [key]: value }));
+                  if (errors[key]) setError(key, undefined);
+                }}
+                onError={(message) => setError(key, message)}
+              />
+            );
+          })}
+        </section>
+      ) : null}
+
+      <section aria-labelledby="contact-heading">
+        <h3 id="contact-heading">Contact details</h3>
+        {CUSTOMER_FIELDS.map(({ name, label, type, autocomplete, optional }) => (
+          <Field key={name} id={name} label={label} error={errors[name]} optional={optional}>
+            <input
+              {...controlProps(name, undefined, errors[name])}
+              name={name}
+              // One field per customer member; the input-type union of preact's JSX types cannot follow a mapped type.
+              type={type as 'text'}
+              autocomplete={autocomplete}
+              aria-required={!optional}
+              value={customer[name]}
+              onInput={(e) => {
+                const value = e.currentTarget.value;
+                setCustomer((previous) => ({ ...previous, [name]: value }));
+                if (errors[name]) setError(name, undefined);
+              }}
+            />
+          </Field>
+        ))}
+        {/* A field people never see or hear: a form that comes back with it filled in was sent by a robot. */}
+        <div class="hp" aria-hidden="true">
+          <label for="website">Website</label>
+          <input id="website" name="website" type="text" tabIndex={-1} autocomplete="off" value={website} onInput={(e) => setWebsite(e.currentTarget.value)} />
+        </div>
+      </section>
+
+      <section aria-labelledby="summary-heading" class="summary">
+        <h3 id="summary-heading">Summary</h3>
+        <dl>
+          <dt>Activity</dt>
+          <dd>{activity.Name}</dd>
+          <dt>When</dt>
+          <dd>
+            {formatDate(hold.Date, locale)}, {formatTime(hold.Time, locale)}
+          </dd>
+          <dt>Participants</dt>
+          <dd>
+            {hold.Participants} × {formatMoney(activity.Price.Amount, locale)}
+          </dd>
+          <dt class="total">Total</dt>
+          <dd class="total">{formatMoney(total, locale)}</dd>
+        </dl>
+        <p class="pay-note">Paid at the venue: nothing is charged now.</p>
+        {page.Note ? <p class="note">{page.Note}</p> : null}
+        {page.Terms ? (
+          <details class="terms">
+            <summary>Terms and conditions</summary>
+            <p>{page.Terms}</p>
+          </details>
+        ) : null}
+        {page.Terms ? (
+          <div class={errors.AcceptTerms ? 'field invalid' : 'field'}>
+            <label class="choice">
+              <input
+                type="checkbox"
+                {...controlProps('AcceptTerms', undefined, errors.AcceptTerms)}
+                name="AcceptTerms"
+                aria-required="true"
+                checked={acceptTerms}
+                onChange={(e) => {
+                  setAcceptTerms(e.currentTarget.checked);
+                  setError('AcceptTerms', undefined);
+                }}
+              />
+              <span>I accept the terms and conditions</span>
+            </label>
+            <p id="AcceptTerms-error" class="error" aria-live="polite">
+              {errors.AcceptTerms ?? ''}
+            </p>
+          </div>
+        ) : null}
+      </section>
+
+      <p class="form-errors" role="alert">
+        {errorCount ? `${errorCount} ${errorCount === 1 ? 'field needs' : 'fields need'} your attention.` : ''}
+      </p>
+      {problem ? <ErrorMessage error={problem} /> : null}
+      <div class="actions">
+        <button type="submit" class="primary" disabled={booking}>
+          {booking ? 'Booking…' : 'Book'}
+        </button>
+      </div>
+    </form>
+  );
+}

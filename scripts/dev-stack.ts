@@ -16,7 +16,7 @@ import path from 'node:path';
 import { createPool, migrate, readDatabaseIdentity } from '@backbone/db';
 import { claimQueuePrefix, createRedisConnection, databaseQueuePrefix } from '@backbone/publisher';
 import { canConnectPostgres, canConnectRedis, embeddedPostgres, redisServer } from '@backbone/testkit/local-services';
-import { createDemoTestKey, DEMO_ACCOUNT_ID, DEMO_TEST_KEY, seedDemoOperator, seedDemoOwner } from './admin/demo-seed.js';
+import { createDemoTestKey, DEMO_ACCOUNT_ID, DEMO_TEST_KEY, seedDemoBookingPage, seedDemoOperator, seedDemoOwner } from './admin/demo-seed.js';
 import { API_NODE_OPTIONS, dataDirOf, devStateFileOf, repoRoot, type DevState } from './dev-env.js';
 import { createGateway } from './gateway.js';
 import { PortInUseError, portInUse, type PortClaim } from './ports.js';
@@ -199,6 +199,16 @@ async function demoKeys(databaseUrl: string): Promise<DemoKeys | null> {
   }
 }
 
+/** The demo account's booking page: turned on once (demo-seed.ts); its slug, or null when it is off. */
+async function demoBookingPage(databaseUrl: string): Promise<string | null> {
+  const pool = createPool({ connectionString: databaseUrl, max: 2 });
+  try {
+    return await seedDemoBookingPage(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
 /** The demo console owner: created once, its one-time password kept in .data (local development data only). */
 async function demoOwner(databaseUrl: string): Promise<{ Email: string; Password: string } | null> {
   const ownerFile = path.join(dataDir, 'demo-console.json');
@@ -264,6 +274,7 @@ async function main(): Promise<void> {
   const prefix = await queuePrefix(databaseUrl, redisUrl);
   const keys = await demoKeys(databaseUrl);
   const owner = await demoOwner(databaseUrl);
+  const bookingPage = await demoBookingPage(databaseUrl);
 
   const partnerUrl = `http://127.0.0.1:${apiPort('partner-api')}`;
   const usageUrl = `http://127.0.0.1:${apiPort('usage-api')}`;
@@ -319,6 +330,7 @@ async function main(): Promise<void> {
   API docs     ${baseUrl}/docs   (OpenAPI: ${baseUrl}/openapi.json)
   Metrics      ${metricsEnabled ? `http://127.0.0.1:${port + 101}/metrics to :${port + 107}/metrics (partner, usage, operator API, metering, webhook, booking and mail workers; not through the gateway)` : 'off (METRICS_ENABLED=false)'}
   Console      ${baseUrl}/console   ${owner ? `sign in as ${owner.Email} / ${owner.Password}` : `(${path.join(dataDir, 'demo-console.json')} is missing: npm run admin -- reset-password ...)`}
+  Booking page ${bookingPage ? `${baseUrl}/book/${bookingPage}   (the demo account's page for its customers; API under ${baseUrl}/api/v2/shop/${bookingPage})` : "off (the console's Booking page settings turn it on)"}
   Demo account ${DEMO_ACCOUNT_ID}   (the admin CLI's --account; npm run admin -- list-accounts)
   Queues       ${redisUrl} under the prefix ${prefix}
   E-mails      ${ownSmtp ? `caught at ${smtpUrl}, kept in ${path.join(dataDir, 'mail')} (the console's E-mails page lists them; SMTP_URL sends them for real)` : `sent through ${smtpUrl.replace(/\/\/[^@/]*@/, '//***@')}`}

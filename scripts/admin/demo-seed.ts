@@ -4,9 +4,9 @@
 // bookings, in one transaction, so a crash leaves nothing half-made (a second start finds the account and returns
 // null), then createSale the bookings.
 import { SCOPES, type BookingChannel, type NewOperatorActivity, type NewQuestion, type Scope, type TimeslotPattern } from '@backbone/contracts';
-import { findAccount, findOperatorUserByEmail, type Pool } from '@backbone/db';
+import { findAccount, findBookingPageSettings, findOperatorUserByEmail, type Pool } from '@backbone/db';
 import { addDays, todayIn, ValidationError, weekdayOf } from '@backbone/domain';
-import { createOperatorKey, createOperatorUser, createSale, seedOperator } from '@backbone/use-cases';
+import { createOperatorKey, createOperatorUser, createSale, seedOperator, updateOperatorBookingPage } from '@backbone/use-cases';
 
 export const DEMO_ACCOUNT_ID = 'd3e0d3e0-0000-4000-8000-000000000001';
 const DEMO_TIME_ZONE = 'Europe/Lisbon';
@@ -207,4 +207,24 @@ export async function seedDemoOwner(pool: Pool): Promise<null | { Email: string;
     if (error instanceof ValidationError) return null;
     throw error;
   }
+}
+
+export const DEMO_BOOKING_PAGE_SLUG = 'demo-outdoor';
+
+/**
+ * Turns the demo account's booking page on at /book/demo-outdoor unless its page was set already (also for a stack
+ * seeded before the booking page existed); an owner who turned it off keeps it off.
+ */
+export async function seedDemoBookingPage(pool: Pool): Promise<string | null> {
+  const page = await findBookingPageSettings(pool, DEMO_ACCOUNT_ID);
+  if (!page) return null;
+  if (page.slug !== null) return page.enabled ? page.slug : null;
+  const saved = await updateOperatorBookingPage(
+    { pool },
+    {
+      accountId: DEMO_ACCOUNT_ID,
+      changes: { Enabled: true, Slug: DEMO_BOOKING_PAGE_SLUG, Note: 'Meet 15 minutes before the start. Pay at the venue, by card or cash.' },
+    },
+  );
+  return saved.Slug;
 }

@@ -1,8 +1,8 @@
 // Admin CLI commands for the console's users: create one (printing a one-time password, or taking one from stdin),
 // reset a password, disable a user. Both of the latter end the user's sessions. Output members are PascalCase.
-import { newUserSchema, OPERATOR_ROLES, type OperatorRole } from '@backbone/contracts';
+import { bookingPageChangesSchema, newUserSchema, OPERATOR_ROLES, type OperatorRole } from '@backbone/contracts';
 import { findAccount, type OperatorUser, type Pool } from '@backbone/db';
-import { createOperatorUser, disableOperatorUser, resetOperatorPassword } from '@backbone/use-cases';
+import { createOperatorUser, disableOperatorUser, resetOperatorPassword, updateOperatorBookingPage } from '@backbone/use-cases';
 import { checkAgainstContract, CLI_ACTOR, naming, requireOption, type AdminCommand } from './command.js';
 
 type Options = Record<string, string | boolean | string[] | undefined>;
@@ -78,6 +78,22 @@ export const operatorCommands: Record<string, AdminCommand> = {
     async run(options, { pool }) {
       const accountId = await accountIdOf(pool, options);
       return describe(await disableOperatorUser({ pool }, { accountId, email: requireOption(options, 'email'), actor: CLI_ACTOR }));
+    },
+  },
+
+  'set-booking-page': {
+    summary: "Turn the account's online booking page on at /book/<slug> (--slug), or off (--disable).",
+    usage: '--account <uuid> (--slug <slug> | --disable)',
+    options: { account: { type: 'string' }, slug: { type: 'string' }, disable: { type: 'boolean' } },
+    async run(options, { pool }) {
+      const accountId = await accountIdOf(pool, options);
+      const disable = options.disable === true;
+      const slug = typeof options.slug === 'string' ? options.slug : undefined;
+      if (disable === (slug !== undefined)) throw new Error('give either --slug <slug> or --disable');
+      const changes = disable ? { Enabled: false } : { Enabled: true, Slug: slug };
+      // The console's own check of the changes (updateOperatorBookingPage's route takes the same body).
+      checkAgainstContract(bookingPageChangesSchema, 'body', changes, { Slug: 'slug', Enabled: 'disable' });
+      return naming({ Slug: 'slug', Enabled: 'disable' }, () => updateOperatorBookingPage({ pool }, { accountId, changes }));
     },
   },
 };

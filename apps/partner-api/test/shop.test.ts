@@ -89,6 +89,11 @@ describe('booking', () => {
     const again = await shop.confirm(held.body.Token, BOOK);
     expect(again.status).toBe(200);
     expect(again.body.Reference).toBe(booked.body.Reference);
+    // One order.completed in the outbox, written by the confirm that booked (not by the repeat), for the relay.
+    const orders = await db.pool.query(`SELECT payload FROM outbox_events WHERE type = 'order.completed' AND payload->>'BasketID' = $1`, [
+      booked.body.Reference,
+    ]);
+    expect(orders.rows).toEqual([{ payload: { BasketID: booked.body.Reference } }]);
   });
 
   it('keeps only the SHA-256 of the token', async () => {

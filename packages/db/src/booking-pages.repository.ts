@@ -82,14 +82,20 @@ export async function findBookingPageSettings(db: Db, accountId: string): Promis
  */
 export async function saveBookingPage(db: Db, accountId: string, changes: BookingPageChanges): Promise<BookingPage | 'slug-taken' | 'no-slug' | 'no-account'> {
   try {
+    // A row with the defaults (off, no slug: the same as no row) first, then the changes: an INSERT ... ON CONFLICT
+    // would check its VALUES row against the table's CHECKs even when it only updates.
+    await db.query({
+      name: 'booking-page-create',
+      text: `INSERT INTO booking_pages (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING`,
+      values: [accountId],
+    });
     const { rows } = await db.query<{ account_id: string }>({
       name: 'booking-page-save',
-      text: `INSERT INTO booking_pages AS p (account_id, enabled, slug, embed_origins, note, terms, locale, hold_minutes)
-             VALUES ($1, coalesce($2, false), $3, coalesce($4, '{}'::text[]), coalesce($5, ''), coalesce($6, ''), coalesce($7, 'en-GB'), coalesce($8, 10))
-             ON CONFLICT (account_id) DO UPDATE SET
+      text: `UPDATE booking_pages AS p SET
                enabled = coalesce($2, p.enabled), slug = coalesce($3, p.slug), embed_origins = coalesce($4, p.embed_origins),
                note = coalesce($5, p.note), terms = coalesce($6, p.terms), locale = coalesce($7, p.locale),
                hold_minutes = coalesce($8, p.hold_minutes), updated_at = now()
+             WHERE account_id = $1
              RETURNING account_id`,
       values: [
         accountId,

@@ -191,6 +191,12 @@ const CALLS: Record<string, (dates: Record<string, string>) => Call> = {
     body: { From: d.From ?? day, To: d.To ?? day, Days: ['mon'], Times: ['07:00'], DryRun: true },
   }),
   listOperatorAudit: (d) => ({ server: () => operatorApi.url, method: 'GET', path: '/api/v2/operator/audit', query: { From: d.From ?? day, To: d.To ?? day } }),
+  removeEmptyTimeslots: (d) => ({
+    server: () => operatorApi.url,
+    method: 'POST',
+    path: `/api/v2/operator/activities/${activityId}/timeslots/remove-empty`,
+    body: { From: d.From ?? day, To: d.To ?? day, DryRun: true },
+  }),
 };
 
 type Format = 'date' | 'date-time';

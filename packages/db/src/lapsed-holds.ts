@@ -12,7 +12,12 @@ export const LAPSED_TEST_HOLDS = `coalesce((SELECT sum(h.participants) FILTER (W
                                  WHERE h.timeslot_id = t.id AND h.status = 'on_hold'), 0)::int`;
 
 /**
- * The places of timeslot `t` taken in one mode, lapsed holds counted free: live places, or with the boolean SQL
- * parameter `test` true, the sandbox's test places (the same capacity, counted apart).
+ * The places of timeslot `t` taken in one mode, lapsed holds counted free: live places, or the sandbox's test places
+ * (the same capacity, counted apart). The mode is chosen here, in the statement's text, not by a parameter: a CASE on
+ * a parameter made PostgreSQL prefer a custom plan of each execution (it folds the CASE) to the shared generic plan,
+ * and plan the availability reads again every time. Statements built with it carry the mode in their names.
  */
-export const bookedIn = (test: string) => `(CASE WHEN ${test} THEN t.test_booked - ${LAPSED_TEST_HOLDS} ELSE t.booked - ${LAPSED_HOLDS} END)`;
+export const bookedIn = (test: boolean): string => (test ? `(t.test_booked - ${LAPSED_TEST_HOLDS})` : `(t.booked - ${LAPSED_HOLDS})`);
+
+/** The name of a prepared statement whose text depends on the mode (see bookedIn). */
+export const statementIn = (name: string, test: boolean): string => (test ? `${name}-test` : name);

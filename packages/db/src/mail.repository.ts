@@ -1,5 +1,5 @@
 // The mail outbox and each account's mail settings. Booking e-mails are written by the trigger of migration
-// 1763870000000 in the transaction of the change that causes them; the mail worker claims the due ones across
+// 1763871420000 in the transaction of the change that causes them; the mail worker claims the due ones across
 // accounts (FOR UPDATE SKIP LOCKED, so two workers never take one row), sends them and records the outcome in the
 // same transaction, and then publishes each sent message's workflow-email.sent event (its EventID fixed at insert).
 import type { Db, DbClient } from './pool.js';

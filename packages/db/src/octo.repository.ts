@@ -2,7 +2,7 @@
 // the products (the shopfront's activities with their start times or opening hours), the availabilities (timeslots,
 // lapsed holds counted free as everywhere), and an OCTO booking's own members: the reseller's uuid and unit items.
 // Every query is bounded by the account, and a booking's by its partner too.
-import { bookedIn } from './lapsed-holds.js';
+import { bookedIn, statementIn } from './lapsed-holds.js';
 import { BOOKING_FROM, BOOKING_RECORD_MEMBERS, bookingColumns, toBookingRecord, type BookingRecord, type BookingRowOf } from './booking-row.js';
 import type { BookingOwner } from './booking-lifecycle.repository.js';
 import { tenantIs } from './tenant-check.js';
@@ -57,19 +57,19 @@ export async function listOctoActivities(
 
 export type OctoSlotRecord = OctoSlot;
 
-// $4 of each query that selects them: the caller's mode (a test key sees the test places).
-const SLOT_COLUMNS = `to_char(t.local_date, 'YYYY-MM-DD') AS "localDate", to_char(t.local_time, 'HH24:MI') AS "localTime",
-                      t.starts_at AS "startsAt", t.ends_at AS "endsAt", t.capacity, ${bookedIn('$4::boolean')} AS booked,
+/** A slot's columns in the caller's mode (a test key sees the test places). */
+const slotColumns = (test: boolean) => `to_char(t.local_date, 'YYYY-MM-DD') AS "localDate", to_char(t.local_time, 'HH24:MI') AS "localTime",
+                      t.starts_at AS "startsAt", t.ends_at AS "endsAt", t.capacity, ${bookedIn(test)} AS booked,
                       t.status = 'open' AS open, t.starts_at <= now() AS started`;
 
 /** The activity's timeslots from one local date to another, in order. */
 export async function listOctoSlots(db: Db, activityInternalId: number, from: string, to: string, test = false): Promise<OctoSlotRecord[]> {
   const { rows } = await db.query<OctoSlotRecord>({
-    name: 'octo-slots-range',
-    text: `SELECT ${SLOT_COLUMNS} FROM timeslots t
+    name: statementIn('octo-slots-range', test),
+    text: `SELECT ${slotColumns(test)} FROM timeslots t
             WHERE t.activity_id = $1 AND t.local_date BETWEEN $2 AND $3
             ORDER BY t.local_date, t.local_time`,
-    values: [activityInternalId, from, to, test],
+    values: [activityInternalId, from, to],
   });
   return rows;
 }
@@ -83,12 +83,12 @@ export async function findOctoSlots(
 ): Promise<OctoSlotRecord[]> {
   if (starts.length === 0) return [];
   const { rows } = await db.query<OctoSlotRecord>({
-    name: 'octo-slots-at',
-    text: `SELECT ${SLOT_COLUMNS} FROM timeslots t
+    name: statementIn('octo-slots-at', test),
+    text: `SELECT ${slotColumns(test)} FROM timeslots t
              JOIN unnest($2::date[], $3::time[]) AS s(d, tm) ON t.local_date = s.d AND t.local_time = s.tm
             WHERE t.activity_id = $1
             ORDER BY t.local_date, t.local_time`,
-    values: [activityInternalId, starts.map((s) => s.date), starts.map((s) => s.time), test],
+    values: [activityInternalId, starts.map((s) => s.date), starts.map((s) => s.time)],
   });
   return rows;
 }

@@ -6,7 +6,7 @@
 // found in), never with the account's id as well: that would let PostgreSQL cost the prepared statement per account
 // and plan it again on every execution (migration 1763707000000_timeslots-by-activity.sql).
 import type { BookableTimeslot, DateAvailability, PlannedTimeslot } from '@backbone/domain';
-import { bookedIn } from './lapsed-holds.js';
+import { bookedIn, statementIn } from './lapsed-holds.js';
 import type { Db } from './pool.js';
 
 /** Adds the planned timeslots; those whose (date, time) already exists for the activity are left as they are. */
@@ -50,19 +50,19 @@ export async function listBookableTimeslots(
   // Instants come as epoch milliseconds (float8): node-postgres parses a timestamptz column with regular expressions,
   // which was a tenth of what this request allocated.
   const { rows } = await db.query<{ time_zone: string; local_time: string | null; starts_ms: number; ends_ms: number; capacity: number; booked: number }>({
-    name: 'timeslots-bookable',
+    name: statementIn('timeslots-bookable', test),
     text: `SELECT a.time_zone, to_char(t.local_time, 'HH24:MI') AS local_time,
                   (extract(epoch FROM t.starts_at) * 1000)::float8 AS starts_ms, (extract(epoch FROM t.ends_at) * 1000)::float8 AS ends_ms,
                   t.capacity, t.booked
              FROM activities a
              LEFT JOIN LATERAL (
-               SELECT t.local_time, t.starts_at, t.ends_at, t.capacity, ${bookedIn('$4::boolean')} AS booked
+               SELECT t.local_time, t.starts_at, t.ends_at, t.capacity, ${bookedIn(test)} AS booked
                  FROM timeslots t
                 WHERE t.activity_id = a.id AND t.local_date = $3 AND t.status = 'open' AND t.starts_at > now()
              ) t ON t.booked < t.capacity
             WHERE a.account_id = $1 AND a.activity_id = $2 AND a.active AND a.in_shopfront
             ORDER BY t.local_time`,
-    values: [accountId, activityId, date, test],
+    values: [accountId, activityId, date],
   });
   const first = rows[0];
   if (!first) return null;
@@ -84,11 +84,11 @@ export async function listAvailableDates(
   test = false,
 ): Promise<DateAvailability[] | null> {
   const { rows } = await db.query<{ date: string | null; available: number | null; timeslots: number }>({
-    name: 'timeslots-dates',
+    name: statementIn('timeslots-dates', test),
     text: `SELECT to_char(t.local_date, 'YYYY-MM-DD') AS date, sum(t.capacity - t.booked) AS available, count(t.id) AS timeslots
              FROM activities a
              LEFT JOIN LATERAL (
-               SELECT t.id, t.local_date, t.capacity, ${bookedIn('$5::boolean')} AS booked
+               SELECT t.id, t.local_date, t.capacity, ${bookedIn(test)} AS booked
                  FROM timeslots t
                 WHERE t.activity_id = a.id AND t.local_date BETWEEN $3 AND $4
                   AND t.status = 'open' AND t.starts_at > now()
@@ -96,7 +96,7 @@ export async function listAvailableDates(
             WHERE a.account_id = $1 AND a.activity_id = $2 AND a.active AND a.in_shopfront
             GROUP BY t.local_date
             ORDER BY t.local_date`,
-    values: [accountId, activityId, from, to, test],
+    values: [accountId, activityId, from, to],
   });
   if (rows.length === 0) return null;
   return rows.filter((r) => r.date !== null).map((r) => ({ date: r.date!, available: Number(r.available), timeslots: Number(r.timeslots) }));

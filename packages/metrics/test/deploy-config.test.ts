@@ -124,6 +124,7 @@ describe('deploy/prometheus.yml and docker-compose.yml', () => {
     const nodeServices = Object.entries(compose.services).filter(([, service]) => service.command?.[0] === 'node');
     expect(nodeServices.map(([name]) => name).sort()).toEqual([
       'booking-worker',
+      'mail-worker',
       'metering-worker',
       'operator-api',
       'partner-api',

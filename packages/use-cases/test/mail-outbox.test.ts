@@ -24,7 +24,7 @@ beforeAll(async () => {
   for (const date of [far, later]) await createTestTimeslot(db.pool, activity, { date, time: '10:00', capacity: 50 });
 });
 
-async function book(channel: BookingChannel, email: string, date = far, hold: { minutes: number } | null = null) {
+async function book(channel: BookingChannel, email: string, date = far, hold: { minutes: number } | null = null, test = false) {
   const { value } = await createBooking(
     { pool: db.pool },
     {
@@ -32,6 +32,7 @@ async function book(channel: BookingChannel, email: string, date = far, hold: { 
       apiKeyId: null,
       partnerId: channel === 'ota' ? partner.id : null,
       hold,
+      test,
       channel,
       activityId: activity.activityId,
       date,
@@ -81,6 +82,20 @@ describe('mail outbox rows', () => {
     expect(reference).toMatch(/./);
     expect(await mailsTo('not an address')).toEqual([]);
     await setPartnerCustomerEmails(db.pool, accountId, partner.id, false);
+  });
+
+  it("a partner's sandbox booking (a test key's) writes to nobody, even with that partner switched on", async () => {
+    expect(await setPartnerCustomerEmails(db.pool, accountId, partner.id, true)).toBe(true);
+    try {
+      await book('ota', 'sandbox@example.com', far, null, true);
+      await book('online', 'sandbox-online@example.com', far, null, true);
+      expect(await mailsTo('sandbox@example.com')).toEqual([]);
+      expect(await mailsTo('sandbox-online@example.com')).toEqual([]);
+      await book('ota', 'live@example.com');
+      expect((await mailsTo('live@example.com')).map((m) => m.kind)).toEqual(['confirmation', 'reminder']);
+    } finally {
+      await setPartnerCustomerEmails(db.pool, accountId, partner.id, false);
+    }
   });
 
   it('the point of sale can be switched off per account', async () => {

@@ -20,10 +20,13 @@ const PAGES: readonly { path: string; operation: OperatorOperationId }[] = [
   { path: 'reports', operation: 'getOperatorSalesReport' },
   { path: 'usage', operation: 'getOperatorUsage' },
   { path: 'activities', operation: 'editOperatorActivity' },
+  { path: 'booking-page', operation: 'getOperatorBookingPage' },
   { path: 'keys', operation: 'listOperatorKeys' },
   { path: 'users', operation: 'listOperatorUsers' },
   { path: 'failed-events', operation: 'listFailedEvents' },
   { path: 'audit', operation: 'listOperatorAudit' },
+  { path: 'emails', operation: 'listMailMessages' },
+  { path: 'email-templates', operation: 'updateMailSettings' },
   { path: 'password', operation: 'changeOwnPassword' },
 ];
 
@@ -93,7 +96,7 @@ describe('console: staff', () => {
       const page = browser[name];
       await signIn(page, operatorApi.url, operator.staffEmail);
       const nav = page.getByRole('navigation', { name: 'Pages' });
-      expect(await nav.getByRole('link').allTextContents()).toEqual(['Bookings', 'Manifest', 'Availability', 'New sale', 'Sales', 'Usage']);
+      expect(await nav.getByRole('link').allTextContents()).toEqual(['Bookings', 'Manifest', 'Availability', 'New sale', 'Sales', 'Usage', 'Booking page']);
       const { refused, shown, layout } = await walk(page, width);
       expect(shown).toEqual([]);
       expect(refused).toEqual([]);

@@ -9,17 +9,8 @@ import { holdPath, shop, type ShopActivityDetails, type ShopBooking, type ShopPa
 import { Field, controlProps } from '../components/field.js';
 import { SlotPicker } from '../components/slot-picker.js';
 import { ErrorMessage } from '../components/states.js';
-import { DetailsForm } from './details-form.js';
+import { DetailsForm, type HeldChoice } from './details-form.js';
 import { Confirmation } from './confirmation.js';
-
-export interface HeldChoice {
-  /** The hold's token: it confirms the hold, then opens the booking at the manage link. */
-  Token: string;
-  ExpiresAt: string;
-  Date: string;
-  Time: string;
-  Participants: number;
-}
 
 interface FlowProps {
   slug: string;

@@ -9,8 +9,16 @@ import { Field, controlProps } from '../components/field.js';
 import { HoldTimer } from '../components/hold-timer.js';
 import { answerKey, QuestionField, type AnswerState } from '../components/question-field.js';
 import { ErrorMessage } from '../components/states.js';
-import type { HeldChoice } from './booking-flow.js';
 import { answersOf, checkDetails, CUSTOMER_FIELDS, errorsFromProblem, type CustomerForm } from './details-check.js';
+
+export interface HeldChoice {
+  /** The hold's token: it confirms the hold, then opens the booking at the manage link. */
+  Token: string;
+  ExpiresAt: string;
+  Date: string;
+  Time: string;
+  Participants: number;
+}
 
 interface DetailsProps {
   slug: string;

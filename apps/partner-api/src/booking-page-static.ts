@@ -4,8 +4,8 @@
 // origins the account lists (frame-ancestors). An unknown slug or a page that is off answers 404, with the page
 // itself so the customer reads "page not found" rather than a problem document.
 import path from 'node:path';
-import express, { type Express, type Request, type Response } from 'express';
-import { gzippedAssets, isMissingFile, sendProblem } from '@backbone/http';
+import type { Express, Request, Response } from 'express';
+import { isMissingFile, sendProblem, serveHashedAssets } from '@backbone/http';
 
 /** What serving a page needs to know of it: null when there is no enabled page with this slug. */
 export type FindBookingPageFraming = (slug: string) => Promise<{ embedOrigins: readonly string[] } | null>;
@@ -36,18 +36,7 @@ export function serveBookingPage(app: Express, dir: string, findFraming: FindBoo
     res.setHeader('Referrer-Policy', 'no-referrer');
     next();
   });
-  const gzipped = gzippedAssets(path.join(root, 'assets'));
-  app.get('/book/assets/:file', async (req, res, next) => {
-    if (req.acceptsEncodings('gzip', 'identity') !== 'gzip') return next();
-    const asset = await gzipped(req.params.file);
-    if (!asset) return next();
-    res.vary('Accept-Encoding');
-    res.setHeader('Content-Encoding', 'gzip');
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    res.type(asset.type).send(asset.body);
-  });
-  app.use('/book/assets', express.static(path.join(root, 'assets'), { immutable: true, maxAge: '365d', index: false, redirect: false }));
-  app.use('/book/assets', (req, res) => sendProblem(req, res, 'not-found', 'No such booking page file; reload the page to get the current one.'));
+  serveHashedAssets(app, '/book/assets', path.join(root, 'assets'), 'No such booking page file; reload the page to get the current one.');
   app.get(['/book', '/book/{*rest}'], async (req, res, next) => {
     const slug = slugOf(req.path);
     const framing = slug ? await findFraming(slug).catch((error: unknown) => next(error)) : null;

@@ -5,6 +5,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
+import express, { type Express } from 'express';
+import { sendProblem } from './problems.js';
 
 const gzip = promisify(gzipCallback);
 
@@ -44,4 +46,24 @@ export function gzippedAssets(dir: string): (file: string) => Promise<GzippedAss
     if (!loaded) cache.delete(file);
     return loaded;
   };
+}
+
+/**
+ * Serves an app's hashed assets under `urlPath` (e.g. /console/assets): gzipped to a client that takes it, else as
+ * they are, cached for a year (their names change with their content); anything else there is a 404 problem.
+ */
+export function serveHashedAssets(app: Express, urlPath: string, dir: string, notFoundDetail: string): void {
+  const gzipped = gzippedAssets(dir);
+  app.get(`${urlPath}/:file`, async (req, res, next) => {
+    if (req.acceptsEncodings('gzip', 'identity') !== 'gzip') return next();
+    const asset = await gzipped(req.params.file);
+    if (!asset) return next();
+    res.vary('Accept-Encoding');
+    res.setHeader('Content-Encoding', 'gzip');
+    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.type(asset.type).send(asset.body);
+  });
+  // Anything serve-static cannot send (no such file, a folder, a name it refuses) falls through to the 404 below.
+  app.use(urlPath, express.static(dir, { immutable: true, maxAge: '365d', index: false, redirect: false }));
+  app.use(urlPath, (req, res) => sendProblem(req, res, 'not-found', notFoundDetail));
 }

@@ -70,7 +70,7 @@ describe.each(WIDTHS)('booking page at %s width', (width) => {
     await expect.poll(() => page.locator('.error:not(:empty)').count()).toBeGreaterThan(5);
     expect(await page.getByRole('alert').filter({ hasText: 'need your attention' }).count()).toBe(1);
     const first = page.locator('#q1');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('q1');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('q1');
     expect(await first.getAttribute('aria-invalid')).toBe('true');
     expect(await first.getAttribute('aria-describedby')).toContain('q1-error');
     expect(await page.locator('#q1-error').innerText()).toBe('Answer this question.');
@@ -156,7 +156,7 @@ describe.each(WIDTHS)('booking page at %s width', (width) => {
     await page.getByLabel('I accept the terms and conditions').check();
     await page.getByRole('button', { name: 'Book' }).click();
     await expect.poll(() => page.locator('#Email-error').innerText()).toBe('This address cannot receive mail.');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('Email');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('Email');
   });
 
   it('answers an unknown slug with a 404 page', async () => {

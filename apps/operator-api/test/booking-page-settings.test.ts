@@ -1,5 +1,5 @@
 // The owner's booking page settings through HTTP: a slug another account has is a 409, a slug the page's own files
-// use under /book/ is a 422, and neither changes anything.
+// use under /book/ is a 422, and neither changes anything; each change is audited with the members that changed.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, PROBLEM_BASE, signedIn, useOperatorApi, type Operator, type SessionClient } from './support.js';
 
@@ -46,5 +46,65 @@ describe('the slug', () => {
     expect(await pageRow(operator.account.id)).toEqual(before);
     const read = await owner.send('GET', '/api/v2/operator/booking-page');
     expect(read.body).toMatchObject({ Slug: 'harbour-tours', Path: '/book/harbour-tours', Note: 'Meet at the pier.' });
+  });
+});
+
+describe('the audit of the settings', () => {
+  const auditOf = async (accountId: string) => {
+    const { rows } = await db.pool.query(
+      `SELECT actor_kind, actor_label, action, subject_type, subject_id, subject_label, changes FROM audit_entries
+        WHERE account_id = $1 AND action = 'booking_page.updated' ORDER BY id`,
+      [accountId],
+    );
+    return rows;
+  };
+
+  it('records each change with the owner and the members that changed; a refused or empty change records nothing', async () => {
+    const before = (await auditOf(operator.account.id)).length;
+    const changed = await owner.send('PATCH', '/api/v2/operator/booking-page', {
+      Slug: 'harbour-kayaks',
+      Terms: 'Pay at the pier.',
+      Note: 'Meet at the pier.',
+      EmbedOrigins: ['https://www.harbour.example'],
+    });
+    expect(changed.status).toBe(200);
+    const entries = await auditOf(operator.account.id);
+    expect(entries).toHaveLength(before + 1);
+    expect(entries.at(-1)).toEqual({
+      actor_kind: 'user',
+      actor_label: operator.owner.email,
+      action: 'booking_page.updated',
+      subject_type: 'booking_page',
+      subject_id: operator.account.id,
+      subject_label: '/book/harbour-kayaks',
+      // The note was sent unchanged: not a change.
+      changes: {
+        Slug: { From: 'harbour-tours', To: 'harbour-kayaks' },
+        Terms: { From: '', To: 'Pay at the pier.' },
+        EmbedOrigins: { From: [], To: ['https://www.harbour.example'] },
+      },
+    });
+
+    // Through the API too, for the owner's audit page.
+    const page = await owner.send('GET', '/api/v2/operator/audit?Action=booking_page.updated&Limit=1');
+    expect(page.status).toBe(200);
+    expect(page.body.Entries[0]).toMatchObject({
+      Action: 'booking_page.updated',
+      Subject: { Type: 'booking_page', ID: operator.account.id, Label: '/book/harbour-kayaks' },
+      Changes: { Slug: { From: 'harbour-tours', To: 'harbour-kayaks' } },
+    });
+
+    expect((await owner.send('PATCH', '/api/v2/operator/booking-page', { Terms: 'Pay at the pier.' })).status).toBe(200);
+    expect((await owner.send('PATCH', '/api/v2/operator/booking-page', { Slug: 'assets' })).status).toBe(422);
+    expect((await otherOwner.send('PATCH', '/api/v2/operator/booking-page', { Slug: 'harbour-kayaks' })).status).toBe(409);
+    expect(await auditOf(operator.account.id)).toHaveLength(before + 1);
+    expect(await auditOf(other.account.id)).toHaveLength(0);
+  });
+
+  it('turning the page off is recorded', async () => {
+    const off = await owner.send('PATCH', '/api/v2/operator/booking-page', { Enabled: false });
+    expect(off.status).toBe(200);
+    const last = (await auditOf(operator.account.id)).at(-1);
+    expect(last.changes).toEqual({ Enabled: { From: true, To: false } });
   });
 });

@@ -224,6 +224,7 @@ export async function seedDemoBookingPage(pool: Pool): Promise<string | null> {
     {
       accountId: DEMO_ACCOUNT_ID,
       changes: { Enabled: true, Slug: DEMO_BOOKING_PAGE_SLUG, Note: 'Meet 15 minutes before the start. Pay at the venue, by card or cash.' },
+      actor: { kind: 'system' },
     },
   );
   return saved.Slug;

@@ -93,7 +93,7 @@ export const operatorCommands: Record<string, AdminCommand> = {
       const changes = disable ? { Enabled: false } : { Enabled: true, Slug: slug };
       // The console's own check of the changes (updateOperatorBookingPage's route takes the same body).
       checkAgainstContract(bookingPageChangesSchema, 'body', changes, { Slug: 'slug', Enabled: 'disable' });
-      return naming({ Slug: 'slug', Enabled: 'disable' }, () => updateOperatorBookingPage({ pool }, { accountId, changes }));
+      return naming({ Slug: 'slug', Enabled: 'disable' }, () => updateOperatorBookingPage({ pool }, { accountId, changes, actor: { kind: 'cli' } }));
     },
   },
 };

@@ -25,6 +25,18 @@ export function buildBookingPage(): string {
   return dist;
 }
 
+/** Builds the console (apps/console) into a folder of this test file's own, for the operator API to serve under /console. */
+export function buildConsole(): string {
+  const consoleRoot = path.join(pageRoot, '..', 'console');
+  const dist = mkdtempSync(path.join(os.tmpdir(), 'backbone-console-dist-'));
+  execFileSync(process.execPath, [path.join(pageRoot, '..', '..', 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn', '--outDir', dist], {
+    cwd: consoleRoot,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  return dist;
+}
+
 export type Width = 'phone' | 'desktop';
 
 export function useBrowser() {

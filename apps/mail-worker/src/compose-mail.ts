@@ -1,7 +1,8 @@
 // A claimed message as the customer will read it: the account's template for its kind (or the built-in one) filled
-// with the booking, its times in the account's zone and locale.
+// with the booking, its times in the account's zone and locale, and the manage link of the online booking page.
 import type { DueMail } from '@backbone/db';
 import {
+  bookingPagePath,
   DEFAULT_MAIL_TEMPLATES,
   formatMailTime,
   renderMail,
@@ -13,14 +14,33 @@ import {
 } from '@backbone/domain';
 
 /**
- * The link to the online booking page where the customer sees, changes or cancels the booking. The page and its
- * manage token come with the online booking page (branches h-shop/h-page): until a booking carries one this answers
- * null, and the templates' {{#manageLink}} sections stay empty.
+ * What stands for the manage link's token in a message as rendered and stored: each message sent gets a token of its
+ * own in its place (substituteManageToken), so the clear token is in the message and nowhere in the database, and a
+ * retry of a stored message gets a fresh one.
  */
-export function manageLinkFor(booking: NonNullable<DueMail['booking']>): string | null {
-  void booking;
-  return null;
+export const MANAGE_TOKEN_MARK = '{manage-token}';
+
+/** The channels whose customers booked through the operator itself, the ones the manage link serves. */
+const MANAGED_CHANNELS: readonly string[] = ['online', 'pos'];
+
+/**
+ * The manage link of the online booking page ({base}/book/{Slug}/manage/{token}, the page's own route) with the
+ * token's mark, or null: none without a base URL, without an enabled page, or for a partner's booking (the partner
+ * looks after its customers).
+ */
+export function manageLinkFor(mail: Pick<DueMail, 'booking' | 'bookingPageSlug'>, publicBaseUrl: string): string | null {
+  if (!publicBaseUrl || !mail.bookingPageSlug || !mail.booking || !MANAGED_CHANNELS.includes(mail.booking.channel)) return null;
+  return `${publicBaseUrl.replace(/\/+$/, '')}${bookingPagePath(mail.bookingPageSlug)}/manage/${MANAGE_TOKEN_MARK}`;
 }
+
+/** The message to send: the stored one with its token mark (when it has one) replaced by the token. */
+export function substituteManageToken(rendered: RenderedMail, token: string): RenderedMail {
+  const put = (part: string) => part.replaceAll(MANAGE_TOKEN_MARK, token);
+  return { subject: put(rendered.subject), text: put(rendered.text), html: put(rendered.html) };
+}
+
+export const carriesManageLink = (rendered: RenderedMail): boolean =>
+  [rendered.subject, rendered.text, rendered.html].some((part) => part.includes(MANAGE_TOKEN_MARK));
 
 const isTemplateKind = (kind: string): kind is TemplateKind => (TEMPLATE_KINDS as readonly string[]).includes(kind);
 
@@ -35,14 +55,13 @@ function localDate(date: string, locale: string): string {
   return Number.isNaN(instant.getTime()) ? date : formatMailTime(instant, 'UTC', locale).date;
 }
 
-export function mailValues(mail: DueMail): MailValues {
+export function mailValues(mail: DueMail, manageLink: string | null): MailValues {
   const booking = mail.booking;
   if (!booking) return { accountName: mail.accountName };
   const { date, time } = formatMailTime(booking.startsAt, mail.timeZone, mail.settings.locale);
   // booking.updated's snapshot of the timeslot and party before the change (schema in the job catalog).
   const previous: { Date?: string; Time?: string; Participants?: number } | null =
     typeof mail.data.Previous === 'object' && mail.data.Previous !== null ? mail.data.Previous : null;
-  const manageLink = manageLinkFor(booking);
   const reason = typeof mail.data.Reason === 'string' ? mail.data.Reason : null;
   return {
     accountName: mail.settings.senderName ?? mail.accountName,
@@ -61,10 +80,10 @@ export function mailValues(mail: DueMail): MailValues {
   };
 }
 
-/** The message's subject and bodies: as rendered before, or rendered now. */
-export function composeMail(mail: DueMail): RenderedMail {
+/** The message's subject and bodies as stored (a manage link's token only marked): as rendered before, or rendered now. */
+export function composeMail(mail: DueMail, publicBaseUrl: string): RenderedMail {
   if (mail.rendered) return mail.rendered;
   const template = templateFor(mail);
   if (!template) throw new Error(`no template for a ${mail.kind} message`);
-  return renderMail(template, mailValues(mail));
+  return renderMail(template, mailValues(mail, manageLinkFor(mail, publicBaseUrl)));
 }

@@ -10,6 +10,13 @@ export const mailWorkerEnv = {
     ...metricsEnv,
     METRICS_PORT: { ...metricsEnv.METRICS_PORT, default: 9107 },
     ...smtpEnv,
+    PUBLIC_BASE_URL: {
+      type: 'string',
+      default: '',
+      pattern: '^(https?://[^/?#\\s]+(/[^?#\\s]*)?)?$',
+      description:
+        "The service's address as customers reach it (the gateway's, e.g. https://book.example.com): every e-mail of an online or point-of-sale booking links to {PUBLIC_BASE_URL}/book/{Slug}/manage/{token} while the account's booking page is on. Empty: no manage link. `npm start` sets its own gateway's.",
+    },
     SHUTDOWN_TIMEOUT_MS: {
       type: 'integer',
       default: 25000,

@@ -17,7 +17,8 @@ import {
   type Pool,
 } from '@backbone/db';
 import type { EventPublisher } from '@backbone/publisher';
-import { composeMail } from './compose-mail.js';
+import { issueMailManageToken } from '@backbone/use-cases';
+import { carriesManageLink, composeMail, substituteManageToken } from './compose-mail.js';
 import type { MailSender } from './smtp-sender.js';
 
 export interface MailDeliveryOptions {
@@ -25,6 +26,8 @@ export interface MailDeliveryOptions {
   sender: MailSender;
   publisher: EventPublisher;
   from: string;
+  /** The service's public base URL (PUBLIC_BASE_URL) for the manage link; empty: no link. */
+  publicBaseUrl: string;
   batchSize: number;
   retryBaseMs: number;
   giveUpAfterMs: number;
@@ -44,15 +47,21 @@ async function attempt(mail: DueMail, options: MailDeliveryOptions): Promise<{ r
   if (reason) return { rendered: null, outcome: { kind: 'cancelled', reason } };
   let rendered: NonNullable<DueMail['rendered']>;
   try {
-    rendered = composeMail(mail);
+    rendered = composeMail(mail, options.publicBaseUrl);
   } catch (error) {
     return { rendered: null, outcome: { kind: 'failed', error: `does not render: ${(error as Error).message}` } };
   }
+  // Outside the batch's transaction on purpose: the token commits before the message leaves, so a message sent by a
+  // worker killed before its batch committed still opens its booking.
+  const outgoing =
+    mail.booking && carriesManageLink(rendered)
+      ? substituteManageToken(rendered, await issueMailManageToken(options.pool, { accountId: mail.accountId, bookingId: mail.booking.id }))
+      : rendered;
   const result = await options.sender.send({
     from: { name: mail.settings.senderName ?? mail.accountName, address: options.from },
     replyTo: mail.settings.replyTo,
     to: mail.toAddress,
-    ...rendered,
+    ...outgoing,
     headers: mail.booking ? { 'X-Booking-Reference': mail.booking.reference } : {},
   });
   if (result.kind === 'accepted') return { rendered, outcome: { kind: 'sent', providerMessageId: result.messageId } };

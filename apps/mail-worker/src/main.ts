@@ -28,6 +28,7 @@ await startWorker({
         sender,
         publisher,
         from: config.MAIL_FROM,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
         batchSize: config.MAIL_BATCH_SIZE,
         intervalMs: config.MAIL_INTERVAL_MS,
         retryBaseMs: config.MAIL_RETRY_BASE_MS,
@@ -36,7 +37,12 @@ await startWorker({
       }),
     );
     return {
-      summary: { prefix: config.QUEUE_PREFIX, batchSize: config.MAIL_BATCH_SIZE, concurrentBatches: config.MAIL_CONCURRENT_BATCHES },
+      summary: {
+        prefix: config.QUEUE_PREFIX,
+        batchSize: config.MAIL_BATCH_SIZE,
+        concurrentBatches: config.MAIL_CONCURRENT_BATCHES,
+        manageLinks: config.PUBLIC_BASE_URL || 'none (PUBLIC_BASE_URL is empty)',
+      },
       stop: async () => {
         await Promise.all(deliveries.map((delivery) => delivery.stop()));
       },

@@ -77,8 +77,8 @@ export async function findBookingPageSettings(db: Db, accountId: string): Promis
 
 /**
  * Writes the members given (the others stay); 'slug-taken' when another account has the slug, 'no-slug' when the page
- * would be enabled without one, 'no-account' for no such account. The row is created on the first write; call it
- * outside a transaction (a refusal is a failed statement).
+ * would be enabled without one, 'no-account' for no such account. The row is created on the first write. A refusal is
+ * a failed statement: inside a transaction, the caller must roll it back (the use case does, by throwing).
  */
 export async function saveBookingPage(db: Db, accountId: string, changes: BookingPageChanges): Promise<BookingPage | 'slug-taken' | 'no-slug' | 'no-account'> {
   try {

@@ -126,6 +126,8 @@ export interface DueMail {
   accountName: string;
   timeZone: string;
   settings: MailSettingsRow;
+  /** The slug of the account's booking page when it is on, else null (no manage link then). */
+  bookingPageSlug: string | null;
   booking: {
     id: number;
     reference: string;
@@ -152,6 +154,7 @@ interface DueColumns extends Partial<SettingsColumns> {
   event_id: string;
   account_name: string;
   time_zone: string;
+  page_slug: string | null;
   has_settings: boolean;
   booking_id: number | null;
   reference: string | null;
@@ -171,13 +174,14 @@ interface DueColumns extends Partial<SettingsColumns> {
 export async function claimDueMail(client: DbClient, limit: number): Promise<DueMail[]> {
   const { rows } = await client.query<DueColumns>(
     `SELECT m.id, m.account_id, m.kind, m.to_address, m.data, m.subject, m.text_body, m.html_body, m.attempts, m.first_failure_at, m.event_id,
-            a.name AS account_name, a.time_zone, s.account_id IS NOT NULL AS has_settings, s.sender_name, s.reply_to, s.online_enabled,
+            a.name AS account_name, a.time_zone, p.slug AS page_slug, s.account_id IS NOT NULL AS has_settings, s.sender_name, s.reply_to, s.online_enabled,
             s.pos_enabled, s.reminder_hours, s.locale, s.templates,
             b.id AS booking_id, b.reference, b.status AS booking_status, b.channel, b.customer, b.participants, act.name AS activity_name, t.starts_at
        FROM (SELECT id FROM mail_messages WHERE status = 'queued' AND next_attempt_at <= now()
               ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) due
        JOIN mail_messages m ON m.id = due.id
        JOIN accounts a ON a.id = m.account_id
+       LEFT JOIN booking_pages p ON p.account_id = m.account_id AND p.enabled
        LEFT JOIN mail_settings s ON s.account_id = m.account_id
        LEFT JOIN bookings b ON b.id = m.booking_id AND b.account_id = m.account_id
        LEFT JOIN timeslots t ON t.id = b.timeslot_id
@@ -197,6 +201,7 @@ export async function claimDueMail(client: DbClient, limit: number): Promise<Due
     eventId: row.event_id,
     accountName: row.account_name,
     timeZone: row.time_zone,
+    bookingPageSlug: row.page_slug,
     settings: toSettings(row.has_settings ? (row as SettingsColumns) : undefined),
     booking:
       row.booking_id !== null

@@ -85,3 +85,18 @@ export async function findBookingByToken(db: Db, accountId: string, tokenHash: B
   const row = rows[0];
   return row ? { reference: row.reference, id: Number(row.id) } : null;
 }
+
+/**
+ * Records a token minted for one e-mail of the account's booking (the mail worker's manage link). It commits on its
+ * own, before the message leaves: a link that was sent always opens its booking, and one that never left is a hash
+ * nobody holds.
+ */
+export async function insertMailBookingToken(db: Db, token: { accountId: string; bookingId: number; tokenHash: Buffer }): Promise<void> {
+  const { rowCount } = await db.query({
+    name: 'booking-token-insert-mail',
+    text: `INSERT INTO booking_tokens (booking_id, account_id, token_hash)
+           SELECT b.id, b.account_id, $3 FROM bookings b WHERE b.account_id = $1 AND b.id = $2`,
+    values: [token.accountId, token.bookingId, token.tokenHash],
+  });
+  if (rowCount !== 1) throw new Error(`booking ${token.bookingId} not found for its token`);
+}

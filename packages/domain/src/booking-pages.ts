@@ -10,6 +10,14 @@ export interface BookingPageSettings {
   locale: string;
 }
 
+/**
+ * Slugs no page may take: the paths the page's own files use under /book/ (the built page's hashed files are served at
+ * /book/assets/..., before any page address, so a page there could never be opened).
+ */
+export const RESERVED_BOOKING_PAGE_SLUGS: readonly string[] = ['assets'];
+
+export const isReservedBookingPageSlug = (slug: string): boolean => RESERVED_BOOKING_PAGE_SLUGS.includes(slug);
+
 /** Where a page with this slug is served, under the service's base URL. */
 export const bookingPagePath = (slug: string): string => `/book/${slug}`;
 

@@ -118,6 +118,9 @@ const signOff = '\n\n{{accountName}}';
 const details = 'Booking {{reference}}: {{activityName}} on {{date}} at {{time}}, {{participants}} participant(s).';
 const manageText = '{{#manageLink}}\nSee or change your booking: {{manageLink}}{{/manageLink}}';
 const manageHtml = '{{#manageLink}}<p><a href="{{manageLink}}">See or change your booking</a></p>{{/manageLink}}';
+// A cancelled booking can no longer be changed: its link only shows it.
+const cancelledManageText = '{{#manageLink}}\nSee your booking: {{manageLink}}{{/manageLink}}';
+const cancelledManageHtml = '{{#manageLink}}<p><a href="{{manageLink}}">See your booking</a></p>{{/manageLink}}';
 const html = (lines: string[]) => `<p>${lines.join('</p>\n<p>')}</p>\n${manageHtml}\n<p>{{accountName}}</p>`;
 
 /** The built-in templates, used for every kind the owner has not rewritten. */
@@ -139,8 +142,8 @@ export const DEFAULT_MAIL_TEMPLATES: Record<TemplateKind, MailTemplate> = {
   },
   cancellation: {
     subject: 'Your booking {{reference}} is cancelled',
-    text: `Hello {{firstName}},\n\nyour booking {{reference}} ({{activityName}} on {{date}} at {{time}}) is cancelled.{{#reason}}\nReason: {{reason}}{{/reason}}${signOff}`,
-    html: `<p>Hello {{firstName}},</p>\n<p>your booking {{reference}} ({{activityName}} on {{date}} at {{time}}) is cancelled.</p>\n{{#reason}}<p>Reason: {{reason}}</p>{{/reason}}\n<p>{{accountName}}</p>`,
+    text: `Hello {{firstName}},\n\nyour booking {{reference}} ({{activityName}} on {{date}} at {{time}}) is cancelled.{{#reason}}\nReason: {{reason}}{{/reason}}\n${cancelledManageText}${signOff}`,
+    html: `<p>Hello {{firstName}},</p>\n<p>your booking {{reference}} ({{activityName}} on {{date}} at {{time}}) is cancelled.</p>\n{{#reason}}<p>Reason: {{reason}}</p>{{/reason}}\n${cancelledManageHtml}\n<p>{{accountName}}</p>`,
   },
   reminder: {
     subject: 'Reminder: {{activityName}} on {{date}} at {{time}}',

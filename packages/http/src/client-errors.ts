@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
+import { redactRequestPath } from '@backbone/logging';
 import { endLingering } from './close-unread.js';
 import { PROBLEMS, problemDocument, type ProblemCode } from './problems.js';
 
@@ -58,7 +59,7 @@ export function answerClientErrors(options: { problemBase: string; logger?: Logg
     const requestId = response?.req?.id ?? randomUUID();
     const body = JSON.stringify(problemDocument(options.problemBase, code, detail, instance, { requestId }));
     options.logger?.info(
-      { reqId: requestId, err: { code: error.code, message: error.message }, instance, res: { statusCode: status } },
+      { reqId: requestId, err: { code: error.code, message: error.message }, instance: instance && redactRequestPath(instance), res: { statusCode: status } },
       'request refused before routing',
     );
     socket.write(rawProblemAnswer(status, requestId, body));

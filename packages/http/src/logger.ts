@@ -2,7 +2,7 @@
 // re-exported here so an API's main finds everything it wires in one package.
 import { randomUUID } from 'node:crypto';
 import type { Express, NextFunction, Request, Response } from 'express';
-import type { Logger } from '@backbone/logging';
+import { redactRequestPath, type Logger } from '@backbone/logging';
 
 export { createLogger, writeLogsBeforeExit, type Logger } from '@backbone/logging';
 
@@ -45,7 +45,12 @@ export function requestLogger(app: Express, logger: Logger, observe?: (req: Requ
     res.once('finish', () => {
       const elapsedMs = performance.now() - started;
       observe?.(req, res.statusCode, elapsedMs);
-      const line = { reqId: id, req: { method: req.method, url: req.originalUrl }, res: { statusCode: res.statusCode }, responseTime: Math.round(elapsedMs) };
+      const line = {
+        reqId: id,
+        req: { method: req.method, url: redactRequestPath(req.originalUrl) },
+        res: { statusCode: res.statusCode },
+        responseTime: Math.round(elapsedMs),
+      };
       if (res.statusCode >= 500) logger.error(line, 'request failed');
       else logger.info(line, 'request completed');
     });

@@ -1,6 +1,6 @@
-// A URL in a log line shows where the process connects but never its password.
+// A URL in a log line shows where the process connects but never its password, and a request's path never its token.
 import { describe, expect, it } from 'vitest';
-import { redactUrl } from '../src/redact-url.js';
+import { redactRequestPath, redactUrl } from '../src/redact-url.js';
 
 describe('redactUrl', () => {
   it('masks the password and keeps the user, host, port and path', () => {
@@ -11,5 +11,22 @@ describe('redactUrl', () => {
   it('leaves a URL without a password as it is', () => {
     expect(redactUrl('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');
     expect(redactUrl('redis://user@host:6379')).toBe('redis://user@host:6379');
+  });
+});
+
+describe('redactRequestPath', () => {
+  const token = 'Zm9vYmFyLWJhei1xdXV4LTEyMzQ1Njc4OTBhYmNkZWY';
+
+  it("masks the booking token of the page's manage link and of the shop API's paths, keeping the rest", () => {
+    expect(redactRequestPath(`/book/sea-kayak/manage/${token}`)).toBe('/book/sea-kayak/manage/***');
+    expect(redactRequestPath(`/book/sea-kayak/manage/${token}?utm=mail`)).toBe('/book/sea-kayak/manage/***?utm=mail');
+    expect(redactRequestPath(`/api/v2/shop/sea-kayak/holds/${token}/confirm`)).toBe('/api/v2/shop/sea-kayak/holds/***/confirm');
+    expect(redactRequestPath(`/api/v2/shop/sea-kayak/bookings/${token}`)).toBe('/api/v2/shop/sea-kayak/bookings/***');
+    expect(redactRequestPath(`/API/V2/Shop/sea-kayak/Bookings/${token}/move`)).toBe('/API/V2/Shop/sea-kayak/Bookings/***/move');
+  });
+
+  it('leaves every other path as it is', () => {
+    for (const path of ['/book/sea-kayak', '/book/assets/index-abc.js', '/api/v2/shop/sea-kayak/holds', '/api/v2/ota/partner/products?name=x'])
+      expect(redactRequestPath(path)).toBe(path);
   });
 });

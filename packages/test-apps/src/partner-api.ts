@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDirectoryFileStore, type FileStore } from '@backbone/file-store';
-import { createKeyVerifier, createLogger, type AddressRateLimiter } from '@backbone/http';
+import { createKeyVerifier, createLogger, type AddressRateLimiter, type Logger } from '@backbone/http';
 import type { Pool } from '@backbone/db';
 import { createPartnerApp, createShopPages, type PartnerAppDeps } from '@backbone/partner-api';
 import { EventQueueUnavailableError } from '@backbone/publisher';
@@ -37,6 +37,8 @@ export interface TestPartnerAppOptions {
   bookingPageDir?: string;
   /** The shop API's per-address limits; none unless given (tests of the limits pass one on their Redis prefix). */
   shopRateLimiter?: AddressRateLimiter;
+  /** Where the app logs; silent unless given (tests of the log lines pass one writing to a capture). */
+  logger?: Logger;
 }
 
 /** A file store in a new temporary directory of its own. */
@@ -49,11 +51,11 @@ export function testFileDeps(): Pick<PartnerAppDeps, 'fileStore' | 'fileQuotaByt
   return { fileStore: createTemporaryFileStore(), fileQuotaBytes: 5_000_000_000 };
 }
 
-/** The real partner app over `pool`, as the tests run it: silent logs and, unless asked, no key cache. */
+/** The real partner app over `pool`, as the tests run it: unless asked, silent logs and no key cache. */
 export function createTestPartnerApp(pool: Pool, options: TestPartnerAppOptions = {}) {
   return createPartnerApp({
     pool,
-    logger: createLogger({ level: 'silent', name: 'partner-api-test' }),
+    logger: options.logger ?? createLogger({ level: 'silent', name: 'partner-api-test' }),
     problemBase: PROBLEM_BASE,
     bodyLimit: options.bodyLimit ?? '64kb',
     // No key cache unless asked: a revoked key must fail on the very next request.

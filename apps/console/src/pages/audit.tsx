@@ -23,6 +23,7 @@ const ACTION_WORDS: Record<AuditAction, string> = {
   'user.created': 'User added',
   'user.disabled': 'User disabled',
   'password.changed': 'Password changed',
+  'booking_page.updated': 'Booking page changed',
 };
 
 const CREATIONS: readonly AuditAction[] = ['activity.created', 'question.added', 'timeslots.generated', 'key.created', 'user.created'];

@@ -1,5 +1,5 @@
-// GET /api/v2/operator/audit: what owners (and the admin CLI) did to the account's activities, schedule, keys and
-// users, newest first, keyset-paged like the bookings.
+// GET /api/v2/operator/audit: what owners (and the admin CLI) did to the account's activities, schedule, keys,
+// users and booking page, newest first, keyset-paged like the bookings.
 import type { FromSchema } from 'json-schema-to-ts';
 import { calendarDateSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
@@ -21,10 +21,11 @@ export const AUDIT_ACTIONS = [
   'user.created',
   'user.disabled',
   'password.changed',
+  'booking_page.updated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_SUBJECT_TYPES = ['activity', 'timeslot', 'key', 'user'] as const;
+export const AUDIT_SUBJECT_TYPES = ['activity', 'timeslot', 'key', 'user', 'booking_page'] as const;
 export const AUDIT_ACTOR_KINDS = ['user', 'key', 'cli', 'system'] as const;
 
 export const auditEntrySchema = {
@@ -52,7 +53,7 @@ export const auditEntrySchema = {
       additionalProperties: false,
       required: ['Type', 'ID', 'Label'],
       description:
-        "What was acted on: an ActivityID, a TimeslotID, a KeyID or a UserID, with its name as it was (an activity's name, \"Activity, date time\" of a timeslot, a key's name, a user's e-mail).",
+        "What was acted on: an ActivityID, a TimeslotID, a KeyID, a UserID or the account's booking page (its AccountID), with its name as it was (an activity's name, \"Activity, date time\" of a timeslot, a key's name, a user's e-mail, the page's path).",
       properties: {
         Type: { type: 'string', enum: AUDIT_SUBJECT_TYPES },
         ID: { type: 'string' },

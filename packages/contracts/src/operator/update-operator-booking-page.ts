@@ -22,6 +22,6 @@ export const updateOperatorBookingPageOperation = {
   responses: {
     200: { description: 'The settings as they are now.', schema: operatorBookingPageSchema },
     409: { description: '`/slug-taken`: another account has this slug.' },
-    422: { description: 'Invalid changes, or Enabled true without a slug.' },
+    422: { description: "Invalid changes, Enabled true without a slug, or a slug reserved for the page's own files (assets)." },
   },
 } as const satisfies Operation;

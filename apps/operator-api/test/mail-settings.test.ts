@@ -1,6 +1,6 @@
 // The owner's customer e-mails: settings with their defaults, templates refused at save time with the line that does
 // not render, no header injection through names or subjects, the live preview, the test send through the outbox, the
-// E-mails list, and the tenant wall around all of it.
+// E-mails list, the audit of every change, and the tenant wall around all of it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '@backbone/db';
 import { book, createOperator, createSlot, dayFromNow, signedIn, useOperatorApi, type Operator, type SessionClient } from './support.js';
@@ -113,5 +113,56 @@ describe('mail settings', () => {
     expect((await otherOwner.send('PATCH', path, { Enabled: false })).status).toBe(404);
     const { rows } = await db.pool.query<{ customer_emails: boolean }>(`SELECT customer_emails FROM partners WHERE id = $1`, [key.partnerId]);
     expect(rows[0]!.customer_emails).toBe(true);
+  });
+
+  it("audits each change of the settings and of a partner's switch, with what changed, and nothing for a refused or empty one", async () => {
+    const auditOf = async (accountId: string) =>
+      (
+        await db.pool.query<{ actor_label: string; action: string; subject_type: string; subject_label: string; changes: Record<string, unknown> }>(
+          `SELECT actor_label, action, subject_type, subject_label, changes FROM audit_entries
+            WHERE account_id = $1 AND action IN ('mail_settings.updated', 'partner.customer_emails_changed') ORDER BY id`,
+          [accountId],
+        )
+      ).rows;
+    const before = (await auditOf(operator.account.id)).length;
+    const current = (await owner.send('GET', '/api/v2/operator/mail/settings')).body;
+    const reminder = { Subject: 'See you soon, {{firstName}}', Text: 'Booking {{reference}} on {{date}}', Html: '<p>{{reference}}</p>' };
+    expect((await owner.send('PATCH', '/api/v2/operator/mail/settings', { ReminderHours: 12, Templates: { ...current.Templates, reminder } })).status).toBe(
+      200,
+    );
+    // Refused (a template that does not render) and unchanged: no entry.
+    expect(
+      (await owner.send('PATCH', '/api/v2/operator/mail/settings', { ReminderHours: 6, Templates: { reminder: { ...reminder, Text: '{{nope}}' } } })).status,
+    ).toBe(422);
+    expect((await owner.send('PATCH', '/api/v2/operator/mail/settings', { ReminderHours: 12 })).status).toBe(200);
+
+    const key = await createApiKey(db.pool, operator.account.id, { name: 'Audited Reseller', scopes: ['ota'] });
+    const path = `/api/v2/operator/partners/${key.partnerId}/customer-emails`;
+    expect((await owner.send('PATCH', path, { Enabled: true })).status).toBe(204);
+    expect((await owner.send('PATCH', path, { Enabled: true })).status).toBe(204);
+    expect((await otherOwner.send('PATCH', path, { Enabled: false })).status).toBe(404);
+
+    const entries = (await auditOf(operator.account.id)).slice(before);
+    expect(entries).toEqual([
+      {
+        actor_label: operator.owner.email,
+        action: 'mail_settings.updated',
+        subject_type: 'mail_settings',
+        subject_label: 'E-mail settings',
+        changes: { ReminderHours: { From: current.ReminderHours, To: 12 }, 'Templates.reminder': { From: null, To: reminder } },
+      },
+      {
+        actor_label: operator.owner.email,
+        action: 'partner.customer_emails_changed',
+        subject_type: 'partner',
+        subject_label: 'Audited Reseller',
+        changes: { CustomerEmails: { From: false, To: true } },
+      },
+    ]);
+    expect(await auditOf(other.account.id)).toEqual([]);
+    // The owner's audit page lists them.
+    const page = await owner.send('GET', '/api/v2/operator/audit?Action=partner.customer_emails_changed&Limit=1');
+    expect(page.status).toBe(200);
+    expect(page.body.Entries[0]).toMatchObject({ Action: 'partner.customer_emails_changed', Subject: { Type: 'partner', Label: 'Audited Reseller' } });
   });
 });

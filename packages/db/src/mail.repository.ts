@@ -94,10 +94,21 @@ export async function retimeQueuedReminders(db: Db, accountId: string, hours: nu
   );
 }
 
-/** Whether a partner's customers get the account's e-mails; false when the partner is not the account's. */
-export async function setPartnerCustomerEmails(db: Db, accountId: string, partnerId: string, enabled: boolean): Promise<boolean> {
-  const { rowCount } = await db.query(`UPDATE partners SET customer_emails = $3 WHERE account_id = $1 AND id = $2`, [accountId, partnerId, enabled]);
-  return rowCount === 1;
+/** Switches whether a partner's customers get the account's e-mails: the partner's name and the switch before, or null when the partner is not the account's. */
+export async function setPartnerCustomerEmails(
+  db: Db,
+  accountId: string,
+  partnerId: string,
+  enabled: boolean,
+): Promise<{ name: string; before: boolean } | null> {
+  const { rows } = await db.query<{ name: string; before: boolean }>(
+    `UPDATE partners p SET customer_emails = $3
+       FROM (SELECT id, customer_emails AS before FROM partners WHERE account_id = $1 AND id = $2 FOR UPDATE) o
+      WHERE p.id = o.id
+      RETURNING p.name, o.before`,
+    [accountId, partnerId, enabled],
+  );
+  return rows[0] ?? null;
 }
 
 /** Whether a booking of this channel (and partner) would be e-mailed: the rule the trigger applies, asked before booking. */

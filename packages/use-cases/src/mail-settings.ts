@@ -1,12 +1,15 @@
 // The owner's customer e-mail settings: read, change (every template must render, each mistake named with its part
 // and line), preview a template with sample values, send it as a test through the mail outbox, and switch a
 // partner's customers on or off. Names and subjects are one line (the schemas refuse CR/LF), so no header can be forged.
+// Each change is audited in its transaction: mail_settings.updated with the members (and each template) that changed,
+// partner.customer_emails_changed with the switch.
 import { randomUUID } from 'node:crypto';
 import type { MailMessage, MailSettings, MailSettingsChanges, MailTemplateBody, RenderedMailBody } from '@backbone/contracts';
 import {
   getMailSettings as findMailSettings,
   inTransaction,
   insertTestMail,
+  recordAudit,
   retimeQueuedReminders,
   listMailMessages as findMailMessages,
   saveMailSettings,
@@ -16,6 +19,7 @@ import {
   type Pool,
 } from '@backbone/db';
 import {
+  auditChanges,
   DEFAULT_MAIL_TEMPLATES,
   MAIL_PLACEHOLDERS,
   notFound,
@@ -23,6 +27,7 @@ import {
   SAMPLE_MAIL_VALUES,
   templateErrors,
   ValidationError,
+  type AuditActor,
   type FieldError,
   type MailTemplate,
   type TemplateKind,
@@ -62,7 +67,21 @@ function localeErrors(locale: string | undefined): FieldError[] {
   return supported.length > 0 ? [] : [{ field: 'Locale', message: `Locale ${locale} is not a locale dates can be written in.` }];
 }
 
-export async function updateMailSettings(deps: { pool: Pool }, accountId: string, changes: MailSettingsChanges): Promise<MailSettings> {
+/** The settings as the audit records them: each template by its own member, null while it is the built-in one. */
+function audited(row: MailSettingsRow): Record<string, unknown> {
+  const { templates, ...members } = row;
+  return {
+    SenderName: members.senderName,
+    ReplyTo: members.replyTo,
+    OnlineEnabled: members.onlineEnabled,
+    PosEnabled: members.posEnabled,
+    ReminderHours: members.reminderHours,
+    Locale: members.locale,
+    ...Object.fromEntries(Object.keys(DEFAULT_MAIL_TEMPLATES).map((kind) => [`Templates.${kind}`, templates[kind] ? toBody(templates[kind]) : null])),
+  };
+}
+
+export async function updateMailSettings(deps: { pool: Pool }, accountId: string, changes: MailSettingsChanges, actor: AuditActor): Promise<MailSettings> {
   const templates = changes.Templates ? Object.fromEntries(Object.entries(changes.Templates).map(([kind, body]) => [kind, fromBody(body)])) : undefined;
   const errors = [
     ...localeErrors(changes.Locale),
@@ -82,6 +101,15 @@ export async function updateMailSettings(deps: { pool: Pool }, accountId: string
     });
     // Reminders already queued follow the new lead, in the same transaction as the setting.
     if (next.reminderHours !== current.reminderHours) await retimeQueuedReminders(tx, accountId, next.reminderHours);
+    const changed = auditChanges(audited(current), audited(next));
+    if (Object.keys(changed).length > 0) {
+      await recordAudit(tx, accountId, {
+        actor,
+        action: 'mail_settings.updated',
+        subject: { type: 'mail_settings', id: accountId, label: 'E-mail settings' },
+        changes: changed,
+      });
+    }
     return next;
   });
   return toMailSettings(saved);
@@ -142,6 +170,19 @@ function toMailMessage(row: MailMessageRow): MailMessage {
   };
 }
 
-export async function setPartnerCustomerEmails(deps: { pool: Pool }, accountId: string, partnerId: string, enabled: boolean): Promise<void> {
-  if (!(await writePartnerCustomerEmails(deps.pool, accountId, partnerId, enabled))) throw notFound('Partner');
+export async function setPartnerCustomerEmails(
+  deps: { pool: Pool },
+  request: { accountId: string; partnerId: string; enabled: boolean; actor: AuditActor },
+): Promise<void> {
+  await inTransaction(deps.pool, async (tx) => {
+    const partner = await writePartnerCustomerEmails(tx, request.accountId, request.partnerId, request.enabled);
+    if (!partner) throw notFound('Partner');
+    if (partner.before === request.enabled) return;
+    await recordAudit(tx, request.accountId, {
+      actor: request.actor,
+      action: 'partner.customer_emails_changed',
+      subject: { type: 'partner', id: request.partnerId, label: partner.name },
+      changes: { CustomerEmails: { From: partner.before, To: request.enabled } },
+    });
+  });
 }

@@ -74,7 +74,7 @@ describe('mail outbox rows', () => {
   it("a partner's customer hears nothing until the operator switches that partner on", async () => {
     await book('ota', 'partner-off@example.com');
     expect(await mailsTo('partner-off@example.com')).toEqual([]);
-    expect(await setPartnerCustomerEmails(db.pool, accountId, partner.id, true)).toBe(true);
+    expect(await setPartnerCustomerEmails(db.pool, accountId, partner.id, true)).toMatchObject({ name: partner.name });
     await book('ota', 'partner-on@example.com');
     expect((await mailsTo('partner-on@example.com')).map((m) => m.kind)).toEqual(['confirmation', 'reminder']);
     // An address no server takes (the APIs refuse it; the use case alone does not) is skipped, and the booking stands.
@@ -85,7 +85,7 @@ describe('mail outbox rows', () => {
   });
 
   it("a partner's sandbox booking (a test key's) writes to nobody, even with that partner switched on", async () => {
-    expect(await setPartnerCustomerEmails(db.pool, accountId, partner.id, true)).toBe(true);
+    expect(await setPartnerCustomerEmails(db.pool, accountId, partner.id, true)).toMatchObject({ name: partner.name });
     try {
       await book('ota', 'sandbox@example.com', far, null, true);
       await book('online', 'sandbox-online@example.com', far, null, true);
@@ -158,11 +158,11 @@ describe('mail outbox rows', () => {
   it("an owner's new reminder lead moves the queued reminders, and 0 withdraws them", async () => {
     await book('online', 'lead@example.com');
     const before = (await mailsTo('lead@example.com'))[1]!;
-    await updateMailSettings({ pool: db.pool }, accountId, { ReminderHours: 48 });
+    await updateMailSettings({ pool: db.pool }, accountId, { ReminderHours: 48 }, { kind: 'cli' });
     const moved = (await mailsTo('lead@example.com'))[1]!;
     expect(moved).toMatchObject({ kind: 'reminder', status: 'queued' });
     expect(before.due_in_hours - moved.due_in_hours).toBe(24);
-    await updateMailSettings({ pool: db.pool }, accountId, { ReminderHours: 0 });
+    await updateMailSettings({ pool: db.pool }, accountId, { ReminderHours: 0 }, { kind: 'cli' });
     expect((await mailsTo('lead@example.com'))[1]).toMatchObject({ kind: 'reminder', status: 'cancelled' });
     await saveMailSettings(db.pool, accountId, DEFAULT_MAIL_SETTINGS);
   });

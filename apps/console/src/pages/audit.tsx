@@ -24,6 +24,8 @@ const ACTION_WORDS: Record<AuditAction, string> = {
   'user.disabled': 'User disabled',
   'password.changed': 'Password changed',
   'booking_page.updated': 'Booking page changed',
+  'mail_settings.updated': 'E-mail settings changed',
+  'partner.customer_emails_changed': "Partner's customer e-mails switched",
 };
 
 const CREATIONS: readonly AuditAction[] = ['activity.created', 'question.added', 'timeslots.generated', 'key.created', 'user.created'];

@@ -1,5 +1,5 @@
 // GET /api/v2/operator/audit: what owners (and the admin CLI) did to the account's activities, schedule, keys,
-// users and booking page, newest first, keyset-paged like the bookings.
+// users, booking page and e-mail settings, newest first, keyset-paged like the bookings.
 import type { FromSchema } from 'json-schema-to-ts';
 import { calendarDateSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
@@ -22,10 +22,12 @@ export const AUDIT_ACTIONS = [
   'user.disabled',
   'password.changed',
   'booking_page.updated',
+  'mail_settings.updated',
+  'partner.customer_emails_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_SUBJECT_TYPES = ['activity', 'timeslot', 'key', 'user', 'booking_page'] as const;
+export const AUDIT_SUBJECT_TYPES = ['activity', 'timeslot', 'key', 'user', 'booking_page', 'mail_settings', 'partner'] as const;
 export const AUDIT_ACTOR_KINDS = ['user', 'key', 'cli', 'system'] as const;
 
 export const auditEntrySchema = {
@@ -53,7 +55,7 @@ export const auditEntrySchema = {
       additionalProperties: false,
       required: ['Type', 'ID', 'Label'],
       description:
-        "What was acted on: an ActivityID, a TimeslotID, a KeyID, a UserID or the account's booking page (its AccountID), with its name as it was (an activity's name, \"Activity, date time\" of a timeslot, a key's name, a user's e-mail, the page's path).",
+        "What was acted on: an ActivityID, a TimeslotID, a KeyID, a UserID, the account's booking page or e-mail settings (its AccountID) or a PartnerID, with its name as it was (an activity's name, \"Activity, date time\" of a timeslot, a key's name, a user's e-mail, the page's path, \"E-mail settings\", a partner's name).",
       properties: {
         Type: { type: 'string', enum: AUDIT_SUBJECT_TYPES },
         ID: { type: 'string' },

@@ -1,18 +1,22 @@
 // Customer e-mails in a real headless Chromium: the owner edits a template with its live preview (a mistake shows the
 // line, nothing is saved), saves it, sends it as a test, and finds the test and a booking's confirmation on the
-// E-mails page with the rendered message; both pages fit 1280 and 390 px.
+// E-mails page with the rendered message; switches a partner's customers' e-mails on; both pages fit 1280 and 390 px.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '@backbone/db';
 import { bookDirect, createConsoleOperator, createSlot, dayFromNow, layoutProblems, screenshot, signIn, useConsole, type ConsoleOperator } from './support.js';
 
 const { db, operatorApi, browser } = useConsole();
 
 let operator: ConsoleOperator;
+let partnerId: string;
+const PARTNER = 'Nordic Fjord Adventures & Sea Kayak Expeditions International Reseller Group';
 const date = dayFromNow(4);
 
 beforeAll(async () => {
   operator = await createConsoleOperator(db.pool);
   await createSlot(db.pool, operator.activity, date, '10:00');
   await bookDirect(db.pool, operator, { date, time: '10:00' }, 'online', { FirstName: 'Ingrid', LastName: 'Fjeld' });
+  partnerId = (await createApiKey(db.pool, operator.account.id, { name: PARTNER, scopes: ['ota'] })).partnerId!;
   await signIn(browser.desktop, operatorApi.url, operator.ownerEmail);
 });
 
@@ -46,6 +50,26 @@ describe('console: e-mail templates and the E-mails page', () => {
     expect(await page.getByRole('form', { name: 'The confirmation template' }).getByLabel('Subject').inputValue()).toBe(
       'Welcome aboard, {{firstName}}: {{reference}}',
     );
+  });
+
+  it("switches a partner's customers' e-mails on, at once, and keeps it", async () => {
+    const page = browser.desktop;
+    await page.goto(`${operatorApi.url}/console/email-templates`);
+    const partners = page.getByRole('group', { name: "Partners' customers" });
+    const box = partners.getByRole('checkbox', { name: `E-mail customers of ${PARTNER}` });
+    expect(await box.isChecked()).toBe(false);
+    await box.check();
+    await expect.poll(async () => (await db.pool.query(`SELECT customer_emails FROM partners WHERE id = $1`, [partnerId])).rows[0].customer_emails).toBe(true);
+    await page.reload();
+    expect(
+      await page
+        .getByRole('group', { name: "Partners' customers" })
+        .getByRole('checkbox', { name: `E-mail customers of ${PARTNER}` })
+        .isChecked(),
+    ).toBe(true);
+    await page.setViewportSize({ width: 390, height: 800 });
+    await screenshot(page, 'email-partners-390');
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it("lists the test and the booking's e-mails, and opens the rendered message", async () => {

@@ -94,6 +94,15 @@ export async function retimeQueuedReminders(db: Db, accountId: string, hours: nu
   );
 }
 
+/** The account's partners by name, each with whether its customers get the account's e-mails. */
+export async function listPartnerCustomerEmails(db: Db, accountId: string): Promise<{ id: string; name: string; customerEmails: boolean }[]> {
+  const { rows } = await db.query<{ id: string; name: string; customerEmails: boolean }>(
+    `SELECT id, name, customer_emails AS "customerEmails" FROM partners WHERE account_id = $1 ORDER BY lower(name), id`,
+    [accountId],
+  );
+  return rows;
+}
+
 /** Switches whether a partner's customers get the account's e-mails: the partner's name and the switch before, or null when the partner is not the account's. */
 export async function setPartnerCustomerEmails(
   db: Db,

@@ -12,6 +12,7 @@ import {
   recordAudit,
   retimeQueuedReminders,
   listMailMessages as findMailMessages,
+  listPartnerCustomerEmails,
   saveMailSettings,
   setPartnerCustomerEmails as writePartnerCustomerEmails,
   type MailMessageRow,
@@ -38,7 +39,9 @@ const fromBody = (t: MailTemplateBody): MailTemplate => ({ subject: t.Subject, t
 const templatesOf = (templates: Partial<Record<TemplateKind, MailTemplate>>) =>
   Object.fromEntries(Object.entries(templates).map(([kind, template]) => [kind, toBody(template)]));
 
-function toMailSettings(row: MailSettingsRow): MailSettings {
+type PartnerSwitch = Awaited<ReturnType<typeof listPartnerCustomerEmails>>[number];
+
+function toMailSettings(row: MailSettingsRow, partners: PartnerSwitch[]): MailSettings {
   return {
     SenderName: row.senderName,
     ReplyTo: row.replyTo,
@@ -49,11 +52,13 @@ function toMailSettings(row: MailSettingsRow): MailSettings {
     Templates: templatesOf(row.templates),
     DefaultTemplates: templatesOf(DEFAULT_MAIL_TEMPLATES) as MailSettings['DefaultTemplates'],
     Placeholders: [...MAIL_PLACEHOLDERS],
+    Partners: partners.map((p) => ({ PartnerID: p.id, Name: p.name, CustomerEmails: p.customerEmails })),
   };
 }
 
 export async function getMailSettings(deps: { pool: Pool }, accountId: string): Promise<MailSettings> {
-  return toMailSettings(await findMailSettings(deps.pool, accountId));
+  const [settings, partners] = await Promise.all([findMailSettings(deps.pool, accountId), listPartnerCustomerEmails(deps.pool, accountId)]);
+  return toMailSettings(settings, partners);
 }
 
 function localeErrors(locale: string | undefined): FieldError[] {
@@ -112,7 +117,7 @@ export async function updateMailSettings(deps: { pool: Pool }, accountId: string
     }
     return next;
   });
-  return toMailSettings(saved);
+  return toMailSettings(saved, await listPartnerCustomerEmails(deps.pool, accountId));
 }
 
 export interface MailTemplateRequest {

@@ -6,7 +6,9 @@ import {
   listMailMessagesOperation,
   previewMailOperation,
   sendTestMailOperation,
+  setPartnerCustomerEmailsOperation,
   updateMailSettingsOperation,
+  type MailSettings,
   type MailSettingsChanges,
   type MailTemplateBody,
 } from '@backbone/contracts/browser';
@@ -52,5 +54,21 @@ export function useSendTestMail() {
   return useMutation({
     mutationFn: (request: { Kind: TemplateKind; To: string; Template: MailTemplateBody }) => call(sendTestMailOperation, { body: request }),
     onSettled: () => client.invalidateQueries({ queryKey: ['mail-messages'] }),
+  });
+}
+
+/** Switches one partner's customers' e-mails, shown switched while the request runs (the settings list the partners). */
+export function useSetPartnerCustomerEmails() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (request: { PartnerID: string; Enabled: boolean }) =>
+      call(setPartnerCustomerEmailsOperation, { params: { PartnerID: request.PartnerID }, body: { Enabled: request.Enabled } }),
+    onMutate: (request) =>
+      client.setQueryData<MailSettings>(['mail-settings'], (settings) =>
+        settings
+          ? { ...settings, Partners: settings.Partners.map((p) => (p.PartnerID === request.PartnerID ? { ...p, CustomerEmails: request.Enabled } : p)) }
+          : settings,
+      ),
+    onSettled: () => client.invalidateQueries({ queryKey: ['mail-settings'] }),
   });
 }

@@ -4,7 +4,7 @@
 import { useDeferredValue, useEffect, useState, type FormEvent } from 'react';
 import type { MailSettings, MailTemplateBody } from '@backbone/contracts/browser';
 import { ApiProblem } from '../api/client.js';
-import { useMailPreview, useMailSettings, useSendTestMail, useUpdateMailSettings, type TemplateKind } from '../api/mail.hooks.js';
+import { useMailPreview, useMailSettings, useSendTestMail, useSetPartnerCustomerEmails, useUpdateMailSettings, type TemplateKind } from '../api/mail.hooks.js';
 import { ErrorState, Loading } from '../components/states.js';
 
 const KINDS: { kind: TemplateKind; label: string }[] = [
@@ -61,6 +61,30 @@ function SettingsForm({ settings }: { settings: MailSettings }) {
         </p>
       )}
     </form>
+  );
+}
+
+/** Each partner's customers e-mailed or not: switched one at a time, at once (no save button to forget). */
+function PartnerSwitches({ partners }: { partners: MailSettings['Partners'] }) {
+  const toggle = useSetPartnerCustomerEmails();
+  if (partners.length === 0) return null;
+  return (
+    <fieldset className="form mail-partners">
+      <legend>Partners' customers</legend>
+      <p className="hint">Most resellers write to their own customers: their bookings get no e-mail from you unless switched on here.</p>
+      {partners.map((partner) => (
+        <label key={partner.PartnerID} className="check">
+          <input
+            type="checkbox"
+            checked={partner.CustomerEmails}
+            disabled={toggle.isPending}
+            onChange={(event) => toggle.mutate({ PartnerID: partner.PartnerID, Enabled: event.currentTarget.checked })}
+          />{' '}
+          E-mail customers of {partner.Name}
+        </label>
+      ))}
+      {toggle.isError && <ErrorState error={toggle.error} />}
+    </fieldset>
   );
 }
 
@@ -175,6 +199,7 @@ export function EmailTemplatesPage() {
       {settings.data && (
         <>
           <SettingsForm settings={settings.data} />
+          <PartnerSwitches partners={settings.data.Partners} />
           <div className="tabs" role="tablist" aria-label="Template">
             {KINDS.map((k) => (
               <button

@@ -1,6 +1,6 @@
 // The customer e-mails' shared schemas: an account's settings and templates, and a message of the mail outbox.
 import type { FromSchema } from 'json-schema-to-ts';
-import { textSchema } from '../common.schemas.js';
+import { textSchema, uuidSchema } from '../common.schemas.js';
 
 /** The kinds an owner writes templates for, as the domain names them (packages/domain mail-templates.ts). */
 export const MAIL_TEMPLATE_KINDS = ['confirmation', 'change', 'cancellation', 'reminder'] as const;
@@ -50,12 +50,23 @@ const templatesSchema = {
 export const mailSettingsSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['SenderName', 'ReplyTo', 'OnlineEnabled', 'PosEnabled', 'ReminderHours', 'Locale', 'Templates', 'DefaultTemplates', 'Placeholders'],
+  required: ['SenderName', 'ReplyTo', 'OnlineEnabled', 'PosEnabled', 'ReminderHours', 'Locale', 'Templates', 'DefaultTemplates', 'Placeholders', 'Partners'],
   properties: {
     ...mailSettingsFields,
     Templates: { ...templatesSchema, description: 'The kinds the owner rewrote; the others use DefaultTemplates.' },
     DefaultTemplates: { ...templatesSchema, required: MAIL_TEMPLATE_KINDS, description: 'The built-in templates.' },
     Placeholders: { type: 'array', items: { type: 'string' }, description: 'The names a template may use.' },
+    Partners: {
+      type: 'array',
+      description:
+        "The account's partners by name, each with whether its bookings' customers get the account's e-mails (off unless switched on with setPartnerCustomerEmails: most resellers write to their own customers).",
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['PartnerID', 'Name', 'CustomerEmails'],
+        properties: { PartnerID: uuidSchema, Name: { type: 'string' }, CustomerEmails: { type: 'boolean' } },
+      },
+    },
   },
 } as const;
 export type MailSettings = FromSchema<typeof mailSettingsSchema>;

@@ -306,7 +306,7 @@ async function main(): Promise<void> {
     runApp('metering-worker', { ...shared, ...metricsEnv('metering-worker') }),
     runApp('webhook-worker', { ...shared, ...webhookHosts, ...metricsEnv('webhook-worker') }),
     runApp('booking-worker', { ...shared, ...metricsEnv('booking-worker') }),
-    runApp('mail-worker', { ...shared, ...metricsEnv('mail-worker'), SMTP_URL: smtpUrl }),
+    runApp('mail-worker', { ...shared, ...metricsEnv('mail-worker'), SMTP_URL: smtpUrl, PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? `http://localhost:${port}` }),
   ]);
   await Promise.all([waitUntilReady(partnerUrl, 'partner-api'), waitUntilReady(usageUrl, 'usage-api'), waitUntilReady(operatorUrl, 'operator-api')]);
 

@@ -10,6 +10,13 @@ export const mailWorkerEnv = {
     ...metricsEnv,
     METRICS_PORT: { ...metricsEnv.METRICS_PORT, default: 9107 },
     ...smtpEnv,
+    PUBLIC_BASE_URL: {
+      type: 'string',
+      default: 'http://localhost:3000',
+      pattern: '^https?://[^\\s/]+(/[^\\s]*)?$',
+      description:
+        "Where customers reach the service (the gateway's public address, e.g. https://book.example.com): the links in e-mails (a waitlist offer's claim link, {base}/book/{Slug}/claim/{Token}) start with it.",
+    },
     SHUTDOWN_TIMEOUT_MS: {
       type: 'integer',
       default: 25000,

@@ -28,6 +28,7 @@ await startWorker({
         sender,
         publisher,
         from: config.MAIL_FROM,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
         batchSize: config.MAIL_BATCH_SIZE,
         intervalMs: config.MAIL_INTERVAL_MS,
         retryBaseMs: config.MAIL_RETRY_BASE_MS,

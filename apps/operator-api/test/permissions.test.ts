@@ -237,7 +237,7 @@ describe('the permission table', () => {
     }
   });
 
-  it("keeps staff to the day's bookings: looking up, selling, the availability they sell from, their session and password, the booking page's link", () => {
+  it("keeps staff to the day's bookings: looking up, selling, the availability they sell from, the waitlists, their session and password, the booking page's link", () => {
     const forStaff = Object.keys(OPERATOR_PERMISSIONS).filter((id) => operatorMay('staff', id as OperatorOperationId));
     expect(forStaff.sort()).toEqual(
       [
@@ -262,6 +262,11 @@ describe('the permission table', () => {
         'listOperatorTimeslots',
         'getOperatorUsage',
         'getOperatorBookingPage',
+        'listTimeslotWaitlist',
+        'addWaitlistEntry',
+        'removeWaitlistEntry',
+        'offerWaitlistEntry',
+        'bookWaitlistEntry',
       ].sort(),
     );
   });

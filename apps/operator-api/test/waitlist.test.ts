@@ -3,6 +3,7 @@
 // by hand (a waiting entry at once, an offered one by confirming its hold). Bad input is a problem that changes nothing;
 // another account's timeslot or entry is a 404.
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { WaitlistEntry } from '@backbone/contracts';
 import { book, createOperator, createSlot, dayFromNow, PROBLEM_BASE, signedIn, useOperatorApi, type Operator, type SessionClient } from './support.js';
 
 const { db, server } = useOperatorApi();
@@ -30,8 +31,7 @@ const caller = (email: string, participants = 1, phone?: string) => ({
 });
 
 const add = (timeslotId: number, body: unknown) => staff.send('POST', `/api/v2/operator/timeslots/${timeslotId}/waitlist`, body);
-const list = async (timeslotId: number) =>
-  (await staff.send('GET', `/api/v2/operator/timeslots/${timeslotId}/waitlist`)).body.Entries as Array<Record<string, any>>;
+const list = async (timeslotId: number) => (await staff.send('GET', `/api/v2/operator/timeslots/${timeslotId}/waitlist`)).body.Entries as WaitlistEntry[];
 
 async function timeslotBooked(id: number): Promise<number> {
   const { rows } = await db.pool.query<{ booked: number }>(`SELECT booked FROM timeslots WHERE id = $1`, [id]);

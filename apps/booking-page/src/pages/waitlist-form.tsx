@@ -131,7 +131,7 @@ export function WaitlistForm({ slug, locale, activity, slot, participants, onBac
                 {...controlProps(name, undefined, errors[name])}
                 name={name}
                 // One field per customer member; the input-type union of preact's JSX types cannot follow a mapped type.
-                type={type as 'text'}
+                type={type}
                 autocomplete={autocomplete}
                 aria-required={!optional}
                 value={customer[name]}

@@ -130,7 +130,6 @@ export function WaitlistForm({ slug, locale, activity, slot, participants, onBac
               <input
                 {...controlProps(name, undefined, errors[name])}
                 name={name}
-                // One field per customer member; the input-type union of preact's JSX types cannot follow a mapped type.
                 type={type}
                 autocomplete={autocomplete}
                 aria-required={!optional}

@@ -123,26 +123,25 @@ export function WaitlistForm({ slug, locale, activity, slot, participants, onBac
       <p>This time is full. Leave your details: if places free up, we hold them for you and e-mail you a link to book them.</p>
       <section aria-labelledby="waitlist-contact-heading">
         <h3 id="waitlist-contact-heading">Contact details</h3>
-        {CUSTOMER_FIELDS.map(({ name, label, type, autocomplete }) => {
-          const optional = name === 'Phone';
-          return (
-            <Field key={name} id={name} label={label} error={errors[name]} optional={optional}>
-              <input
-                {...controlProps(name, undefined, errors[name])}
-                name={name}
-                type={type}
-                autocomplete={autocomplete}
-                aria-required={!optional}
-                value={customer[name]}
-                onInput={(e) => {
-                  const value = e.currentTarget.value;
-                  setCustomer((previous) => ({ ...previous, [name]: value }));
-                  if (errors[name]) setErrors(({ [name]: _, ...rest }) => rest);
-                }}
-              />
-            </Field>
-          );
-        })}
+        {CUSTOMER_FIELDS.map(({ name, label, type, autocomplete }) => (
+          // The phone is optional here: the offer goes by e-mail.
+          <Field key={name} id={name} label={label} error={errors[name]} optional={name === 'Phone'}>
+            <input
+              {...controlProps(name, undefined, errors[name])}
+              name={name}
+              // One field per customer member; the input-type union of preact's JSX types cannot follow a mapped type.
+              type={type as 'text'}
+              autocomplete={autocomplete}
+              aria-required={name !== 'Phone'}
+              value={customer[name]}
+              onInput={(e) => {
+                const value = e.currentTarget.value;
+                setCustomer((previous) => ({ ...previous, [name]: value }));
+                if (errors[name]) setErrors(({ [name]: _, ...rest }) => rest);
+              }}
+            />
+          </Field>
+        ))}
         {/* A field people never see or hear: a form that comes back with it filled in was sent by a robot. */}
         <div class="hp" aria-hidden="true">
           <label for="website">Website</label>

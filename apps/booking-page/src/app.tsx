@@ -5,6 +5,7 @@ import { NotFound } from './components/states.js';
 import { ShopPageView } from './pages/shop-page.js';
 import { ActivityPageView } from './pages/activity-page.js';
 import { ManagePageView } from './pages/manage-page.js';
+import { ClaimPageView } from './pages/claim-page.js';
 
 export function App() {
   const route = useRoute();
@@ -16,6 +17,8 @@ export function App() {
       return <ActivityPageView key={route.activityId} slug={route.slug} activityId={route.activityId} date={route.date} />;
     case 'manage':
       return <ManagePageView slug={route.slug} token={route.token} />;
+    case 'claim':
+      return <ClaimPageView slug={route.slug} token={route.token} />;
     default:
       return <NotFound />;
   }

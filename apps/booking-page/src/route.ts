@@ -1,11 +1,12 @@
-// The page's routes live in the browser: /book/{Slug}, /book/{Slug}/{ActivityID}?date=YYYY-MM-DD and
-// /book/{Slug}/manage/{Token}. Links the operator puts on its site or in a campaign open the same view as a click.
+// The page's routes live in the browser: /book/{Slug}, /book/{Slug}/{ActivityID}?date=YYYY-MM-DD,
+// /book/{Slug}/manage/{Token} and a waitlist offer's claim link, /book/{Slug}/claim/{Token}. Links the operator puts on its site or in a campaign open the same view as a click.
 import { useEffect, useState } from 'preact/hooks';
 
 export type Route =
   | { kind: 'shop'; slug: string }
   | { kind: 'activity'; slug: string; activityId: string; date: string | null }
   | { kind: 'manage'; slug: string; token: string }
+  | { kind: 'claim'; slug: string; token: string }
   | { kind: 'not-found' };
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -20,6 +21,7 @@ export function parseRoute(pathname: string, search: string): Route {
     return { kind: 'activity', slug, activityId: parts[2]!, date: date && DATE.test(date) ? date : null };
   }
   if (parts.length === 4 && parts[2] === 'manage') return { kind: 'manage', slug, token: parts[3]! };
+  if (parts.length === 4 && parts[2] === 'claim') return { kind: 'claim', slug, token: parts[3]! };
   return { kind: 'not-found' };
 }
 

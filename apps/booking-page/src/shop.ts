@@ -2,6 +2,7 @@
 import type {
   ConfirmShopHoldRequest,
   CreateShopHoldRequest,
+  JoinShopWaitlistRequest,
   listShopDatesOperation,
   MoveShopBookingRequest,
   Question,
@@ -11,12 +12,24 @@ import type {
   ShopHold,
   ShopPage,
   ShopTimeslot,
+  ShopWaitlistEntry,
+  ShopWaitlistOffer,
   uploadShopFileOperation,
 } from '@backbone/contracts/browser';
 import { send, withQuery } from './api.js';
 
 // The shapes are the shop contracts' own (type imports only: nothing of the contracts reaches the bundle).
-export type { ShopActivity, ShopActivityDetails, ShopBooking, ShopHold, ShopPage, ShopTimeslot } from '@backbone/contracts/browser';
+export type {
+  ShopActivity,
+  ShopActivityDetails,
+  ShopBooking,
+  ShopHold,
+  ShopPage,
+  ShopTimeslot,
+  ShopWaitlistEntry,
+  ShopWaitlistOffer,
+} from '@backbone/contracts/browser';
+export type WaitlistRequest = JoinShopWaitlistRequest;
 export type ShopQuestion = Question;
 export type ShopDate = ResultOf<typeof listShopDatesOperation>[number];
 export type ConfirmRequest = ConfirmShopHoldRequest;
@@ -28,6 +41,7 @@ const page = (slug: string) => `/api/v2/shop/${encodeURIComponent(slug)}`;
 const activity = (slug: string, activityId: string) => `${page(slug)}/activities/${encodeURIComponent(activityId)}`;
 export const holdPath = (slug: string, token: string) => `${page(slug)}/holds/${encodeURIComponent(token)}`;
 const bookingPath = (slug: string, token: string) => `${page(slug)}/bookings/${encodeURIComponent(token)}`;
+const offerPath = (slug: string, token: string) => `${page(slug)}/waitlist-offers/${encodeURIComponent(token)}`;
 
 export const shop = {
   page: (slug: string) => send<ShopPage>('GET', page(slug)),
@@ -46,4 +60,7 @@ export const shop = {
   booking: (slug: string, token: string) => send<ShopBooking>('GET', bookingPath(slug, token)),
   cancel: (slug: string, token: string) => send<ShopBooking>('POST', `${bookingPath(slug, token)}/cancel`, {}),
   move: (slug: string, token: string, body: MoveShopBookingRequest) => send<ShopBooking>('POST', `${bookingPath(slug, token)}/move`, body),
+  joinWaitlist: (slug: string, body: JoinShopWaitlistRequest) => send<ShopWaitlistEntry>('POST', `${page(slug)}/waitlist`, body),
+  offer: (slug: string, token: string) => send<ShopWaitlistOffer>('GET', offerPath(slug, token)),
+  claim: (slug: string, token: string, body: ConfirmRequest) => send<ShopBooking>('POST', `${offerPath(slug, token)}/claim`, body),
 };

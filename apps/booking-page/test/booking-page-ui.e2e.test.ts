@@ -52,12 +52,13 @@ describe.each(WIDTHS)('booking page at %s width', (width) => {
     const date = dayFromNow(2);
     await page.goto(`${base}/book/${SLUG}/${ACTIVITY_ID}?date=${date}`);
     await page.getByRole('heading', { name: /^Time on/ }).waitFor();
-    // The deep link's date is chosen; the full 09:00 is shown as full and cannot be chosen.
+    // The deep link's date is chosen; the full 09:00 is shown as full and cannot be chosen (its waitlist can be joined).
     expect(await page.locator('.day[aria-pressed="true"]').count()).toBe(1);
     const full = page.getByRole('button', { name: /0?9:00\s*Full/ });
     expect(await full.getAttribute('aria-disabled')).toBe('true');
+    await page.getByRole('button', { name: /Join the waitlist for 0?9:00/ }).waitFor();
     await page.getByLabel('Participants').selectOption('3');
-    expect(await page.getByRole('button', { name: /13:30/ }).getAttribute('aria-disabled')).toBe('true');
+    expect(await page.getByRole('button', { name: /^13:30/ }).getAttribute('aria-disabled')).toBe('true');
     await page.getByRole('button', { name: /18:00/ }).click();
     expect(await layoutProblems(page)).toEqual([]);
     await screenshot(page, 'choose');

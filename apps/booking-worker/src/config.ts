@@ -51,6 +51,20 @@ export const bookingWorkerEnv = {
       maximum: 10000,
       description: 'Timeslots with lapsed holds released per pass (one statement each).',
     },
+    WAITLIST_OFFERS_ENABLED: {
+      type: 'boolean',
+      default: true,
+      description:
+        'Run the waitlist offers in this process (several may run side by side): places that free up are held for the earliest waiting entries that fit and offered by e-mail; offers not claimed in time pass on.',
+    },
+    WAITLIST_OFFERS_INTERVAL_MS: {
+      type: 'integer',
+      default: 1000,
+      minimum: 10,
+      description:
+        'Pause of the waitlist offers between passes: freed places wait about this long before they are offered (an ordinary booking may take them first).',
+    },
+    WAITLIST_OFFERS_BATCH_SIZE: { type: 'integer', default: 100, minimum: 1, maximum: 10000, description: 'Timeslots with freed places offered per pass.' },
     ...fileStoreEnv,
     FILE_SWEEPER_ENABLED: {
       type: 'boolean',

@@ -1,5 +1,5 @@
-// Composition root of the booking worker: the outbox relay, the hold sweeper, the sweeper of unreferenced files and the
-// scrape-time gauges on the start-up every worker shares (packages/shutdown start-worker.ts). It runs the booking
+// Composition root of the booking worker: the outbox relay, the hold sweeper, the waitlist's offers, the sweeper of
+// unreferenced files and the scrape-time gauges on the start-up every worker shares (packages/shutdown start-worker.ts). It runs the booking
 // side's background work apart from the metering worker, so each is scaled for its own load. On SIGTERM/SIGINT it lets
 // the passes in flight finish (up to SHUTDOWN_TIMEOUT_MS), then closes its connections.
 import { openFileStore } from '@backbone/file-store';
@@ -9,6 +9,7 @@ import { loadBookingWorkerConfig } from './config.js';
 import { startFileSweeper, type FileSweeper } from './file-sweeper.js';
 import { startHoldSweeper, type HoldSweeper } from './hold-sweeper.js';
 import { startOutboxRelay, type OutboxRelay } from './outbox-relay.js';
+import { startWaitlistOffers, type WaitlistOffers } from './waitlist-offers.js';
 import { collectScrapeGauges } from './scrape-gauges.js';
 
 const config = loadBookingWorkerConfig();
@@ -35,6 +36,9 @@ await startWorker({
     const sweeper: HoldSweeper | null = config.HOLD_SWEEPER_ENABLED
       ? startHoldSweeper({ pool, intervalMs: config.HOLD_SWEEPER_INTERVAL_MS, batchSize: config.HOLD_SWEEPER_BATCH_SIZE, logger })
       : null;
+    const waitlist: WaitlistOffers | null = config.WAITLIST_OFFERS_ENABLED
+      ? startWaitlistOffers({ pool, intervalMs: config.WAITLIST_OFFERS_INTERVAL_MS, batchSize: config.WAITLIST_OFFERS_BATCH_SIZE, logger })
+      : null;
     const files: FileSweeper | null = config.FILE_SWEEPER_ENABLED
       ? startFileSweeper({
           pool,
@@ -46,9 +50,9 @@ await startWorker({
       : null;
     const gauges = config.METRICS_ENABLED ? collectScrapeGauges({ pool, connection: producer, prefix: config.QUEUE_PREFIX, logger }) : null;
     return {
-      summary: { relay: relay !== null, sweeper: sweeper !== null, fileSweeper: files !== null, prefix: config.QUEUE_PREFIX },
+      summary: { relay: relay !== null, sweeper: sweeper !== null, waitlist: waitlist !== null, fileSweeper: files !== null, prefix: config.QUEUE_PREFIX },
       stop: async () => {
-        await Promise.all([relay?.stop(), sweeper?.stop(), files?.stop()]);
+        await Promise.all([relay?.stop(), sweeper?.stop(), waitlist?.stop(), files?.stop()]);
       },
       close: async () => {
         await gauges?.close();

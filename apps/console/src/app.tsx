@@ -24,11 +24,12 @@ import { NewSalePage } from './pages/new-sale.js';
 import { ReportsPage } from './pages/reports.js';
 import { UsagePage } from './pages/usage.js';
 import { UsersPage } from './pages/users.js';
+import { WaitlistPage } from './pages/waitlist.js';
 import { SignInPage } from './pages/sign-in.js';
 
 interface ConsolePage {
   path: string;
-  /** In the navigation; the Password page is reached from the header instead. */
+  /** In the navigation; the Password page is reached from the header instead, a waitlist from its timeslot. */
   label: string | null;
   operation: OperatorOperationId;
   page: ComponentType;
@@ -38,6 +39,8 @@ const PAGES: readonly ConsolePage[] = [
   { path: '/bookings', label: 'Bookings', operation: 'listOperatorBookings', page: BookingsPage },
   { path: '/manifest', label: 'Manifest', operation: 'getOperatorManifest', page: ManifestPage },
   { path: '/availability', label: 'Availability', operation: 'listOperatorTimeslots', page: AvailabilityPage },
+  // A timeslot's waitlist, reached from its slot on Availability.
+  { path: '/waitlist', label: null, operation: 'listTimeslotWaitlist', page: WaitlistPage },
   { path: '/sale', label: 'New sale', operation: 'createSale', page: NewSalePage },
   { path: '/reports', label: 'Sales', operation: 'getOperatorSalesReport', page: ReportsPage },
   { path: '/usage', label: 'Usage', operation: 'getOperatorUsage', page: UsagePage },

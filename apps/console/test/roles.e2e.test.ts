@@ -16,6 +16,7 @@ const PAGES: readonly { path: string; operation: OperatorOperationId }[] = [
   { path: 'bookings', operation: 'listOperatorBookings' },
   { path: 'manifest', operation: 'getOperatorManifest' },
   { path: 'availability', operation: 'listOperatorTimeslots' },
+  { path: 'waitlist', operation: 'listTimeslotWaitlist' },
   { path: 'sale', operation: 'createSale' },
   { path: 'reports', operation: 'getOperatorSalesReport' },
   { path: 'usage', operation: 'getOperatorUsage' },

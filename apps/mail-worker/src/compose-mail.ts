@@ -55,13 +55,19 @@ function localDate(date: string, locale: string): string {
   return Number.isNaN(instant.getTime()) ? date : formatMailTime(instant, 'UTC', locale).date;
 }
 
-export function mailValues(mail: DueMail, manageLink: string | null): MailValues {
+/** `publicBaseUrl`: where customers reach the service (PUBLIC_BASE_URL), the start of the links in a message. */
+export function mailValues(mail: DueMail, publicBaseUrl: string): MailValues {
   const booking = mail.booking;
   if (!booking) return { accountName: mail.accountName };
   const { date, time } = formatMailTime(booking.startsAt, mail.timeZone, mail.settings.locale);
   // booking.updated's snapshot of the timeslot and party before the change (schema in the job catalog).
   const previous: { Date?: string; Time?: string; Participants?: number } | null =
     typeof mail.data.Previous === 'object' && mail.data.Previous !== null ? mail.data.Previous : null;
+  const manageLink = manageLinkFor(mail, publicBaseUrl);
+  // A waitlist offer's claim link and the end of its hold (written with the offer: see the waitlist use cases).
+  const claimLink = publicBaseUrl && typeof mail.data.ClaimPath === 'string' ? `${publicBaseUrl.replace(/\/+$/, '')}${mail.data.ClaimPath}` : null;
+  const offerExpires =
+    typeof mail.data.OfferExpiresAt === 'string' ? formatMailTime(new Date(mail.data.OfferExpiresAt), mail.timeZone, mail.settings.locale) : null;
   const reason = typeof mail.data.Reason === 'string' ? mail.data.Reason : null;
   return {
     accountName: mail.settings.senderName ?? mail.accountName,
@@ -77,6 +83,8 @@ export function mailValues(mail: DueMail, manageLink: string | null): MailValues
     ...(previous?.Participants ? { previousParticipants: String(previous.Participants) } : {}),
     ...(reason ? { reason } : {}),
     ...(manageLink ? { manageLink } : {}),
+    ...(claimLink ? { claimLink } : {}),
+    ...(offerExpires ? { offerExpiresDate: offerExpires.date, offerExpiresTime: offerExpires.time } : {}),
   };
 }
 
@@ -85,5 +93,5 @@ export function composeMail(mail: DueMail, publicBaseUrl: string): RenderedMail 
   if (mail.rendered) return mail.rendered;
   const template = templateFor(mail);
   if (!template) throw new Error(`no template for a ${mail.kind} message`);
-  return renderMail(template, mailValues(mail, manageLinkFor(mail, publicBaseUrl)));
+  return renderMail(template, mailValues(mail, publicBaseUrl));
 }

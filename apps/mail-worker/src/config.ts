@@ -15,7 +15,7 @@ export const mailWorkerEnv = {
       default: '',
       pattern: '^(https?://[^/?#\\s]+(/[^?#\\s]*)?)?$',
       description:
-        "The service's address as customers reach it (the gateway's, e.g. https://book.example.com): every e-mail of an online or point-of-sale booking links to {PUBLIC_BASE_URL}/book/{Slug}/manage/{token} while the account's booking page is on. Empty: no manage link. `npm start` sets its own gateway's.",
+        "The service's address as customers reach it (the gateway's, e.g. https://book.example.com): every e-mail of an online or point-of-sale booking links to {PUBLIC_BASE_URL}/book/{Slug}/manage/{token} while the account's booking page is on, and a waitlist offer to {PUBLIC_BASE_URL}/book/{Slug}/claim/{Token}. Empty: no links (set it wherever customers get e-mails). `npm start` sets its own gateway's.",
     },
     SHUTDOWN_TIMEOUT_MS: {
       type: 'integer',

@@ -26,7 +26,7 @@ export interface MailDeliveryOptions {
   sender: MailSender;
   publisher: EventPublisher;
   from: string;
-  /** The service's public base URL (PUBLIC_BASE_URL) for the manage link; empty: no link. */
+  /** The service's public base URL (PUBLIC_BASE_URL), the start of the manage and claim links; empty: no links. */
   publicBaseUrl: string;
   batchSize: number;
   retryBaseMs: number;
@@ -39,6 +39,11 @@ const MAX_RETRY_WAIT_MS = 3_600_000;
 /** Why a message is no longer wanted, or null: a reminder only for a booking still confirmed (the trigger withdraws it on a cancel or a move; this is the last look). */
 function withdrawn(mail: DueMail): string | null {
   if (mail.kind === 'reminder' && mail.booking?.status !== 'confirmed') return `booking ${mail.booking?.status ?? 'gone'}`;
+  // An offer whose places were let go or lapsed before it left (a worker down past its expiry) offers nothing.
+  if (mail.kind === 'waitlist-offer') {
+    if (mail.booking?.status !== 'on_hold') return `offer ${mail.booking?.status ?? 'gone'}`;
+    if (typeof mail.data.OfferExpiresAt === 'string' && Date.parse(mail.data.OfferExpiresAt) <= Date.now()) return 'offer expired';
+  }
   return null;
 }
 
@@ -87,15 +92,31 @@ export async function deliverDueMail(options: MailDeliveryOptions): Promise<numb
   return claimed;
 }
 
-/** Publishes the workflow-email.sent event of every sent message whose event the queue has not taken yet. */
+/**
+ * Publishes the workflow-email.sent event of every sent message whose events the queue has not taken yet, and the
+ * waitlist.notified event of a sent waitlist offer with it (both under EventIDs fixed when the row was written).
+ */
 export async function publishSentEvents(options: Pick<MailDeliveryOptions, 'pool' | 'publisher'>, limit = 1000): Promise<number> {
   const events = await listUnpublishedMailEvents(options.pool, limit);
   if (events.length === 0) return 0;
   await options.publisher.publishBulk(
-    events.map((event) => ({
-      name: 'workflow-email.sent' as const,
-      payload: { EventID: event.eventId, AccountID: event.accountId, OccurredAt: event.sentAt },
-    })),
+    events.flatMap((event) => [
+      { name: 'workflow-email.sent' as const, payload: { EventID: event.eventId, AccountID: event.accountId, OccurredAt: event.sentAt } },
+      ...(event.waitlistNotified
+        ? [
+            {
+              name: 'waitlist.notified' as const,
+              payload: {
+                EventID: event.waitlistNotified.eventId,
+                AccountID: event.accountId,
+                OccurredAt: event.sentAt,
+                WaitlistID: event.waitlistNotified.waitlistId,
+                MultiBookingID: event.waitlistNotified.multiBookingId,
+              },
+            },
+          ]
+        : []),
+    ]),
   );
   await markMailEventsPublished(
     options.pool,

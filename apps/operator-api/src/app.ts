@@ -11,6 +11,11 @@ import { mountCancelOperatorBooking } from './routes/cancel-operator-booking.js'
 import { mountChangeOperatorBooking } from './routes/change-operator-booking.js';
 import { mountChangeOwnPassword } from './routes/change-own-password.js';
 import { mountChangeTimeslotCapacity } from './routes/change-timeslot-capacity.js';
+import { mountListTimeslotWaitlist } from './routes/list-timeslot-waitlist.js';
+import { mountAddWaitlistEntry } from './routes/add-waitlist-entry.js';
+import { mountRemoveWaitlistEntry } from './routes/remove-waitlist-entry.js';
+import { mountOfferWaitlistEntry } from './routes/offer-waitlist-entry.js';
+import { mountBookWaitlistEntry } from './routes/book-waitlist-entry.js';
 import { mountCheckInOperatorBooking } from './routes/check-in-operator-booking.js';
 import { mountCloseTimeslot } from './routes/close-timeslot.js';
 import { mountCreateOperatorActivity } from './routes/create-operator-activity.js';
@@ -87,6 +92,11 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           closeTimeslot: mountCloseTimeslot,
           reopenTimeslot: mountReopenTimeslot,
           changeTimeslotCapacity: mountChangeTimeslotCapacity,
+          listTimeslotWaitlist: mountListTimeslotWaitlist,
+          addWaitlistEntry: mountAddWaitlistEntry,
+          removeWaitlistEntry: mountRemoveWaitlistEntry,
+          offerWaitlistEntry: mountOfferWaitlistEntry,
+          bookWaitlistEntry: mountBookWaitlistEntry,
           listOperatorKeys: mountListOperatorKeys,
           createOperatorKey: mountCreateOperatorKey,
           revokeOperatorKey: mountRevokeOperatorKey,

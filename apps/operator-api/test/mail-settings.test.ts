@@ -34,8 +34,9 @@ describe('mail settings', () => {
       Locale: 'en-GB',
       Templates: {},
     });
-    expect(Object.keys(answer.body.DefaultTemplates)).toEqual(['confirmation', 'change', 'cancellation', 'reminder']);
+    expect(Object.keys(answer.body.DefaultTemplates)).toEqual(['confirmation', 'change', 'cancellation', 'reminder', 'waitlist-offer']);
     expect(answer.body.Placeholders).toContain('manageLink');
+    expect(answer.body.Placeholders).toEqual(expect.arrayContaining(['claimLink', 'offerExpiresDate', 'offerExpiresTime']));
   });
 
   it('refuses a template that does not render, naming its part and line, and changes nothing', async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_OPERATIONS, OPERATOR_PERMISSIONS, OPERATOR_ROLES, operatorMay, type OperatorOperationId, type SessionOperation } from '@backbone/contracts';
-import { createApiKey } from '@backbone/db';
+import { createApiKey, joinWaitlist } from '@backbone/db';
 import { failPlatformEvent } from '@backbone/test-apps/operator-api';
 import { createDirectoryFileStore } from '@backbone/file-store';
 import { request, sampleFile, type ApiResponse } from '@backbone/testkit';
@@ -26,6 +26,7 @@ let slot: { id: number; date: string; time: string };
 let later: { date: string; time: string };
 let reference: string;
 let fileId: string;
+let fullSlot: { id: number; date: string; time: string };
 let made = 0;
 
 beforeAll(async () => {
@@ -37,6 +38,8 @@ beforeAll(async () => {
   reference = (await book(db.pool, operator, { date, time: '10:00' })).Reference;
   later = { date, time: '15:00' };
   await createSlot(db.pool, operator, later.date, later.time, 100);
+  fullSlot = { ...(await createSlot(db.pool, operator, date, '18:00', 1)), date, time: '18:00' };
+  await book(db.pool, operator, { date, time: '18:00' });
   const partnerKey = await createApiKey(db.pool, operator.account.id, { name: 'Partner', scopes: ['ota'] });
   const pdf = sampleFile('application/pdf', 2000);
   const uploaded = await uploadFile(
@@ -54,6 +57,18 @@ beforeAll(async () => {
   );
   fileId = uploaded.FileID;
 });
+
+/** A waiting entry on the roomy timeslot (written past the join's rule, which keeps callers off a slot with places). */
+const freshEntry = async () =>
+  (
+    await joinWaitlist(db.pool, {
+      accountId: operator.account.id,
+      timeslotId: slot.id,
+      participants: 1,
+      contact: { FirstName: 'Wait', LastName: 'Ing', Email: `waiting-${++made}@example.com` },
+      channel: 'pos',
+    })
+  ).entry.id;
 
 const freshBooking = async () => (await book(db.pool, operator, { date: slot.date, time: slot.time })).Reference;
 
@@ -102,6 +117,15 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
   closeTimeslot: async () => ({ params: { TimeslotID: slot.id }, status: 200 }),
   reopenTimeslot: async () => ({ params: { TimeslotID: slot.id }, status: 200 }),
   changeTimeslotCapacity: async () => ({ params: { TimeslotID: slot.id }, body: { Capacity: 90 }, status: 200 }),
+  listTimeslotWaitlist: async () => ({ params: { TimeslotID: fullSlot.id }, status: 200 }),
+  addWaitlistEntry: async () => ({
+    params: { TimeslotID: fullSlot.id },
+    body: { Participants: 1, Customer: { FirstName: 'Phone', LastName: 'Caller', Email: `caller-${++made}@example.com` } },
+    status: 201,
+  }),
+  removeWaitlistEntry: async () => ({ params: { WaitlistID: await freshEntry() }, status: 200 }),
+  offerWaitlistEntry: async () => ({ params: { WaitlistID: await freshEntry() }, status: 200 }),
+  bookWaitlistEntry: async () => ({ params: { WaitlistID: await freshEntry() }, status: 200 }),
   listOperatorKeys: async () => ({ status: 200 }),
   createOperatorKey: async () => ({ body: { Name: `Key ${++made}`, Scopes: ['usage:read'] }, status: 201 }),
   revokeOperatorKey: async () => ({
@@ -213,7 +237,7 @@ describe('the permission table', () => {
     }
   });
 
-  it("keeps staff to the day's bookings: looking up, selling, the availability they sell from, their session and password, the booking page's link", () => {
+  it("keeps staff to the day's bookings: looking up, selling, the availability they sell from, the waitlists, their session and password, the booking page's link", () => {
     const forStaff = Object.keys(OPERATOR_PERMISSIONS).filter((id) => operatorMay('staff', id as OperatorOperationId));
     expect(forStaff.sort()).toEqual(
       [
@@ -238,6 +262,11 @@ describe('the permission table', () => {
         'listOperatorTimeslots',
         'getOperatorUsage',
         'getOperatorBookingPage',
+        'listTimeslotWaitlist',
+        'addWaitlistEntry',
+        'removeWaitlistEntry',
+        'offerWaitlistEntry',
+        'bookWaitlistEntry',
       ].sort(),
     );
   });

@@ -54,6 +54,9 @@ import { mountConfirmShopHold } from './routes/shop/confirm-shop-hold.js';
 import { mountGetShopBooking } from './routes/shop/get-shop-booking.js';
 import { mountCancelShopBooking } from './routes/shop/cancel-shop-booking.js';
 import { mountMoveShopBooking } from './routes/shop/move-shop-booking.js';
+import { mountJoinShopWaitlist } from './routes/shop/join-shop-waitlist.js';
+import { mountGetShopWaitlistOffer } from './routes/shop/get-shop-waitlist-offer.js';
+import { mountClaimShopWaitlistOffer } from './routes/shop/claim-shop-waitlist-offer.js';
 
 export function createPartnerApp(deps: PartnerAppDeps): Express {
   // One look-up (and one cache) for the shop API and the page's framing: a page turned off stops both at once.
@@ -107,6 +110,9 @@ export function createPartnerApp(deps: PartnerAppDeps): Express {
           getShopBooking: mountGetShopBooking,
           cancelShopBooking: mountCancelShopBooking,
           moveShopBooking: mountMoveShopBooking,
+          joinShopWaitlist: mountJoinShopWaitlist,
+          getShopWaitlistOffer: mountGetShopWaitlistOffer,
+          claimShopWaitlistOffer: mountClaimShopWaitlistOffer,
         },
         { ...deps, shopPages },
       );

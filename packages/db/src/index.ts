@@ -36,3 +36,4 @@ export * from './sandbox.repository.js';
 export * from './mail.repository.js';
 export * from './booking-pages.repository.js';
 export * from './shop.repository.js';
+export * from './waitlist.repository.js';

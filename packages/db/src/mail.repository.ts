@@ -282,16 +282,37 @@ export interface UnpublishedMailEvent {
   eventId: string;
   /** Unix seconds. */
   sentAt: number;
+  /** A waitlist offer's message also gives its waitlist.notified event, under the EventID fixed with the offer. */
+  waitlistNotified: { eventId: string; waitlistId: string; multiBookingId: string } | null;
 }
 
-/** Sent messages whose workflow-email.sent event the queue has not yet taken (a crash after the send's commit). */
+/** Sent messages whose platform events the queue has not yet taken (a crash after the send's commit). */
 export async function listUnpublishedMailEvents(db: Db, limit: number): Promise<UnpublishedMailEvent[]> {
-  const { rows } = await db.query<{ id: number; account_id: string; event_id: string; sent_at: number }>(
-    `SELECT id, account_id, event_id, floor(extract(epoch FROM sent_at))::bigint AS sent_at
+  const { rows } = await db.query<{
+    id: number;
+    account_id: string;
+    event_id: string;
+    sent_at: number;
+    notified_event_id: string | null;
+    waitlist_id: string | null;
+    multi_booking_id: string | null;
+  }>(
+    `SELECT id, account_id, event_id, floor(extract(epoch FROM sent_at))::bigint AS sent_at,
+            CASE WHEN kind = 'waitlist-offer' THEN data->>'NotifiedEventID' END AS notified_event_id,
+            data->>'WaitlistID' AS waitlist_id, data->>'MultiBookingID' AS multi_booking_id
        FROM mail_messages WHERE status = 'sent' AND event_published_at IS NULL ORDER BY sent_at LIMIT $1`,
     [limit],
   );
-  return rows.map((row) => ({ id: row.id, accountId: row.account_id, eventId: row.event_id, sentAt: Number(row.sent_at) }));
+  return rows.map((row) => ({
+    id: row.id,
+    accountId: row.account_id,
+    eventId: row.event_id,
+    sentAt: Number(row.sent_at),
+    waitlistNotified:
+      row.notified_event_id && row.waitlist_id && row.multi_booking_id
+        ? { eventId: row.notified_event_id, waitlistId: row.waitlist_id, multiBookingId: row.multi_booking_id }
+        : null,
+  }));
 }
 
 export async function markMailEventsPublished(db: Db, ids: readonly number[]): Promise<void> {

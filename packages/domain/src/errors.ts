@@ -23,7 +23,8 @@ export type DomainErrorCode =
   | 'file-in-use'
   | 'last-owner'
   | 'too-many-holds'
-  | 'slug-taken';
+  | 'slug-taken'
+  | 'places-available';
 
 export class DomainError extends Error {
   override name = 'DomainError';

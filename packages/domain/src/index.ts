@@ -19,3 +19,4 @@ export * from './octo.js';
 export * from './mail-templates.js';
 export * from './orders.js';
 export * from './booking-pages.js';
+export * from './waitlist.js';

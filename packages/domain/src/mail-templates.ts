@@ -8,7 +8,7 @@ import { ValidationError } from './errors.js';
 export const MAIL_KINDS = ['confirmation', 'change', 'cancellation', 'reminder', 'waitlist-offer', 'test'] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 /** The kinds an owner writes templates for (a test send uses the template being edited). */
-export const TEMPLATE_KINDS = ['confirmation', 'change', 'cancellation', 'reminder'] as const;
+export const TEMPLATE_KINDS = ['confirmation', 'change', 'cancellation', 'reminder', 'waitlist-offer'] as const;
 export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
 
 export const MAIL_PLACEHOLDERS = [
@@ -25,6 +25,9 @@ export const MAIL_PLACEHOLDERS = [
   'previousParticipants',
   'reason',
   'manageLink',
+  'claimLink',
+  'offerExpiresDate',
+  'offerExpiresTime',
 ] as const;
 export type MailPlaceholder = (typeof MAIL_PLACEHOLDERS)[number];
 export type MailValues = Partial<Record<MailPlaceholder, string>>;
@@ -150,6 +153,17 @@ export const DEFAULT_MAIL_TEMPLATES: Record<TemplateKind, MailTemplate> = {
     text: `Hello {{firstName}},\n\na reminder of your booking.\n${details}\n${manageText}${signOff}`,
     html: html(['Hello {{firstName}},', 'a reminder of your booking.', details]),
   },
+  'waitlist-offer': {
+    subject: 'Places for you: {{activityName}} on {{date}} at {{time}}',
+    text:
+      'Hello {{firstName}},\n\nplaces have come free on the timeslot you waited for: {{activityName}} on {{date}} at {{time}}, {{participants}} participant(s).\n' +
+      'We hold them for you until {{offerExpiresTime}} on {{offerExpiresDate}}; after that they go to the next person waiting.\n' +
+      `{{#claimLink}}\nBook them here: {{claimLink}}\n{{/claimLink}}${signOff}`,
+    html:
+      '<p>Hello {{firstName}},</p>\n<p>places have come free on the timeslot you waited for: {{activityName}} on {{date}} at {{time}}, {{participants}} participant(s).</p>\n' +
+      '<p>We hold them for you until {{offerExpiresTime}} on {{offerExpiresDate}}; after that they go to the next person waiting.</p>\n' +
+      '{{#claimLink}}<p><a href="{{claimLink}}">Book them here</a></p>{{/claimLink}}\n<p>{{accountName}}</p>',
+  },
 };
 
 /** Sample values for previews and test sends. */
@@ -166,6 +180,9 @@ export const SAMPLE_MAIL_VALUES: MailValues = {
   previousTime: '09:00',
   previousParticipants: '3',
   reason: 'Storm warning',
+  claimLink: 'https://example.com/book/your-page/claim/sample',
+  offerExpiresDate: 'Thursday 4 June 2026',
+  offerExpiresTime: '18:30',
 };
 
 /** A start instant as the customer reads it: date and time in the account's zone and locale. */

@@ -27,6 +27,7 @@ export const PROBLEMS = {
   'file-in-use': { status: 409, title: 'Conflict' },
   'last-owner': { status: 409, title: 'Conflict' },
   'slug-taken': { status: 409, title: 'Conflict' },
+  'places-available': { status: 409, title: 'Conflict' },
   'length-required': { status: 411, title: 'Length Required' },
   'payload-too-large': { status: 413, title: 'Payload Too Large' },
   'file-quota-exceeded': { status: 413, title: 'Payload Too Large' },

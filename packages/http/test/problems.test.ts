@@ -31,6 +31,7 @@ const DOMAIN_CODES = {
   'last-owner': true,
   'too-many-holds': true,
   'slug-taken': true,
+  'places-available': true,
 } as const satisfies Record<DomainErrorCode, true>;
 
 const json = (document: object) => JSON.parse(JSON.stringify(document)) as Record<string, unknown>;

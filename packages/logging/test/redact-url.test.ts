@@ -23,6 +23,9 @@ describe('redactRequestPath', () => {
     expect(redactRequestPath(`/api/v2/shop/sea-kayak/holds/${token}/confirm`)).toBe('/api/v2/shop/sea-kayak/holds/***/confirm');
     expect(redactRequestPath(`/api/v2/shop/sea-kayak/bookings/${token}`)).toBe('/api/v2/shop/sea-kayak/bookings/***');
     expect(redactRequestPath(`/API/V2/Shop/sea-kayak/Bookings/${token}/move`)).toBe('/API/V2/Shop/sea-kayak/Bookings/***/move');
+    // A waitlist offer's claim link and its shop API operations.
+    expect(redactRequestPath(`/book/sea-kayak/claim/${token}`)).toBe('/book/sea-kayak/claim/***');
+    expect(redactRequestPath(`/api/v2/shop/sea-kayak/waitlist-offers/${token}/claim`)).toBe('/api/v2/shop/sea-kayak/waitlist-offers/***/claim');
   });
 
   it('leaves every other path as it is', () => {

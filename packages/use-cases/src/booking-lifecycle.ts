@@ -149,7 +149,11 @@ export async function cancelBooking(
   actor: BookingActor,
   idempotency: IdempotencyRequest | null = null,
   /** Another decision than decideCancel's for this actor: the booking page's release of a hold (decideRelease). */
-  options: { decide?: (state: BookingState, now: Date) => 'cancel' | 'unchanged' } = {},
+  options: {
+    decide?: (state: BookingState, now: Date) => 'cancel' | 'unchanged';
+    /** Writes that commit with the cancel, only when this call cancels: the waitlist entry whose offer it withdraws. */
+    afterCancel?: (tx: Db, booking: BookingRecord) => Promise<void>;
+  } = {},
 ): Promise<Replayable<BookingDetails>> {
   const decide = options.decide ?? ((state: BookingState, now: Date) => decideCancel(state, now, actingAs(actor)));
   let cancelled: BookingRecord['channel'] | null = null;
@@ -161,6 +165,7 @@ export async function cancelBooking(
       const reason = request.Reason ?? null;
       const payload = { ...changeEvent(booking, 'cancelled'), CancelledAt: booking.now.toISOString(), Reason: reason };
       await markBookingCancelled(tx, booking, { reason }, { eventId: randomUUID(), type: 'booking.cancelled', payload }, actor);
+      await options.afterCancel?.(tx, booking);
       cancelled = booking.channel;
       return toBookingDetails({
         ...booking,

@@ -33,3 +33,4 @@ export * from './shop-holds.js';
 export * from './shop-manage.js';
 export * from './shop-files.js';
 export * from './booking-pages.js';
+export * from './waitlist.js';

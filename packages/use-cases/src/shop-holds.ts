@@ -3,7 +3,7 @@
 // confirm of a partner's hold, through the payment port, with its order.completed event). Bookings are ordinary
 // bookings of channel online with no partner; their price is the activity's when the hold was made.
 import type { ConfirmShopHoldRequest, CreateShopHoldRequest, ShopBooking, ShopHold } from '@backbone/contracts';
-import { insertBookingToken, type Pool } from '@backbone/db';
+import { insertBookingToken, type BookingRecord, type Db, type Pool } from '@backbone/db';
 import { decideRelease, DomainError, ValidationError } from '@backbone/domain';
 import { cancelBooking, confirmBooking } from './booking-lifecycle.js';
 import { createBooking } from './create-booking.js';
@@ -67,7 +67,14 @@ export async function releaseShopHold(deps: ShopDeps, caller: ShopCaller, token:
   await cancelBooking(deps, ref, { Reason: 'Released on the booking page' }, { kind: 'customer' }, null, { decide: decideRelease });
 }
 
-export async function confirmShopHold(deps: ShopDeps, caller: ShopCaller, token: string, request: ConfirmShopHoldRequest): Promise<ShopBooking> {
+export async function confirmShopHold(
+  deps: ShopDeps,
+  caller: ShopCaller,
+  token: string,
+  request: ConfirmShopHoldRequest,
+  /** Writes that commit with the confirm (a waitlist offer's claim); the hold the token opens is the one confirmed. */
+  options: { afterConfirm?: (tx: Db, booking: BookingRecord) => Promise<void> } = {},
+): Promise<ShopBooking> {
   if (caller.page.terms !== '' && request.AcceptTerms !== true) {
     throw new ValidationError([{ field: 'AcceptTerms', message: "AcceptTerms must be true: the customer accepts the operator's terms to book." }]);
   }
@@ -89,7 +96,12 @@ export async function confirmShopHold(deps: ShopDeps, caller: ShopCaller, token:
     },
     { kind: 'customer' },
     null,
-    { afterConfirm: (tx, booking) => recordOrderCompleted(tx, booking) },
+    {
+      afterConfirm: async (tx, booking) => {
+        await recordOrderCompleted(tx, booking);
+        await options.afterConfirm?.(tx, booking);
+      },
+    },
   );
   return readShopBooking(deps.pool, ref);
 }

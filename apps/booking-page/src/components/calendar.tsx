@@ -1,6 +1,7 @@
-// A month of dates, Monday first: a date with places is a button that says how many are left; the others are shown
-// but cannot be chosen. Dates are the account's (its time zone), never the phone's.
-import { formatDate, formatMonth, type Locale } from '../format.js';
+// A month of dates, Monday first: a date with places is a button that says how many are left; a date to come without
+// places can be chosen too (its full times offer the waitlist); past dates cannot. Dates are the account's (its time
+// zone), never the phone's.
+import { formatDate, formatMonth, todayIn, type Locale } from '../format.js';
 
 export interface CalendarProps {
   locale: Locale;
@@ -29,6 +30,7 @@ export function monthRange(month: string): { from: string; to: string } {
 }
 
 export function Calendar({ locale, month, firstMonth, places, selected, loading, onMonth, onSelect }: CalendarProps) {
+  const today = todayIn(locale.timeZone);
   const [year, number] = month.split('-').map(Number) as [number, number];
   const { to } = monthRange(month);
   const days = Number(to.slice(8));
@@ -75,6 +77,7 @@ export function Calendar({ locale, month, firstMonth, places, selected, loading,
               {week.map((date, d) => {
                 if (!date) return <td key={d} />;
                 const free = places.get(date) ?? 0;
+                const past = date < today;
                 const label = `${formatDate(date, locale)}, ${free ? `${free} ${free === 1 ? 'place' : 'places'} left` : 'no places'}`;
                 return (
                   <td key={d}>
@@ -83,8 +86,8 @@ export function Calendar({ locale, month, firstMonth, places, selected, loading,
                       class={free ? 'day open' : 'day'}
                       aria-label={label}
                       aria-pressed={date === selected}
-                      aria-disabled={free ? undefined : 'true'}
-                      onClick={() => free && onSelect(date)}
+                      aria-disabled={past ? 'true' : undefined}
+                      onClick={() => !past && onSelect(date)}
                     >
                       {Number(date.slice(8))}
                     </button>
@@ -95,7 +98,9 @@ export function Calendar({ locale, month, firstMonth, places, selected, loading,
           ))}
         </tbody>
       </table>
-      {!loading && places.size === 0 ? <p class="hint">No dates with free places this month. Try the next month.</p> : null}
+      {!loading && places.size === 0 ? (
+        <p class="hint">No dates with free places this month. Try the next month, or choose a date to join the waitlist of a full time.</p>
+      ) : null}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 // Choosing a date, then a time: the calendar of the month with places left per date, then the date's timeslots,
-// a full one (or one with fewer places than the party) shown as such and not chosen.
+// a full one (or one with fewer places than the party) shown as such and not chosen, with a way onto its waitlist.
 import { useMemo, useState } from 'preact/hooks';
 import { formatDate, formatTime, todayIn, type Locale } from '../format.js';
 import { useLoad } from '../load.js';
@@ -19,9 +19,11 @@ export interface SlotPickerProps {
   near?: string;
   onDate: (date: string) => void;
   onTime: (slot: ShopTimeslot) => void;
+  /** Offered on a timeslot too full for the party: join its waitlist. */
+  onWaitlist?: (slot: ShopTimeslot) => void;
 }
 
-export function SlotPicker({ slug, activityId, locale, date, time, needed, near, onDate, onTime }: SlotPickerProps) {
+export function SlotPicker({ slug, activityId, locale, date, time, needed, near, onDate, onTime, onWaitlist }: SlotPickerProps) {
   const today = todayIn(locale.timeZone);
   const firstMonth = today.slice(0, 7);
   const opening = (date ?? near ?? '').slice(0, 7);
@@ -69,6 +71,16 @@ export function SlotPicker({ slug, activityId, locale, date, time, needed, near,
                       <span class="slot-time">{formatTime(slot.Time, locale)}</span>
                       <span class="slot-places">{tooFew ? `${state}: not enough for ${needed}` : state}</span>
                     </button>
+                    {(full || tooFew) && onWaitlist ? (
+                      <button
+                        type="button"
+                        class="secondary waitlist"
+                        aria-label={`Join the waitlist for ${formatTime(slot.Time, locale)}`}
+                        onClick={() => onWaitlist(slot)}
+                      >
+                        Join the waitlist
+                      </button>
+                    ) : null}
                   </li>
                 );
               })}

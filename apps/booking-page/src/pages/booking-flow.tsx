@@ -1,5 +1,6 @@
 // The booking of one activity, in three steps on one page: choose the party, date and time (Continue holds the
-// places), fill in the details (Book confirms the hold), then the confirmation. Each step moves the focus to its
+// places), fill in the details (Book confirms the hold), then the confirmation; or, for a time too full for the party,
+// join its waitlist. Each step moves the focus to its
 // heading, so a screen reader hears where it is.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiProblem } from '../api.js';
@@ -11,6 +12,7 @@ import { SlotPicker } from '../components/slot-picker.js';
 import { ErrorMessage } from '../components/states.js';
 import { DetailsForm, type HeldChoice } from './details-form.js';
 import { Confirmation } from './confirmation.js';
+import { WaitlistForm } from './waitlist-form.js';
 
 interface FlowProps {
   slug: string;
@@ -30,6 +32,8 @@ export function BookingFlow({ slug, page, activity, initialDate }: FlowProps) {
   const [holding, setHolding] = useState(false);
   const [problem, setProblem] = useState<unknown>(null);
   const [notice, setNotice] = useState('');
+  // A timeslot too full for the party whose waitlist the customer is joining.
+  const [waiting, setWaiting] = useState<{ Date: string; Time: string } | null>(null);
   // Bumped to load the timeslots again after a conflict (someone took the places first).
   const [pickerKey, setPickerKey] = useState(0);
 
@@ -92,6 +96,21 @@ export function BookingFlow({ slug, page, activity, initialDate }: FlowProps) {
       />
     );
 
+  if (waiting)
+    return (
+      <WaitlistForm
+        slug={slug}
+        locale={locale}
+        activity={activity}
+        slot={waiting}
+        participants={participants}
+        onBack={() => {
+          setWaiting(null);
+          setPickerKey((k) => k + 1);
+        }}
+      />
+    );
+
   const options = [];
   for (let n = min; n <= activity.MaxParticipants; n++) options.push(n);
   return (
@@ -127,6 +146,7 @@ export function BookingFlow({ slug, page, activity, initialDate }: FlowProps) {
         needed={participants}
         onDate={chooseDate}
         onTime={(slot) => setTime(slot.Time)}
+        onWaitlist={(slot) => date && setWaiting({ Date: date, Time: slot.Time })}
       />
       {problem ? <ErrorMessage error={problem} /> : null}
       <div class="actions">

@@ -23,8 +23,8 @@ export interface AskedQuestion {
   participant: number | null;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^\+?[0-9 ().-]{5,40}$/;
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const PHONE = /^\+?[0-9 ().-]{5,40}$/;
 const NUMBER = /^-?\d+(?:[.,]\d+)?$/;
 
 function isEmpty(value: AnswerState): boolean {

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiProblem } from '../api.js';
 import { formatDate, formatMoney, formatTime, type Locale } from '../format.js';
-import { shop, type ShopActivityDetails, type ShopAnswer, type ShopBooking, type ShopPage } from '../shop.js';
+import { shop, type ConfirmRequest, type ShopActivityDetails, type ShopAnswer, type ShopBooking, type ShopPage } from '../shop.js';
 import { Field, controlProps } from '../components/field.js';
 import { HoldTimer } from '../components/hold-timer.js';
 import { answerKey, QuestionField, type AnswerState } from '../components/question-field.js';
@@ -26,14 +26,19 @@ interface DetailsProps {
   locale: Locale;
   activity: ShopActivityDetails;
   hold: HeldChoice;
-  onChange: () => void;
+  /** Going back to choose again; none for places held for the customer (a waitlist offer). */
+  onChange?: () => void;
   onExpired: () => void;
   onBooked: (booking: ShopBooking) => void;
+  /** The details known already (a waitlist offer's contact). */
+  initialCustomer?: CustomerForm;
+  /** How Book confirms: the hold's confirm unless given (a waitlist offer's claim). */
+  confirm?: (body: ConfirmRequest) => Promise<ShopBooking>;
 }
 
-export function DetailsForm({ slug, page, locale, activity, hold, onChange, onExpired, onBooked }: DetailsProps) {
+export function DetailsForm({ slug, page, locale, activity, hold, onChange, onExpired, onBooked, initialCustomer, confirm }: DetailsProps) {
   const [answers, setAnswers] = useState<Record<string, AnswerState>>({});
-  const [customer, setCustomer] = useState<CustomerForm>({ FirstName: '', LastName: '', Email: '', Phone: '' });
+  const [customer, setCustomer] = useState<CustomerForm>(initialCustomer ?? { FirstName: '', LastName: '', Email: '', Phone: '' });
   const [website, setWebsite] = useState('');
   const [acceptTerms, setAcceptTerms] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -72,12 +77,13 @@ export function DetailsForm({ slug, page, locale, activity, hold, onChange, onEx
     setBooking(true);
     try {
       const Customer = { FirstName: customer.FirstName.trim(), LastName: customer.LastName.trim(), Email: customer.Email.trim() };
-      const done = await shop.confirm(slug, hold.Token, {
+      const body: ConfirmRequest = {
         Customer: { ...Customer, Phone: customer.Phone.trim() },
         ...(page.Terms ? { AcceptTerms: true } : {}),
         Answers: sent satisfies ShopAnswer[],
         Website: website,
-      });
+      };
+      const done = await (confirm ?? ((request: ConfirmRequest) => shop.confirm(slug, hold.Token, request)))(body);
       onBooked(done);
     } catch (error) {
       const fieldErrors = errorsFromProblem(error, keys);
@@ -101,9 +107,11 @@ export function DetailsForm({ slug, page, locale, activity, hold, onChange, onEx
           <strong>{formatDate(hold.Date, locale)}</strong> at <strong>{formatTime(hold.Time, locale)}</strong>, {hold.Participants}{' '}
           {hold.Participants === 1 ? 'participant' : 'participants'}
         </p>
-        <button type="button" class="link" onClick={onChange}>
-          Change date, time or participants
-        </button>
+        {onChange ? (
+          <button type="button" class="link" onClick={onChange}>
+            Change date, time or participants
+          </button>
+        ) : null}
         <HoldTimer expiresAt={hold.ExpiresAt} onExpired={onExpired} />
       </div>
 

@@ -14,7 +14,7 @@ import {
 } from '@backbone/contracts/browser';
 import { call } from './client.js';
 
-export type TemplateKind = 'confirmation' | 'change' | 'cancellation' | 'reminder';
+export type TemplateKind = 'confirmation' | 'change' | 'cancellation' | 'reminder' | 'waitlist-offer';
 
 /** The account's e-mails, newest first; polled so that a queued message's sending shows. */
 export function useMailMessages() {

@@ -1,4 +1,4 @@
-// Availability: one week of one activity, each timeslot with a booked/capacity bar; close, reopen, change capacity;
+// Availability: one week of one activity, each timeslot with a booked/capacity bar and its waitlist's link; close, reopen, change capacity;
 // generate timeslots and remove empty ones (schedule-forms.tsx), each previewed first.
 // The activity and the week live in the URL. The API refuses a capacity below what is booked; its detail is shown.
 import { useState, type FormEvent } from 'react';
@@ -51,6 +51,15 @@ function Slot({ slot, activityId }: { slot: OperatorTimeslot; activityId: string
         <Link className="slot-manifest" href={`/manifest?Date=${slot.Date}&ActivityID=${activityId}`} aria-label={`Manifest of ${slot.Date} ${slot.Time}`}>
           Manifest
         </Link>
+        {may('listTimeslotWaitlist') && (
+          <Link
+            className="slot-manifest"
+            href={`/waitlist?TimeslotID=${slot.TimeslotID}&ActivityID=${activityId}&Date=${slot.Date}&Time=${slot.Time}`}
+            aria-label={`Waitlist of ${slot.Date} ${slot.Time}`}
+          >
+            Waitlist
+          </Link>
+        )}
       </div>
       <CapacityBar slot={slot} />
       {!slot.Started && may('changeTimeslotCapacity') && (

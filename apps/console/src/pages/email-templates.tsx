@@ -12,6 +12,7 @@ const KINDS: { kind: TemplateKind; label: string }[] = [
   { kind: 'change', label: 'Change' },
   { kind: 'cancellation', label: 'Cancellation' },
   { kind: 'reminder', label: 'Reminder' },
+  { kind: 'waitlist-offer', label: 'Waitlist offer' },
 ];
 
 function SettingsForm({ settings }: { settings: MailSettings }) {

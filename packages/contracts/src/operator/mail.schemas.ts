@@ -3,8 +3,8 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { textSchema, uuidSchema } from '../common.schemas.js';
 
 /** The kinds an owner writes templates for, as the domain names them (packages/domain mail-templates.ts). */
-export const MAIL_TEMPLATE_KINDS = ['confirmation', 'change', 'cancellation', 'reminder'] as const;
-export const MAIL_MESSAGE_KINDS = [...MAIL_TEMPLATE_KINDS, 'waitlist-offer', 'test'] as const;
+export const MAIL_TEMPLATE_KINDS = ['confirmation', 'change', 'cancellation', 'reminder', 'waitlist-offer'] as const;
+export const MAIL_MESSAGE_KINDS = [...MAIL_TEMPLATE_KINDS, 'test'] as const;
 export const MAIL_STATUSES = ['queued', 'sent', 'failed', 'cancelled'] as const;
 
 /** One line of text: a CR or LF in a name or subject would start a header of its own. */

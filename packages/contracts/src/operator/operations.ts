@@ -47,6 +47,11 @@ import { sendTestMailOperation } from './send-test-mail.js';
 import { listMailMessagesOperation } from './list-mail-messages.js';
 import { setPartnerCustomerEmailsOperation } from './set-partner-customer-emails.js';
 import { updateOperatorBookingPageOperation } from './update-operator-booking-page.js';
+import { listTimeslotWaitlistOperation } from './list-timeslot-waitlist.js';
+import { addWaitlistEntryOperation } from './add-waitlist-entry.js';
+import { removeWaitlistEntryOperation } from './remove-waitlist-entry.js';
+import { offerWaitlistEntryOperation } from './offer-waitlist-entry.js';
+import { bookWaitlistEntryOperation } from './book-waitlist-entry.js';
 
 /** The operator console's API (session cookie or admin key). */
 export const OPERATOR_OPERATIONS = [
@@ -72,6 +77,11 @@ export const OPERATOR_OPERATIONS = [
   closeTimeslotOperation,
   reopenTimeslotOperation,
   changeTimeslotCapacityOperation,
+  listTimeslotWaitlistOperation,
+  addWaitlistEntryOperation,
+  removeWaitlistEntryOperation,
+  offerWaitlistEntryOperation,
+  bookWaitlistEntryOperation,
   listOperatorKeysOperation,
   createOperatorKeyOperation,
   revokeOperatorKeyOperation,

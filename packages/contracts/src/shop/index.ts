@@ -19,4 +19,7 @@ export * from './confirm-shop-hold.js';
 export * from './get-shop-booking.js';
 export * from './cancel-shop-booking.js';
 export * from './move-shop-booking.js';
+export * from './join-shop-waitlist.js';
+export * from './get-shop-waitlist-offer.js';
+export * from './claim-shop-waitlist-offer.js';
 export * from './operations.js';

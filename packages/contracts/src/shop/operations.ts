@@ -10,6 +10,9 @@ import { listShopTimeslotsOperation } from './list-shop-timeslots.js';
 import { moveShopBookingOperation } from './move-shop-booking.js';
 import { releaseShopHoldOperation } from './release-shop-hold.js';
 import { uploadShopFileOperation } from './upload-shop-file.js';
+import { joinShopWaitlistOperation } from './join-shop-waitlist.js';
+import { getShopWaitlistOfferOperation } from './get-shop-waitlist-offer.js';
+import { claimShopWaitlistOfferOperation } from './claim-shop-waitlist-offer.js';
 
 export const SHOP_OPERATIONS = [
   getShopPageOperation,
@@ -23,4 +26,7 @@ export const SHOP_OPERATIONS = [
   getShopBookingOperation,
   cancelShopBookingOperation,
   moveShopBookingOperation,
+  joinShopWaitlistOperation,
+  getShopWaitlistOfferOperation,
+  claimShopWaitlistOfferOperation,
 ] as const;

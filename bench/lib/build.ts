@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { build } from 'esbuild';
 
-export const CEILINGS = ['partner-ceiling', 'usage-ceiling', 'operator-ceiling', 'octo-ceiling', 'bullmq-noop-worker'] as const;
+export const CEILINGS = ['partner-ceiling', 'usage-ceiling', 'operator-ceiling', 'octo-ceiling', 'shop-ceiling', 'bullmq-noop-worker'] as const;
 
 export async function buildEverything(root: string, tmpDir: string): Promise<void> {
   const result = spawnSync(process.execPath, ['scripts/build-apps.mjs'], { cwd: root, encoding: 'utf8' });

@@ -1,13 +1,28 @@
 // The customers' booking page (issue 37): the JavaScript its first load ships, gzipped, and its first contentful
-// paint on a phone (390 px) in headless Chromium, through the real partner API serving the built page under /book.
+// paint on a phone (390 px) in headless Chromium, through the real partner API serving the built page under /book;
+// then the page's API (a date's timeslots, a hold, Book) next to a bare Express ceiling making the same calls.
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { saveBookingPage } from '@backbone/db';
+import { ceilingBundle } from '../lib/build.js';
 import { startServer, type BenchContext } from '../lib/context.js';
-import { addDays, createBenchAccount, insertActivity, insertTimeslots } from '../lib/fixtures.js';
-import { percentile } from '../lib/load.js';
+import { addDays, createBenchAccount, hours, insertActivity, insertTimeslots } from '../lib/fixtures.js';
+import {
+  describeStatuses,
+  medianRound,
+  percentile,
+  runLoad,
+  shareOf,
+  sidesInRound,
+  summarize,
+  THROUGHPUT_ROUNDS,
+  type LoadResult,
+  type Rounds,
+} from '../lib/load.js';
+import { ensureRunning } from '../lib/processes.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
 import { API_NODE_OPTIONS } from '../../scripts/dev-env.js';
 import { firstLoadScripts } from './console.js';
@@ -63,6 +78,181 @@ async function coldLoad(browser: Browser, url: string, { slug, activityName }: {
   }
 }
 
+/** The shop API's fixture: an enabled page over one activity of 1,440 timeslots (90 days of 16, room for any run). */
+interface ShopFixture {
+  accountId: string;
+  slug: string;
+  activityId: string;
+  activity: number;
+  slots: Array<{ id: number; date: string; time: string }>;
+}
+
+async function createShopFixture(ctx: BenchContext): Promise<ShopFixture> {
+  const accountId = await createBenchAccount(ctx.pool, 'bench shop operator', 'Europe/Berlin');
+  const activity = await insertActivity(ctx.pool, accountId, 'Kayak tour (shop API)');
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  await insertTimeslots(ctx.pool, accountId, activity.id, addDays(today, 2), 90, hours(6, 16), 1_000_000);
+  const { rows } = await ctx.pool.query<{ id: string; date: string; time: string }>(
+    `SELECT id, to_char(local_date, 'YYYY-MM-DD') AS date, to_char(local_time, 'HH24:MI') AS time
+       FROM timeslots WHERE account_id = $1 AND activity_id = $2 ORDER BY local_time, local_date`,
+    [accountId, activity.id],
+  );
+  const slug = `bench-shop-${accountId.slice(0, 8)}`;
+  const saved = await saveBookingPage(ctx.pool, accountId, { enabled: true, slug });
+  if (typeof saved === 'string') throw new Error(`booking page: ${saved}`);
+  return {
+    accountId,
+    slug,
+    activityId: activity.activityId,
+    activity: activity.id,
+    slots: rows.map((r) => ({ id: Number(r.id), date: r.date, time: r.time })),
+  };
+}
+
+/** A customer's address per request (10.x.y.z, behind the loopback gateway): the per-address limits meet real traffic, not one address's. */
+function addresses() {
+  let n = 0;
+  return () => {
+    n += 1;
+    return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+  };
+}
+
+/** `count` holds of the page made straight in the database, each with its token (only the hash stored, as the API does). */
+async function stockHolds(ctx: BenchContext, fixture: ShopFixture, count: number): Promise<string[]> {
+  const tokens = Array.from({ length: count }, () => randomBytes(32).toString('base64url'));
+  const references = tokens.map(() => `SH${randomBytes(5).toString('hex').toUpperCase()}`);
+  const slots = tokens.map((_, i) => fixture.slots[i % fixture.slots.length]!.id);
+  await ctx.pool.query(
+    `WITH made AS (
+       INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer, status, expires_at)
+       SELECT $1, r.reference, $2, r.timeslot_id, 'online', 2, '{}'::jsonb, 'on_hold', now() + interval '60 minutes'
+         FROM unnest($3::text[], $4::bigint[]) AS r(reference, timeslot_id)
+       RETURNING id, reference, timeslot_id
+     ), tokens AS (
+       INSERT INTO booking_tokens (booking_id, account_id, token_hash, client_address)
+       SELECT m.id, $1, t.hash, '10.255.0.1' FROM made m JOIN unnest($3::text[], $5::bytea[]) AS t(reference, hash) ON t.reference = m.reference
+     )
+     UPDATE timeslots t SET booked = t.booked + m.n
+       FROM (SELECT timeslot_id, 2 * count(*)::int AS n FROM made GROUP BY timeslot_id) m WHERE t.id = m.timeslot_id`,
+    [fixture.accountId, fixture.activity, references, slots, tokens.map((t) => createHash('sha256').update(t).digest())],
+  );
+  return tokens;
+}
+
+interface ShopCase {
+  name: string;
+  status: number;
+  /** Made before each run: what its requests use up (the holds Book confirms), or nothing. */
+  stock?: (count: number) => Promise<string[]>;
+  request: (n: number, stock: string[]) => { method: string; path: string; body?: string };
+}
+
+/** Closed-loop throughput of one shop request, ours and the ceiling in alternating rounds; the median round reported. */
+async function measureShopCase(ctx: BenchContext, urls: { ours: string; ceiling: string }, shop: ShopCase, roundSec: number) {
+  const problems: string[] = [];
+  let bestRate = 0;
+  const run = async (url: string, seconds: number): Promise<LoadResult> => {
+    const stock = shop.stock ? await shop.stock(Math.ceil((bestRate || 1_000) * 2 * seconds) + 500) : [];
+    const address = addresses();
+    let n = 0;
+    const result = await runLoad({
+      url,
+      connections: ctx.connections,
+      durationSec: seconds,
+      ...(shop.stock ? { maxRequests: stock.length } : {}),
+      headers: { 'content-type': 'application/json' },
+      setupRequest: (request) => {
+        const built = shop.request(n++, stock);
+        return { ...request, ...built, headers: { ...request.headers, 'x-forwarded-for': address() } };
+      },
+    });
+    if (shop.stock && result.requests >= stock.length) problems.push(`${shop.name}: a run used up its ${stock.length} holds before its time was up`);
+    bestRate = Math.max(bestRate, result.rps);
+    return result;
+  };
+  const rounds: Rounds = { ours: [], ceiling: [] };
+  for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
+    for (const side of sidesInRound(round)) {
+      await run(urls[side], round === 0 ? ctx.warmupSec : 1);
+      const result = await run(urls[side], roundSec);
+      ctx.log(`  ${side === 'ours' ? 'ours:   ' : 'ceiling:'} ${summarize(result)}`);
+      if (shareOf(result, (status) => status === shop.status) < 1 || result.errors > 0)
+        problems.push(`${shop.name} (${side}): unexpected answers ${describeStatuses(result)}, ${result.errors} socket errors`);
+      rounds[side].push(result);
+    }
+  }
+  const median = medianRound(rounds, (r) => r.rps);
+  const rows: Row[] = [
+    {
+      metric: `${shop.name}: req/s`,
+      ours: fmt.int(median.ours.rps),
+      ceiling: fmt.int(median.ceiling.rps),
+      ratio: `${fmt.pct(median.ratio)} (rounds ${median.ratios.map(fmt.pct).join(', ')})`,
+      target: '>= 70% of ceiling',
+      pass: problems.length === 0 && median.ratio >= 0.7,
+    },
+    {
+      metric: `${shop.name}: p50 / p99 ms at full load`,
+      ours: `${fmt.ms(median.ours.p50)} / ${fmt.ms(median.ours.p99)}`,
+      ceiling: `${fmt.ms(median.ceiling.p50)} / ${fmt.ms(median.ceiling.p99)}`,
+    },
+  ];
+  return { rows, problems };
+}
+
+/** The page's API next to the shop ceiling: a date's timeslots, a hold, and Book on holds made before each run. */
+async function shopApiRows(ctx: BenchContext): Promise<{ rows: Row[]; problems: string[]; fixture: ShopFixture }> {
+  const fixture = await createShopFixture(ctx);
+  const ours = await startServer(ctx, 'partner-api-shop', 'apps/partner-api/dist/server.js', { NODE_OPTIONS: API_NODE_OPTIONS }, '/readyz');
+  const ceiling = await startServer(ctx, 'shop-ceiling', ceilingBundle('shop-ceiling'), { SLUG: fixture.slug, NODE_OPTIONS: API_NODE_OPTIONS });
+  const urls = { ours: ours.url, ceiling: ceiling.url };
+  const roundSec = Math.max(2, Math.round(ctx.durationSec / 2));
+  const base = `/api/v2/shop/${fixture.slug}`;
+  const day = fixture.slots[0]!.date;
+  const customer = { FirstName: 'Ana-Maria', LastName: 'Oliveira da Costa', Email: 'ana.oliveira@example.com', Phone: '+351912345678' };
+  const cases: ShopCase[] = [
+    {
+      name: `GET /api/v2/shop/{Slug}/activities/{ActivityID}/timeslots (one date, 16 timeslots)`,
+      status: 200,
+      request: () => ({ method: 'GET', path: `${base}/activities/${fixture.activityId}/timeslots?Date=${day}` }),
+    },
+    {
+      name: 'POST /api/v2/shop/{Slug}/holds (2 places, each request on the next timeslot)',
+      status: 201,
+      request: (n) => {
+        const slot = fixture.slots[n % fixture.slots.length]!;
+        return {
+          method: 'POST',
+          path: `${base}/holds`,
+          body: JSON.stringify({ ActivityID: fixture.activityId, Date: slot.date, Time: slot.time, Participants: 2 }),
+        };
+      },
+    },
+    {
+      name: 'POST /api/v2/shop/{Slug}/holds/{Token}/confirm (Book: confirmed, order.completed, confirmation e-mail queued)',
+      status: 200,
+      stock: (count) => stockHolds(ctx, fixture, count),
+      request: (n, stock) => ({ method: 'POST', path: `${base}/holds/${stock[n] ?? stock.at(-1)}/confirm`, body: JSON.stringify({ Customer: customer }) }),
+    },
+  ];
+  const rows: Row[] = [];
+  const problems: string[] = [];
+  try {
+    for (const shop of cases) {
+      ctx.log(`booking page API: ${shop.name}`);
+      const figures = await measureShopCase(ctx, urls, shop, roundSec);
+      ensureRunning(ours.proc, ceiling.proc);
+      rows.push(...figures.rows);
+      problems.push(...figures.problems);
+    }
+  } finally {
+    await ours.proc.stop();
+    await ceiling.proc.stop();
+  }
+  return { rows, problems, fixture };
+}
+
 export async function bookingPageSection(ctx: BenchContext): Promise<Section> {
   const distDir = path.join(ctx.root, 'apps', 'booking-page', 'dist');
   const js = measureJavaScript(distDir);
@@ -105,12 +295,17 @@ export async function bookingPageSection(ctx: BenchContext): Promise<Section> {
     metric: '/book/{Slug} at 390 px: the activities listed, median / worst (ms, for comparison)',
     ours: `${fmt.ms(percentile(listed, 50))} / ${fmt.ms(listed.at(-1)!)}`,
   });
+  const shop = await shopApiRows(ctx);
+  rows.push(...shop.rows);
+  if (shop.problems.length > 0)
+    rows.push({ metric: 'Booking page API: every answer as expected', ours: shop.problems.join('; '), target: 'none unexpected', pass: false });
   return {
     title: 'Booking page (issue 37)',
     rows,
     method: [
       `JavaScript: the scripts and \`modulepreload\` links of apps/booking-page/dist/index.html as \`npm run build\` makes it (${js.files.map((f) => `${f.file} ${(f.raw / 1024).toFixed(1)} KiB raw`).join(', ')}), gzipped with node:zlib at level 9; the partner API sends them gzipped.`,
       `First contentful paint: Debian's Chromium (${CHROMIUM}, headless, --no-sandbox) driven by playwright-core at 390x844 (mobile, touch) on this machine; the partner API (its esbuild bundle under plain node, BOOKING_PAGE_DIR ${path.relative(ctx.root, distDir)}) over an account whose page is on, with one activity. Each load opens a fresh browser context (empty cache) and goes to /book/${account.slug}; FCP is the Performance API's \`first-contentful-paint\` entry. One unmeasured load first, then ${COLD_LOADS} measured; the median is judged, the worst shown. "Listed" is when the activity's link was found, after the shop API answered the page.`,
+      `The page's API: ours is the partner API's bundle (its own process partner-api-shop, the per-address rate limits at their defaults); the ceiling is bench/ceilings/shop-ceiling.ts, a bare Express 5 app calling the same functions (listShopTimeslots, createShopHold, confirmShopHold) for the page it loaded at start. Every request comes from an address of its own (X-Forwarded-For 10.x.y.z through the loopback, as from the gateway): the limits of a customer's address apply as to real traffic. An activity of 1,440 timeslots (90 days of 16, capacity 1,000,000); holds go to the next timeslot in turn; Book confirms holds made in the database before each run (with their tokens' hashes), with a customer and no answers, so each also writes its order.completed event and its confirmation e-mail row. ${THROUGHPUT_ROUNDS} rounds of autocannon (${ctx.connections} connections, ${Math.max(2, Math.round(ctx.durationSec / 2))} s measured after a warm-up), alternating which side goes first; the round with the median ratio reported.`,
     ],
   };
 }

@@ -1,5 +1,6 @@
 // The owner's booking page settings through HTTP: a slug another account has is a 409, a slug the page's own files
-// use under /book/ is a 422, and neither changes anything; each change is audited with the members that changed.
+// use under /book/ is a 422, and neither changes anything; each change is audited with the members that changed; the
+// minutes a customer's places and a waitlist offer are held are the owner's to choose.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, PROBLEM_BASE, signedIn, useOperatorApi, type Operator, type SessionClient } from './support.js';
 
@@ -106,5 +107,27 @@ describe('the audit of the settings', () => {
     expect(off.status).toBe(200);
     const last = (await auditOf(operator.account.id)).at(-1);
     expect(last.changes).toEqual({ Enabled: { From: true, To: false } });
+  });
+});
+
+describe('the hold times', () => {
+  it('default to 10 and 30 minutes, are saved within their bounds (nothing saved outside them) and audited', async () => {
+    const current = await owner.send('GET', '/api/v2/operator/booking-page');
+    expect(current.body).toMatchObject({ HoldMinutes: 10, WaitlistOfferMinutes: 30 });
+    for (const body of [{ HoldMinutes: 4 }, { HoldMinutes: 61 }, { WaitlistOfferMinutes: 1441 }, { HoldMinutes: 12.5 }]) {
+      const refused = await owner.send('PATCH', '/api/v2/operator/booking-page', body);
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors).toEqual([expect.objectContaining({ field: Object.keys(body)[0] })]);
+    }
+    const saved = await owner.send('PATCH', '/api/v2/operator/booking-page', { HoldMinutes: 15, WaitlistOfferMinutes: 90 });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ HoldMinutes: 15, WaitlistOfferMinutes: 90 });
+    const { rows } = await db.pool.query(`SELECT hold_minutes, waitlist_offer_minutes FROM booking_pages WHERE account_id = $1`, [operator.account.id]);
+    expect(rows[0]).toEqual({ hold_minutes: 15, waitlist_offer_minutes: 90 });
+    expect((await otherOwner.send('GET', '/api/v2/operator/booking-page')).body).toMatchObject({ HoldMinutes: 10, WaitlistOfferMinutes: 30 });
+    const audit = await db.pool.query(`SELECT changes FROM audit_entries WHERE account_id = $1 AND action = 'booking_page.updated' ORDER BY id DESC LIMIT 1`, [
+      operator.account.id,
+    ]);
+    expect(audit.rows[0].changes).toEqual({ HoldMinutes: { From: 10, To: 15 }, WaitlistOfferMinutes: { From: 30, To: 90 } });
   });
 });

@@ -14,6 +14,7 @@ export interface BookingPage {
   terms: string;
   locale: string;
   holdMinutes: number;
+  waitlistOfferMinutes: number;
 }
 
 export interface BookingPageChanges {
@@ -24,6 +25,7 @@ export interface BookingPageChanges {
   terms?: string | undefined;
   locale?: string | undefined;
   holdMinutes?: number | undefined;
+  waitlistOfferMinutes?: number | undefined;
 }
 
 interface PageRow {
@@ -37,6 +39,7 @@ interface PageRow {
   terms: string | null;
   locale: string | null;
   hold_minutes: number | null;
+  waitlist_offer_minutes: number | null;
 }
 
 // An account without a row has the table's defaults, and its page is off.
@@ -51,9 +54,10 @@ const toPage = (r: PageRow): BookingPage => ({
   terms: r.terms ?? '',
   locale: r.locale ?? 'en-GB',
   holdMinutes: r.hold_minutes ?? 10,
+  waitlistOfferMinutes: r.waitlist_offer_minutes ?? 30,
 });
 
-const PAGE_COLUMNS = `a.id AS account_id, a.name AS account_name, a.time_zone, p.enabled, p.slug, p.embed_origins, p.note, p.terms, p.locale, p.hold_minutes`;
+const PAGE_COLUMNS = `a.id AS account_id, a.name AS account_name, a.time_zone, p.enabled, p.slug, p.embed_origins, p.note, p.terms, p.locale, p.hold_minutes, p.waitlist_offer_minutes`;
 
 /** The enabled page with this slug, whoever's it is; null for an unknown slug or a page that is off. */
 export async function findEnabledBookingPage(db: Db, slug: string): Promise<BookingPage | null> {
@@ -94,7 +98,7 @@ export async function saveBookingPage(db: Db, accountId: string, changes: Bookin
       text: `UPDATE booking_pages AS p SET
                enabled = coalesce($2, p.enabled), slug = coalesce($3, p.slug), embed_origins = coalesce($4, p.embed_origins),
                note = coalesce($5, p.note), terms = coalesce($6, p.terms), locale = coalesce($7, p.locale),
-               hold_minutes = coalesce($8, p.hold_minutes), updated_at = now()
+               hold_minutes = coalesce($8, p.hold_minutes), waitlist_offer_minutes = coalesce($9, p.waitlist_offer_minutes), updated_at = now()
              WHERE account_id = $1
              RETURNING account_id`,
       values: [
@@ -106,6 +110,7 @@ export async function saveBookingPage(db: Db, accountId: string, changes: Bookin
         changes.terms ?? null,
         changes.locale ?? null,
         changes.holdMinutes ?? null,
+        changes.waitlistOfferMinutes ?? null,
       ],
     });
     if (!rows[0]) throw new Error(`no account ${accountId}`);

@@ -8,6 +8,8 @@ export interface BookingPageSettings {
   note: string;
   terms: string;
   locale: string;
+  holdMinutes: number;
+  waitlistOfferMinutes: number;
 }
 
 /**
@@ -29,6 +31,8 @@ export function toOperatorBookingPage(page: BookingPageSettings): OperatorBookin
     Note: page.note,
     Terms: page.terms,
     Locale: page.locale,
+    HoldMinutes: page.holdMinutes,
+    WaitlistOfferMinutes: page.waitlistOfferMinutes,
     Path: page.slug ? bookingPagePath(page.slug) : null,
   };
 }

@@ -24,6 +24,8 @@ export async function updateOperatorBookingPage(
       note: changes.Note,
       terms: changes.Terms,
       locale: changes.Locale,
+      holdMinutes: changes.HoldMinutes,
+      waitlistOfferMinutes: changes.WaitlistOfferMinutes,
     });
     if (saved === 'slug-taken') throw new DomainError('slug-taken', `The slug ${changes.Slug ?? ''} belongs to another booking page: choose another.`);
     if (saved === 'no-slug') throw new ValidationError([{ field: 'Slug', message: 'Slug is required to turn the booking page on.' }]);

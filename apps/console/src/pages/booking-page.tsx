@@ -79,6 +79,8 @@ function Settings({ page }: { page: OperatorBookingPage }) {
   const [note, setNote] = useState(page.Note);
   const [terms, setTerms] = useState(page.Terms);
   const [locale, setLocale] = useState(page.Locale);
+  const [holdMinutes, setHoldMinutes] = useState(String(page.HoldMinutes));
+  const [offerMinutes, setOfferMinutes] = useState(String(page.WaitlistOfferMinutes));
   useEffect(() => {
     setEnabled(page.Enabled);
     setSlug(page.Slug ?? '');
@@ -86,6 +88,8 @@ function Settings({ page }: { page: OperatorBookingPage }) {
     setNote(page.Note);
     setTerms(page.Terms);
     setLocale(page.Locale);
+    setHoldMinutes(String(page.HoldMinutes));
+    setOfferMinutes(String(page.WaitlistOfferMinutes));
   }, [page]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -99,6 +103,8 @@ function Settings({ page }: { page: OperatorBookingPage }) {
       Note: note,
       Terms: terms,
       Locale: locale.trim(),
+      HoldMinutes: Number(holdMinutes),
+      WaitlistOfferMinutes: Number(offerMinutes),
     });
   };
   const url = pageUrl(page);
@@ -145,6 +151,38 @@ function Settings({ page }: { page: OperatorBookingPage }) {
         </label>
         <p id="locale-hint" className="muted">
           A locale such as en-GB, pt-PT or de-DE.
+        </p>
+        <label>
+          Minutes places are held while a customer books
+          <input
+            name="HoldMinutes"
+            type="number"
+            min={5}
+            max={60}
+            required
+            value={holdMinutes}
+            onChange={(e) => setHoldMinutes(e.target.value)}
+            aria-describedby="hold-hint"
+          />
+        </label>
+        <p id="hold-hint" className="muted">
+          From 5 to 60. A form left unfinished frees its places after this time.
+        </p>
+        <label>
+          Minutes a waitlist offer is held
+          <input
+            name="WaitlistOfferMinutes"
+            type="number"
+            min={5}
+            max={1440}
+            required
+            value={offerMinutes}
+            onChange={(e) => setOfferMinutes(e.target.value)}
+            aria-describedby="offer-hint"
+          />
+        </label>
+        <p id="offer-hint" className="muted">
+          From 5 to 1440 (a day). Places freed for a waitlist are held this long for the customer to claim; then they go to the next.
         </p>
         {update.isError && (
           <p className="form-error" role="alert">

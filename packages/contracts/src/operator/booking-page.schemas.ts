@@ -24,12 +24,24 @@ export const bookingPageFields = {
     description: 'BCP 47 locale for prices, dates and times (en-GB).',
     'x-message': 'must be a BCP 47 locale such as en-GB.',
   },
+  HoldMinutes: {
+    type: 'integer',
+    minimum: 5,
+    maximum: 60,
+    description: "Minutes a customer's places are held while the form is filled in (default 10); an abandoned form frees them then.",
+  },
+  WaitlistOfferMinutes: {
+    type: 'integer',
+    minimum: 5,
+    maximum: 1440,
+    description: 'Minutes the places offered to a waitlist entry are held for its claim (default 30); unclaimed, they pass on to the next entry.',
+  },
 } as const;
 
 export const operatorBookingPageSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['Enabled', 'Slug', 'EmbedOrigins', 'Note', 'Terms', 'Locale', 'Path'],
+  required: ['Enabled', 'Slug', 'EmbedOrigins', 'Note', 'Terms', 'Locale', 'HoldMinutes', 'WaitlistOfferMinutes', 'Path'],
   properties: {
     Enabled: bookingPageFields.Enabled,
     Slug: { type: ['string', 'null'], description: 'Null until the owner chooses one.' },
@@ -37,6 +49,8 @@ export const operatorBookingPageSchema = {
     Note: { type: 'string' },
     Terms: { type: 'string' },
     Locale: { type: 'string' },
+    HoldMinutes: { type: 'integer' },
+    WaitlistOfferMinutes: { type: 'integer' },
     Path: { type: ['string', 'null'], description: "The page's path under the base URL (/book/{Slug}); null without a slug." },
   },
 } as const;

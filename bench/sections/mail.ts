@@ -16,8 +16,8 @@ const TARGET_SHARE = 0.7;
 const MESSAGE = {
   from: { name: 'Bench Kayaks', address: 'bookings@bench.test' },
   subject: 'Your booking BK-BENCH is confirmed: Sunset kayak on Saturday 6 June 2026',
-  text: 'Hello Ana,\n\nyour booking is confirmed.\nBooking BK-BENCH: Sunset kayak on Saturday 6 June 2026 at 18:30, 2 participant(s).\n\nBench Kayaks',
-  html: '<p>Hello Ana,</p>\n<p>your booking is confirmed.</p>\n<p>Booking BK-BENCH: Sunset kayak on Saturday 6 June 2026 at 18:30, 2 participant(s).</p>',
+  text: 'Hello Ana,\n\nyour booking is confirmed.\nBooking BK-BENCH: Sunset kayak on Saturday 6 June 2026 at 18:30, 2 participants.\n\nBench Kayaks',
+  html: '<p>Hello Ana,</p>\n<p>your booking is confirmed.</p>\n<p>Booking BK-BENCH: Sunset kayak on Saturday 6 June 2026 at 18:30, 2 participants.</p>',
 };
 
 async function bareLoop(url: string, count: number): Promise<number> {

@@ -75,7 +75,7 @@ describe('mail worker', () => {
     );
     expect(mail!.headers.subject).toBe(`Your booking ${reference} is confirmed: Sunset kayak on ${day}`);
     // 18:30 in Lisbon, as the customer reads it, in both parts.
-    expect(mail!.decoded).toContain(`Booking ${reference}: Sunset kayak on ${day} at 18:30, 2 participant(s).`);
+    expect(mail!.decoded).toContain(`Booking ${reference}: Sunset kayak on ${day} at 18:30, 2 participants.`);
     expect(mail!.decoded).toContain('<p>Hello Ana,</p>');
     await waitFor('the sent row with its event published', async () => {
       const [row] = await mailRows(db.pool, operator.accountId, 'ana@example.com');

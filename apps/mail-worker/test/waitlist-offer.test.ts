@@ -109,7 +109,7 @@ describe('waitlist offer e-mails', () => {
     expect(mail!.headers['x-booking-reference']).toBe(reference);
     expect(mail!.headers.subject).toBe(`Places for you: Sunset kayak on ${day} at 09:00`);
     expect(mail!.decoded).toContain('Hello Inês,');
-    expect(mail!.decoded).toContain(`Sunset kayak on ${day} at 09:00, 1 participant(s).`);
+    expect(mail!.decoded).toContain(`Sunset kayak on ${day} at 09:00, 1 participant.`);
     const until = formatMailTime(expiresAt, 'Europe/Lisbon', 'en-GB');
     expect(mail!.decoded).toContain(`We hold them for you until ${until.time} on ${until.date}`);
     const links = mail!.decoded.match(new RegExp(`https://book\\.example\\.test/book/${slug}/claim/[A-Za-z0-9_-]{43}`, 'g'));

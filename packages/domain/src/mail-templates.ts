@@ -20,9 +20,11 @@ export const MAIL_PLACEHOLDERS = [
   'date',
   'time',
   'participants',
+  'party',
   'previousDate',
   'previousTime',
   'previousParticipants',
+  'previousParty',
   'reason',
   'manageLink',
   'claimLink',
@@ -118,7 +120,7 @@ export function renderMail(template: MailTemplate, values: MailValues): Rendered
 }
 
 const signOff = '\n\n{{accountName}}';
-const details = 'Booking {{reference}}: {{activityName}} on {{date}} at {{time}}, {{participants}} participant(s).';
+const details = 'Booking {{reference}}: {{activityName}} on {{date}} at {{time}}, {{party}}.';
 const manageText = '{{#manageLink}}\nSee or change your booking: {{manageLink}}{{/manageLink}}';
 const manageHtml = '{{#manageLink}}<p><a href="{{manageLink}}">See or change your booking</a></p>{{/manageLink}}';
 // A cancelled booking can no longer be changed: its link only shows it.
@@ -135,13 +137,8 @@ export const DEFAULT_MAIL_TEMPLATES: Record<TemplateKind, MailTemplate> = {
   },
   change: {
     subject: 'Your booking {{reference}} has changed: {{activityName}} on {{date}}',
-    text: `Hello {{firstName}},\n\nyour booking has changed.\n${details}\n(It was {{previousDate}} at {{previousTime}}, {{previousParticipants}} participant(s).)\n${manageText}${signOff}`,
-    html: html([
-      'Hello {{firstName}},',
-      'your booking has changed.',
-      details,
-      '(It was {{previousDate}} at {{previousTime}}, {{previousParticipants}} participant(s).)',
-    ]),
+    text: `Hello {{firstName}},\n\nyour booking has changed.\n${details}\n(It was {{previousDate}} at {{previousTime}}, {{previousParty}}.)\n${manageText}${signOff}`,
+    html: html(['Hello {{firstName}},', 'your booking has changed.', details, '(It was {{previousDate}} at {{previousTime}}, {{previousParty}}.)']),
   },
   cancellation: {
     subject: 'Your booking {{reference}} is cancelled',
@@ -156,15 +153,18 @@ export const DEFAULT_MAIL_TEMPLATES: Record<TemplateKind, MailTemplate> = {
   'waitlist-offer': {
     subject: 'Places for you: {{activityName}} on {{date}} at {{time}}',
     text:
-      'Hello {{firstName}},\n\nplaces have come free on the timeslot you waited for: {{activityName}} on {{date}} at {{time}}, {{participants}} participant(s).\n' +
+      'Hello {{firstName}},\n\nplaces have come free on the timeslot you waited for: {{activityName}} on {{date}} at {{time}}, {{party}}.\n' +
       'We hold them for you until {{offerExpiresTime}} on {{offerExpiresDate}}; after that they go to the next person waiting.\n' +
       `{{#claimLink}}\nBook them here: {{claimLink}}\n{{/claimLink}}${signOff}`,
     html:
-      '<p>Hello {{firstName}},</p>\n<p>places have come free on the timeslot you waited for: {{activityName}} on {{date}} at {{time}}, {{participants}} participant(s).</p>\n' +
+      '<p>Hello {{firstName}},</p>\n<p>places have come free on the timeslot you waited for: {{activityName}} on {{date}} at {{time}}, {{party}}.</p>\n' +
       '<p>We hold them for you until {{offerExpiresTime}} on {{offerExpiresDate}}; after that they go to the next person waiting.</p>\n' +
       '{{#claimLink}}<p><a href="{{claimLink}}">Book them here</a></p>{{/claimLink}}\n<p>{{accountName}}</p>',
   },
 };
+
+/** A party in words, for the sentences of the built-in templates: "1 participant", "2 participants". */
+export const partyInWords = (participants: number): string => `${participants} participant${participants === 1 ? '' : 's'}`;
 
 /** Sample values for previews and test sends. */
 export const SAMPLE_MAIL_VALUES: MailValues = {
@@ -176,9 +176,11 @@ export const SAMPLE_MAIL_VALUES: MailValues = {
   date: 'Saturday 6 June 2026',
   time: '10:00',
   participants: '2',
+  party: '2 participants',
   previousDate: 'Friday 5 June 2026',
   previousTime: '09:00',
   previousParticipants: '3',
+  previousParty: '3 participants',
   reason: 'Storm warning',
   claimLink: 'https://example.com/book/your-page/claim/sample',
   offerExpiresDate: 'Thursday 4 June 2026',

@@ -7,9 +7,25 @@ import { saveBookingPage } from '@backbone/db';
 import type { Activity } from '@backbone/domain';
 import { createTestPartnerApp } from '@backbone/test-apps/partner-api';
 import { createTestAccount, createTestActivity, createTestTimeslot, futureDate, useTestDatabase, useTestServer } from '@backbone/testkit';
-import { cancelBooking, createBooking, offerFreedPlaces } from '@backbone/use-cases';
+import { cancelBooking, createBooking, issueMailManageToken, offerFreedPlaces } from '@backbone/use-cases';
 import { layoutProblems } from './layout.js';
 import { buildBookingPage, screenshot, useBrowser, type Width } from './support.js';
+
+/**
+ * The claim links of the offer e-mails matching `where`, as the mail worker sends them: their path with a token it
+ * mints for the held booking in place of the mark (issueMailManageToken; the outbox keeps no token).
+ */
+async function claimLinks(where: string): Promise<Array<{ path: string; reference: string }>> {
+  const { rows } = await db.pool.query<{ path: string; reference: string; account_id: string; booking_id: string }>(
+    `SELECT data->>'ClaimPath' AS path, data->>'MultiBookingID' AS reference, account_id, booking_id FROM mail_messages WHERE kind = 'waitlist-offer' AND ${where}`,
+  );
+  return Promise.all(
+    rows.map(async (r) => ({
+      reference: r.reference,
+      path: r.path.replace('{manage-token}', await issueMailManageToken(db.pool, { accountId: r.account_id, bookingId: Number(r.booking_id) })),
+    })),
+  );
+}
 
 const SLUG = 'fjord-kayaks';
 const db = useTestDatabase({ poolSize: 10 });
@@ -100,10 +116,7 @@ describe.each([
     // Places free up: the booking worker's pass offers them and writes the e-mail with the claim link.
     await cancelBooking({ pool: db.pool }, { owner: { accountId, partnerId: null }, reference }, { Reason: 'Ill' }, { kind: 'system' });
     await offerFreedPlaces({ pool: db.pool }, 100);
-    const { rows } = await db.pool.query<{ path: string }>(
-      `SELECT data->>'ClaimPath' AS path FROM mail_messages WHERE kind = 'waitlist-offer' AND to_address = $1`,
-      [email],
-    );
+    const rows = await claimLinks(`to_address = '${email}'`);
     expect(rows[0]!.path).toMatch(new RegExp(`^/book/${SLUG}/claim/[A-Za-z0-9_-]{43}$`));
 
     await page.goto(`${server.url}${rows[0]!.path}`);
@@ -139,9 +152,7 @@ it('tells a customer whose offer ended that the places went on', async () => {
   await page.getByRole('heading', { name: 'You are on the waitlist' }).waitFor();
   await cancelBooking({ pool: db.pool }, { owner: { accountId, partnerId: null }, reference }, {}, { kind: 'system' });
   await offerFreedPlaces({ pool: db.pool }, 100);
-  const { rows } = await db.pool.query<{ path: string; reference: string }>(
-    `SELECT m.data->>'ClaimPath' AS path, m.data->>'MultiBookingID' AS reference FROM mail_messages m WHERE m.kind = 'waitlist-offer' AND m.to_address = 'late@example.com'`,
-  );
+  const rows = await claimLinks(`to_address = 'late@example.com'`);
   // The offer's time runs out (the hold's expiry moved to the past: the database's clock is the one asked).
   await db.pool.query(`UPDATE bookings SET expires_at = now() - interval '1 second' WHERE reference = $1`, [rows[0]!.reference]);
   await offerFreedPlaces({ pool: db.pool }, 100);

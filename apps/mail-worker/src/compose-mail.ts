@@ -2,6 +2,7 @@
 // with the booking, its times in the account's zone and locale, and the manage link of the online booking page.
 import type { DueMail } from '@backbone/db';
 import {
+  BOOKING_TOKEN_MARK,
   bookingPagePath,
   DEFAULT_MAIL_TEMPLATES,
   formatMailTime,
@@ -14,12 +15,8 @@ import {
   type TemplateKind,
 } from '@backbone/domain';
 
-/**
- * What stands for the manage link's token in a message as rendered and stored: each message sent gets a token of its
- * own in its place (substituteManageToken), so the clear token is in the message and nowhere in the database, and a
- * retry of a stored message gets a fresh one.
- */
-export const MANAGE_TOKEN_MARK = '{manage-token}';
+/** The mark of a booking's token in a rendered message (BOOKING_TOKEN_MARK); substituteManageToken puts a fresh token in its place. */
+export const MANAGE_TOKEN_MARK = BOOKING_TOKEN_MARK;
 
 /** The channels whose customers booked through the operator itself, the ones the manage link serves. */
 const MANAGED_CHANNELS: readonly string[] = ['online', 'pos'];

@@ -163,6 +163,13 @@ export const DEFAULT_MAIL_TEMPLATES: Record<TemplateKind, MailTemplate> = {
   },
 };
 
+/**
+ * What stands for a booking's token in a message as it is written and stored (a manage link, a waitlist offer's claim
+ * link): the mail worker puts a token of its own in its place for each message it sends (only the token's SHA-256 is
+ * kept), so the clear token is in the message and nowhere in the database.
+ */
+export const BOOKING_TOKEN_MARK = '{manage-token}';
+
 /** A party in words, for the sentences of the built-in templates: "1 participant", "2 participants". */
 export const partyInWords = (participants: number): string => `${participants} participant${participants === 1 ? '' : 's'}`;
 

@@ -1,8 +1,9 @@
 // The waitlist of full timeslots: joining (the booking page, or staff for a caller), the offers of freed places, and
 // staff's remove, offer and book by hand. An offer is an ordinary hold (createBooking: the same conditional capacity
 // update as every booking, so offers and bookings race for places under one rule and nothing is oversold) made in one
-// transaction with the entry's move to `offered`, the customer's token to the hold (stored hashed; the claim link
-// carries it) and the offer e-mail's row in the mail outbox. The mail worker sends it and publishes waitlist.notified.
+// transaction with the entry's move to `offered` and the offer e-mail's row in the mail outbox. The mail worker mints
+// the hold's token as it sends the e-mail (only its hash kept; the claim link carries it) and publishes
+// waitlist.notified.
 import { randomUUID } from 'node:crypto';
 import type {
   AddWaitlistEntryRequest,
@@ -20,7 +21,6 @@ import {
   findWaitlistEntryOfBooking,
   findWaitlistOfferSettings,
   findWaitlistTimeslotById,
-  insertBookingToken,
   insertWaitlistOfferMail,
   joinWaitlist,
   listTimeslotsWithRoomForWaitlist,
@@ -36,6 +36,7 @@ import {
 } from '@backbone/db';
 import {
   assertMayJoin,
+  BOOKING_TOKEN_MARK,
   decideRelease,
   decideWaitlistAction,
   DomainError,
@@ -130,7 +131,6 @@ const lostRace = (entry: WaitlistEntryRecord) =>
  */
 async function makeOffer(deps: WaitlistDeps, entry: WaitlistEntryRecord): Promise<void> {
   const settings = await findWaitlistOfferSettings(deps.pool, entry.accountId);
-  const token = newBookingToken();
   await createBooking(
     deps,
     {
@@ -158,15 +158,6 @@ async function makeOffer(deps: WaitlistDeps, entry: WaitlistEntryRecord): Promis
           offerExpiresAt: expiresAt,
         });
         if (!moved) throw lostRace(entry);
-        // The hold's token, as the booking page's holds have one; the address is the entry's own, so no customer's
-        // limit of live holds counts it.
-        await insertBookingToken(tx, {
-          accountId: entry.accountId,
-          reference: booking.Reference,
-          tokenHash: hashBookingToken(token),
-          clientAddress: `waitlist:${entry.id}`,
-          maxLiveHolds: 1,
-        });
         await insertWaitlistOfferMail(tx, {
           accountId: entry.accountId,
           bookingReference: booking.Reference,
@@ -176,8 +167,9 @@ async function makeOffer(deps: WaitlistDeps, entry: WaitlistEntryRecord): Promis
             MultiBookingID: booking.Reference,
             // The waitlist.notified event's id, fixed here so that a publish repeated after a crash meters once.
             NotifiedEventID: randomUUID(),
-            // The link carries the token in clear: the message is its only other copy (null without an enabled page).
-            ClaimPath: settings.slug ? `/book/${settings.slug}/claim/${token}` : null,
+            // The token's mark: the mail worker mints the hold's token when it sends the offer (only its hash kept), so
+            // the clear token is in the message alone. Null without an enabled page.
+            ClaimPath: settings.slug ? `/book/${settings.slug}/claim/${BOOKING_TOKEN_MARK}` : null,
             OfferExpiresAt: expiresAt.toISOString(),
             Participants: entry.participants,
           },

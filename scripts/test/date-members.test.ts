@@ -139,6 +139,18 @@ const CALLS: Record<string, (dates: Record<string, string>) => Call> = {
     path: `/api/v2/shop/${SLUG}/holds`,
     body: { ActivityID: activityId, Date: d.Date ?? day, Time: '10:00', Participants: 1 },
   }),
+  joinShopWaitlist: (d) => ({
+    server: () => partnerApi.url,
+    method: 'POST',
+    path: `/api/v2/shop/${SLUG}/waitlist`,
+    body: {
+      ActivityID: activityId,
+      Date: d.Date ?? day,
+      Time: '10:00',
+      Participants: 1,
+      Customer: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+442079460958' },
+    },
+  }),
   moveShopBooking: (d) => ({
     server: () => partnerApi.url,
     method: 'POST',

@@ -1,6 +1,7 @@
 // A booking's history in the panel, oldest first: what happened, when, who (the partner and its key, the operator
 // user, or the system) and why.
 import type { listOperatorBookingHistoryOperation, ResultOf } from '@backbone/contracts/browser';
+import { useAccountTime } from '../api/account-time.js';
 import { useBookingHistory } from '../api/bookings.hooks.js';
 import { changeSummary } from './change-summary.js';
 import { ErrorState, Loading } from './states.js';
@@ -15,6 +16,7 @@ function who(actor: HistoryItem['Actor']): string {
 
 export function BookingHistory({ reference }: { reference: string }) {
   const history = useBookingHistory(reference);
+  const clock = useAccountTime();
   return (
     <section aria-label="History">
       <h3>History</h3>
@@ -24,7 +26,10 @@ export function BookingHistory({ reference }: { reference: string }) {
         <ol className="history">
           {history.data.Items.map((item, i) => (
             <li key={i} data-action={item.Action}>
-              <span className="history-what">{item.Action}</span> <span className="muted">{new Date(item.At).toLocaleString()}</span>
+              <span className="history-what">{item.Action}</span>{' '}
+              <time className="muted" dateTime={item.At}>
+                {clock.dateTime(item.At)}
+              </time>
               <span className="history-who">{who(item.Actor)}</span>
               {item.Reason && <span className="history-reason">“{item.Reason}”</span>}
               {changeSummary(item.Changes) && <span className="history-changes muted">{changeSummary(item.Changes)}</span>}

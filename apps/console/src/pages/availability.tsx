@@ -4,7 +4,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import type { OperatorTimeslot } from '@backbone/contracts/browser';
-import { addDays, today, weekdayLabel } from '../api/dates.js';
+import { useAccountTime } from '../api/account-time.js';
+import { addDays, weekdayLabel } from '../api/dates.js';
 import { useActivities } from '../api/activities.hooks.js';
 import { useTimeslotChange, useTimeslots } from '../api/availability.hooks.js';
 import { useMay } from '../api/session.hooks.js';
@@ -108,8 +109,9 @@ export function AvailabilityPage() {
   const may = useMay();
   const activityId = state.ActivityID ?? activities.data?.[0]?.ActivityID;
   const activity = activities.data?.find((a) => a.ActivityID === activityId);
-  // Seven days from the one asked for, today's by default: the page opens on today, not on a week half gone.
-  const week = state.Week ?? today();
+  // Seven days from the one asked for, today's by default: the page opens on the account's today, not on a week half gone.
+  const clock = useAccountTime();
+  const week = state.Week ?? clock.today();
   const days = Array.from({ length: 7 }, (_, i) => addDays(week, i));
   const timeslots = useTimeslots(activityId, days[0]!, days[6]!);
   return (

@@ -10,6 +10,7 @@ import {
   type BookingListQuery,
   type OperatorBooking,
 } from '@backbone/contracts/browser';
+import { useAccountTime } from '../api/account-time.js';
 import { operationUrl } from '../api/client.js';
 import { formatMoney } from '../api/money.js';
 import { BookingActions } from '../components/booking-actions.js';
@@ -52,6 +53,7 @@ function FileAnswer({ file }: { file: NonNullable<BookingAnswers['Answers'][numb
 
 function BookingDetail({ reference, onClose }: { reference: string; onClose: () => void }) {
   const booking = useBooking(reference);
+  const clock = useAccountTime();
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => event.key === 'Escape' && onClose();
     window.addEventListener('keydown', onKey);
@@ -105,13 +107,13 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
               </span>
             </dd>
             <dt>Checked in</dt>
-            <dd data-checked-in={booking.data.CheckedInAt ?? ''}>
-              {booking.data.CheckedInAt ? new Date(booking.data.CheckedInAt).toLocaleString() : 'Not yet'}
-            </dd>
+            <dd data-checked-in={booking.data.CheckedInAt ?? ''}>{booking.data.CheckedInAt ? clock.dateTime(booking.data.CheckedInAt) : 'Not yet'}</dd>
             <dt>Note</dt>
             <dd className="note">{booking.data.Note ?? '—'}</dd>
             <dt>Booked at</dt>
-            <dd>{new Date(booking.data.CreatedAt).toLocaleString()}</dd>
+            <dd>
+              <time dateTime={booking.data.CreatedAt}>{clock.dateTime(booking.data.CreatedAt)}</time>
+            </dd>
           </dl>
           <BookingActions booking={booking.data} />
           <h3>Answers</h3>

@@ -5,7 +5,8 @@ import { useEffect, useRef } from 'react';
 import type { ResultOf } from '@backbone/contracts/browser';
 import type { getOperatorManifestOperation } from '@backbone/contracts/browser';
 import { Link } from 'wouter';
-import { addDays, today, weekdayLabel } from '../api/dates.js';
+import { useAccountTime } from '../api/account-time.js';
+import { addDays, weekdayLabel } from '../api/dates.js';
 import { useActivities } from '../api/activities.hooks.js';
 import { useBookingAction, useManifest } from '../api/bookings.hooks.js';
 import { useMay } from '../api/session.hooks.js';
@@ -20,10 +21,10 @@ type ManifestSlot = Manifest['Timeslots'][number];
 type ManifestBooking = ManifestSlot['Bookings'][number];
 
 const URL_STATE = ['Date', 'ActivityID'] as const;
-const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 
 function CheckIn({ booking }: { booking: ManifestBooking }) {
   const may = useMay();
+  const clock = useAccountTime();
   const action = useBookingAction(booking.Reference);
   const name = customerName(booking.Customer);
   // Check in and Undo are different buttons: the one that appears takes the focus from the one that was pressed.
@@ -45,7 +46,7 @@ function CheckIn({ booking }: { booking: ManifestBooking }) {
         <span className="tick" aria-hidden="true">
           ✓
         </span>{' '}
-        {time.format(new Date(booking.CheckedInAt))}
+        <time dateTime={booking.CheckedInAt}>{clock.time(booking.CheckedInAt)}</time>
         {may('undoOperatorCheckIn') && (
           <button
             ref={button}
@@ -149,7 +150,8 @@ function SlotTable({ slot }: { slot: ManifestSlot }) {
 
 export function ManifestPage() {
   const [state, setState] = useUrlState(URL_STATE);
-  const date = state.Date ?? today();
+  const clock = useAccountTime();
+  const date = state.Date ?? clock.today();
   const activities = useActivities();
   const manifest = useManifest({ Date: date, ActivityID: state.ActivityID });
   const activityName = activities.data?.find((a) => a.ActivityID === state.ActivityID)?.Name;

@@ -4,7 +4,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { CustomerInputs } from '../components/customer-inputs.js';
 import { Link } from 'wouter';
-import { today } from '../api/dates.js';
+import { useAccountTime } from '../api/account-time.js';
 import { ApiProblem } from '../api/client.js';
 import { formatMoney } from '../api/money.js';
 import { useActivities } from '../api/activities.hooks.js';
@@ -21,7 +21,8 @@ export function NewSalePage() {
   const [state, setState] = useUrlState(URL_STATE);
   const activities = useActivities();
   const activityId = state.ActivityID ?? activities.data?.[0]?.ActivityID;
-  const date = state.Date ?? today();
+  const clock = useAccountTime();
+  const date = state.Date ?? clock.today();
   const timeslots = useTimeslots(activityId, date, date);
   const sale = useCreateSale();
   const [form, setForm] = useState(EMPTY_FORM);

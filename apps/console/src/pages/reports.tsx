@@ -2,7 +2,8 @@
 // by partner and by activity, with the cancelled ones apart. Every figure is the API's; currencies are never added up.
 import { useState, type FormEvent } from 'react';
 import type { getOperatorSalesReportOperation, ResultOf } from '@backbone/contracts/browser';
-import { addDays, today } from '../api/dates.js';
+import { useAccountTime } from '../api/account-time.js';
+import { addDays } from '../api/dates.js';
 import { useSalesReport } from '../api/reports.hooks.js';
 import { formatMoney } from '../api/money.js';
 import { useUrlState } from '../api/url-state.js';
@@ -97,8 +98,9 @@ function CurrencyReport({ sales }: { sales: CurrencySales }) {
 
 export function ReportsPage() {
   const [state, setState] = useUrlState(URL_STATE);
-  const from = state.From ?? addDays(today(), -29);
-  const to = state.To ?? today();
+  const today = useAccountTime().today();
+  const from = state.From ?? addDays(today, -29);
+  const to = state.To ?? today;
   const report = useSalesReport({ From: from, To: to });
   const [draft, setDraft] = useState({ From: from, To: to });
   const apply = (event: FormEvent) => {

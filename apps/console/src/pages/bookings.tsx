@@ -1,18 +1,11 @@
 // Bookings of every channel: filters, keyset paging and the open booking live in the URL; the first page is polled so
 // that new bookings (a partner's included) appear without a reload; CSV export of the same filters.
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
-import {
-  BOOKING_CHANNELS,
-  BOOKING_STATUSES,
-  downloadOperatorFileOperation,
-  exportOperatorBookingsOperation,
-  type BookingDetail as BookingAnswers,
-  type BookingListQuery,
-  type OperatorBooking,
-} from '@backbone/contracts/browser';
+import { BOOKING_CHANNELS, BOOKING_STATUSES, exportOperatorBookingsOperation, type BookingListQuery, type OperatorBooking } from '@backbone/contracts/browser';
 import { useAccountTime } from '../api/account-time.js';
 import { operationUrl } from '../api/client.js';
 import { formatMoney } from '../api/money.js';
+import { AnswerValue } from '../components/answer-value.js';
 import { BookingActions } from '../components/booking-actions.js';
 import { BookingHistory } from '../components/booking-history.js';
 import { STATUS_WORDS } from '../components/words.js';
@@ -27,28 +20,6 @@ const URL_STATE = [...FILTERS, 'Cursor', 'Open'] as const;
 
 function ChannelBadge({ channel }: { channel: OperatorBooking['Channel'] }) {
   return <span className={`badge badge-${channel}`}>{channel}</span>;
-}
-
-const FILE_KINDS: Record<string, string> = { 'application/pdf': 'PDF', 'image/jpeg': 'JPEG', 'image/png': 'PNG', 'image/webp': 'WebP' };
-
-function fileSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-/** A file a partner uploaded for an answer: its name, type and size, and a download (served as an attachment). */
-function FileAnswer({ file }: { file: NonNullable<BookingAnswers['Answers'][number]['File']> }) {
-  return (
-    <span className="file-answer">
-      <a href={operationUrl(downloadOperatorFileOperation, { params: { FileID: file.FileID } })} download={file.Name}>
-        {file.Name}
-      </a>{' '}
-      <span className="file-meta">
-        ({FILE_KINDS[file.ContentType] ?? file.ContentType}, {fileSize(file.Size)})
-      </span>
-    </span>
-  );
 }
 
 function BookingDetail({ reference, onClose }: { reference: string; onClose: () => void }) {
@@ -127,7 +98,9 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
                     {a.Question}
                     {a.Participant !== null ? ` (participant ${a.Participant})` : ''}
                   </dt>
-                  <dd>{a.File ? <FileAnswer file={a.File} /> : Array.isArray(a.Value) ? a.Value.join(', ') : String(a.Value)}</dd>
+                  <dd>
+                    <AnswerValue answer={a} />
+                  </dd>
                 </div>
               ))}
             </dl>

@@ -1,7 +1,10 @@
-// Waiver answers at the desk in Chromium at 1280 and 390 px (issue 39.4, 39.17): an http(s) URL answer is a link that
-// opens apart (rel="noopener noreferrer"), any other scheme or markup stays text.
+// Waiver answers at the desk in Chromium at 1280 and 390 px (issue 39.4, 39.13, 39.17): an http(s) URL answer is a link
+// that opens apart (rel="noopener noreferrer"), any other scheme or markup stays text; the sale form asks the
+// activity's waiver questions (every type, per participant where asked) and takes a walk-in without an e-mail address,
+// and the manifest then says the waivers are complete.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestQuestion, request } from '@backbone/testkit';
+import { createTestActivity } from '@backbone/testkit';
 import { createConsoleOperator, createSlot, layoutProblems, screenshot, signIn, useConsole, type ConsoleOperator } from './support.js';
 
 const { db, operatorApi, partnerApi, browser } = useConsole();
@@ -60,6 +63,82 @@ describe('console: answers that are web addresses', () => {
       expect(await page.title()).not.toBe('1');
       expect(await layoutProblems(page)).toEqual([]);
       await screenshot(page, 'answer-links');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('E-mail').waitFor();
+    }
+  });
+});
+
+describe('console: waivers and walk-ins at the desk', () => {
+  it('sells with the waiver filled in at the desk and without an e-mail address; the manifest says the waivers are complete', async () => {
+    const activity = await createTestActivity(db.pool, operator.account.id, {
+      name: 'Canyoning with a very long name for the desk',
+      timeZone: 'Europe/Lisbon',
+      maxParticipants: 6,
+    });
+    await createSlot(db.pool, activity, date, '11:00', 6);
+    const ask = (question: string, type: string, extra: Record<string, unknown> = {}) =>
+      createTestQuestion(db.pool, activity, { question, type: type as never, required: true, ...extra });
+    await ask('I accept the risks described in the briefing, including cold water and slippery rocks', 'checkbox');
+    await ask('Emergency contact', 'text');
+    await ask('Wetsuit size', 'select', { options: ['S', 'M', 'L'] });
+    await ask('Dietary needs', 'multiselect', { options: ['Vegetarian', 'Gluten-free'], required: false });
+    await ask('Date of birth', 'date', { perParticipant: true });
+    await ask('Swimming level', 'number', { required: false });
+    await ask('Signature', 'signature');
+    await ask('Medical certificate', 'file', { required: false });
+    for (const page of [browser.desktop, browser.phone]) {
+      await signIn(page, operatorApi.url, operator.staffEmail);
+      await page.goto(`${operatorApi.url}/console/sale?ActivityID=${activity.activityId}&Date=${date}&Time=11:00`);
+      const form = page.getByRole('form', { name: 'Point-of-sale sale' });
+      await form.getByLabel('Timeslot').locator('option[value="11:00"]').waitFor({ state: 'attached' });
+      await form.getByLabel('Participants').fill('2');
+      const waiver = form.getByRole('group', { name: 'Waiver' });
+      await waiver.getByLabel('Date of birth (participant 2)').waitFor();
+      await form.getByLabel('First name').fill('Walk');
+      await form.getByLabel('Last name').fill('In');
+      expect(await form.getByLabel(/^E-mail/).getAttribute('required')).toBeNull();
+      await waiver.getByLabel(/I accept the risks/).check();
+      await waiver.getByLabel('Emergency contact').fill('Rui +351 912 345 678');
+      await waiver.getByLabel('Wetsuit size').selectOption('M');
+      await waiver.getByLabel('Vegetarian').check();
+      await waiver.getByLabel('Date of birth (participant 1)').fill('1990-04-01');
+      await waiver.getByLabel('Date of birth (participant 2)').fill('2012-09-30');
+      await waiver.getByLabel(/Swimming level/).fill('3');
+      await waiver.getByLabel(/Signature/).fill('Walk In');
+      await waiver.getByLabel(/Medical certificate/).fill('https://drive.example.com/certificates/walk-in.pdf');
+      expect(await layoutProblems(page)).toEqual([]);
+      await screenshot(page, 'sale-waiver');
+      await form.getByRole('button', { name: 'Sell' }).click();
+      const sold = page.getByRole('status').filter({ hasText: 'Sold' });
+      await sold.waitFor();
+      const reference = (await sold.getByRole('link').textContent())!;
+      // The form is empty again for the next guest, answers included.
+      expect(await waiver.getByLabel('Emergency contact').inputValue()).toBe('');
+      const { rows } = await db.pool.query(
+        `SELECT customer, (SELECT count(*) FROM mail_messages m WHERE m.booking_id = b.id)::int AS mails FROM bookings b WHERE reference = $1`,
+        [reference],
+      );
+      expect(rows[0]).toEqual({ customer: { FirstName: 'Walk', LastName: 'In', Phone: null }, mails: 0 });
+      await page.goto(`${operatorApi.url}/console/bookings?Open=${reference}`);
+      const panel = page.getByRole('complementary', { name: `Booking ${reference}` });
+      await panel.locator('.answer').first().waitFor();
+      const answers = await panel.locator('.answer').allTextContents();
+      expect(answers).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining('Yes'),
+          'Emergency contactRui +351 912 345 678',
+          'Wetsuit sizeM',
+          'Dietary needsVegetarian',
+          'Date of birth (participant 1)1990-04-01',
+          'Date of birth (participant 2)2012-09-30',
+          'Swimming level3',
+          'SignatureWalk In',
+          'Medical certificatehttps://drive.example.com/certificates/walk-in.pdf',
+        ]),
+      );
+      await page.goto(`${operatorApi.url}/console/manifest?Date=${date}&ActivityID=${activity.activityId}`);
+      expect(await page.locator(`tr[data-reference="${reference}"] td[data-label="Waivers"]`).textContent()).toBe('waivers complete');
     }
   });
 });

@@ -100,7 +100,8 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
         Participants
         <input type="number" name="Participants" min={1} required value={draft.Participants} onChange={field('Participants')} />
       </label>
-      <CustomerInputs values={draft} field={field} />
+      {/* The API removes no address: one the booking has stays required, one it lacks may be added. */}
+      <CustomerInputs values={draft} field={field} emailRequired={booking.Customer.Email !== undefined} />
       <label>
         Note
         <textarea name="Note" rows={3} maxLength={2000} value={draft.Note} onChange={field('Note')} />

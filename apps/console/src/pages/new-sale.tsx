@@ -1,18 +1,20 @@
 // New sale at the point of sale: activity, date, timeslot (with the places left), participants and the customer.
 // The API decides: a full or closed timeslot comes back as a 409 whose detail is shown as it is. The total is shown
-// before selling; after "Sold" the customer is cleared so that the next click cannot sell to them again.
+// before selling; the activity's waiver questions are filled in with the guest (the e-mail is optional: a walk-in may
+// give none, and then gets no e-mail); after "Sold" the customer and the answers are cleared so that the next click cannot sell to them again.
 import { useRef, useState, type FormEvent } from 'react';
 import { CustomerInputs } from '../components/customer-inputs.js';
 import { Link } from 'wouter';
 import { useAccountTime } from '../api/account-time.js';
 import { ApiProblem } from '../api/client.js';
 import { formatMoney } from '../api/money.js';
-import { useActivities } from '../api/activities.hooks.js';
+import { useActivities, useQuestions } from '../api/activities.hooks.js';
 import { useTimeslots } from '../api/availability.hooks.js';
 import { useCreateSale } from '../api/bookings.hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { ActivityPicker } from '../components/activity-picker.js';
 import { Empty, ErrorState, FieldError, Loading, problemDetail } from '../components/states.js';
+import { waiverAnswers, WaiverInputs, type WaiverDraft } from '../components/waiver-inputs.js';
 
 const URL_STATE = ['ActivityID', 'Date', 'Time'] as const;
 const EMPTY_FORM = { Participants: '1', FirstName: '', LastName: '', Email: '', Phone: '', PaymentReference: '' };
@@ -26,6 +28,8 @@ export function NewSalePage() {
   const timeslots = useTimeslots(activityId, date, date);
   const sale = useCreateSale();
   const [form, setForm] = useState(EMPTY_FORM);
+  const questions = useQuestions(activityId);
+  const [waiver, setWaiver] = useState<WaiverDraft>({});
   // One Idempotency-Key per attempt: a second submit of the same attempt (a double click, a retry after a lost
   // answer) is the same sale to the API. The in-flight ref also stops a second submit before React disables the button.
   const attemptKey = useRef<string | null>(null);
@@ -60,7 +64,14 @@ export function NewSalePage() {
           Date: date,
           Time: time,
           Participants: Number(form.Participants),
-          Customer: { FirstName: form.FirstName, LastName: form.LastName, Email: form.Email, ...(form.Phone ? { Phone: form.Phone } : {}) },
+          Customer: {
+            FirstName: form.FirstName,
+            LastName: form.LastName,
+            ...(form.Email ? { Email: form.Email } : {}),
+            ...(form.Phone ? { Phone: form.Phone } : {}),
+          },
+          // Sent only when the activity asks something: then the guest's answers are the booking's waiver.
+          ...(questions.data && questions.data.length > 0 ? { Answers: waiverAnswers(questions.data, waiver, participants) } : {}),
           ...(form.PaymentReference ? { PaymentReference: form.PaymentReference } : {}),
         },
       },
@@ -68,6 +79,7 @@ export function NewSalePage() {
         onSuccess: () => {
           attemptKey.current = null;
           setForm(EMPTY_FORM);
+          setWaiver({});
         },
         // A refused sale is corrected and sent again as a new attempt; without an answer it is the same attempt.
         onError: (error) => {
@@ -129,12 +141,24 @@ export function NewSalePage() {
             </div>
           </div>
           <div className="row">
-            <CustomerInputs values={form} field={field} />
+            <CustomerInputs values={form} field={field} emailRequired={false} />
             <label>
               Payment reference (optional)
               <input name="PaymentReference" value={form.PaymentReference} onChange={field('PaymentReference')} autoComplete="off" />
             </label>
           </div>
+          {questions.data && (
+            <WaiverInputs
+              questions={questions.data}
+              participants={participants}
+              draft={waiver}
+              onChange={(key, value) => {
+                attemptKey.current = null;
+                setWaiver({ ...waiver, [key]: value });
+              }}
+            />
+          )}
+          {questions.isError && <ErrorState error={questions.error} />}
           {timeslots.isError && <ErrorState error={timeslots.error} />}
           {sale.isError && (
             <div className="state state-error" role="alert">

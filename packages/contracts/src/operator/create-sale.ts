@@ -13,7 +13,12 @@ export const saleRequestSchema = {
   required: ['ActivityID', 'Date', 'Time', 'Participants', 'Customer'],
   properties: {
     ...saleProperties,
-    Customer: { ...saleProperties.Customer, required: ['FirstName', 'LastName', 'Email'], description: 'Who comes.' },
+    // A walk-in may give no address: the desk then sends no e-mail (the mail outbox skips a booking without one).
+    Customer: {
+      ...saleProperties.Customer,
+      required: ['FirstName', 'LastName'],
+      description: 'Who comes. Email is optional at the desk: without it no customer e-mail is sent.',
+    },
     PaymentReference: { ...saleProperties.PaymentReference, description: "The till's receipt or the card terminal's reference." },
   },
 } as const;

@@ -61,6 +61,7 @@ describe('the sales report', () => {
     expect(answer.body).toEqual({
       From: d1,
       To: d2,
+      By: 'takes_place',
       Currencies: [
         {
           Currency: 'EUR',
@@ -87,6 +88,29 @@ describe('the sales report', () => {
         },
       ],
     });
+  });
+
+  it("reads the bookings made on the days asked (By=booked, in the account's zone), whatever their timeslot's date", async () => {
+    const lisbonDay = (offsetDays: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon' }).format(new Date(Date.now() + offsetDays * 86_400_000));
+    const today = lisbonDay(0);
+    const yesterday = lisbonDay(-1);
+    const made = await book(db.pool, operator, { date: d2, time: '10:00' }, { channel: 'pos', participants: 6 });
+    // Made at 23:30 yesterday, Lisbon time: yesterday's sale, though it is today in zones east of Lisbon.
+    await db.pool.query(`UPDATE bookings SET created_at = ($2::date + time '23:30') AT TIME ZONE 'Europe/Lisbon' WHERE reference = $1`, [
+      made.Reference,
+      yesterday,
+    ]);
+    const sold = await staff.send('GET', `/api/v2/operator/reports/sales?From=${today}&To=${today}&By=booked`);
+    expect(sold.status, sold.text).toBe(200);
+    const eur = sold.body.Currencies.find((c: { Currency: string }) => c.Currency === 'EUR');
+    // Every EUR sale of the set-up was made today: the ota and pos ones of the range and the one 40 days out; the
+    // hold is no sale, the cancelled one is apart, another account's is not here.
+    expect(sold.body.By).toBe('booked');
+    expect(eur).toMatchObject({ Bookings: 3, Participants: 3 + 2 + 7, Cancelled: { Bookings: 1, Participants: 4, RevenueMinor: 18000 } });
+    const before = await staff.send('GET', `/api/v2/operator/reports/sales?From=${yesterday}&To=${yesterday}&By=booked`);
+    expect(before.body.Currencies).toEqual([expect.objectContaining({ Currency: 'EUR', Bookings: 1, Participants: 6, RevenueMinor: 6 * 4500 })]);
+    expect((await staff.send('GET', `/api/v2/operator/reports/sales?From=${today}&To=${today}&By=sold`)).status).toBe(422);
   });
 
   it('is empty for a range without bookings', async () => {

@@ -110,7 +110,7 @@ export async function bookDirect(
   operator: ConsoleOperator,
   slot: { date: string; time: string },
   channel: BookingChannel,
-  customer: { FirstName: string; LastName: string },
+  customer: { FirstName: string; LastName: string; Phone?: string },
   paymentReference: string | null = null,
 ) {
   const { value } = await createBooking(

@@ -1,7 +1,9 @@
 // The day's manifest: who is coming to each timeslot of a date (one activity or all), with one-tap check-in for the
-// guide at the door (a phone), and a print view of one table per timeslot without the navigation. The date and the
-// activity live in the URL, so Availability links to a slot's manifest.
-import { useEffect, useRef } from 'react';
+// guide at the door (a phone: targets of 44 px, the phone number a tel: link), a search over the day's guests, the
+// timeslots without bookings folded away unless asked for, and a print view of one table per timeslot that has guests,
+// without the navigation. The date, the activity, the search and the toggle live in the URL, so Availability links to
+// a slot's manifest.
+import { useEffect, useRef, useState } from 'react';
 import type { ResultOf } from '@backbone/contracts/browser';
 import type { getOperatorManifestOperation } from '@backbone/contracts/browser';
 import { Link } from 'wouter';
@@ -20,7 +22,36 @@ type Manifest = ResultOf<typeof getOperatorManifestOperation>;
 type ManifestSlot = Manifest['Timeslots'][number];
 type ManifestBooking = ManifestSlot['Bookings'][number];
 
-const URL_STATE = ['Date', 'ActivityID'] as const;
+const URL_STATE = ['Date', 'ActivityID', 'Q', 'Empty'] as const;
+
+/** A number as a tel: address (digits and a leading +), or null when nothing callable is left. */
+function telHref(phone: string): string | null {
+  const digits = phone.replace(/[^0-9+]/g, '').replace(/(?!^)\+/g, '');
+  return digits.replace('+', '').length >= 3 ? `tel:${digits}` : null;
+}
+
+/** Whether a booking matches the search: its name, reference, phone or e-mail, case and accents aside. */
+const folded = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+function matches(booking: ManifestBooking, query: string): boolean {
+  const haystack = [booking.Customer.FirstName, booking.Customer.LastName, booking.Reference, booking.Customer.Phone, booking.Customer.Email]
+    .filter(Boolean)
+    .join(' ');
+  return folded(query)
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => folded(haystack).includes(word));
+}
+
+function Phone({ phone }: { phone: string }) {
+  const href = telHref(phone);
+  return href ? (
+    <a className="phone" href={href}>
+      {phone}
+    </a>
+  ) : (
+    <span className="phone">{phone}</span>
+  );
+}
 
 function CheckIn({ booking }: { booking: ManifestBooking }) {
   const may = useMay();
@@ -78,9 +109,14 @@ function CheckIn({ booking }: { booking: ManifestBooking }) {
   );
 }
 
-function SlotTable({ slot }: { slot: ManifestSlot }) {
+function SlotTable({ slot, bookings }: { slot: ManifestSlot; bookings: readonly ManifestBooking[] }) {
   return (
-    <section className="manifest-slot card" aria-label={`${slot.Time} ${slot.ActivityName}`} data-timeslot={slot.TimeslotID}>
+    // A timeslot without guests is never printed: the print is the list at the door.
+    <section
+      className={slot.Bookings.length === 0 ? 'manifest-slot card no-print' : 'manifest-slot card'}
+      aria-label={`${slot.Time} ${slot.ActivityName}`}
+      data-timeslot={slot.TimeslotID}
+    >
       <div className="manifest-head">
         <h2>
           {slot.Time} · {slot.ActivityName}
@@ -93,6 +129,8 @@ function SlotTable({ slot }: { slot: ManifestSlot }) {
       </div>
       {slot.Bookings.length === 0 ? (
         <p className="muted">No bookings.</p>
+      ) : bookings.length === 0 ? (
+        <p className="muted">No booking matches the search.</p>
       ) : (
         <table className="table static manifest-table">
           <thead>
@@ -112,14 +150,14 @@ function SlotTable({ slot }: { slot: ManifestSlot }) {
             </tr>
           </thead>
           <tbody>
-            {slot.Bookings.map((b) => (
+            {bookings.map((b) => (
               <tr key={b.Reference} data-reference={b.Reference} className={b.CheckedInAt ? 'is-checked-in' : undefined}>
                 <td data-label="Check-in" className="check-cell">
                   <CheckIn booking={b} />
                 </td>
                 <td data-label="Customer" className="customer">
                   <strong>{customerName(b.Customer)}</strong>
-                  {b.Customer.Phone && <span className="phone">{b.Customer.Phone}</span>}
+                  {b.Customer.Phone && <Phone phone={b.Customer.Phone} />}
                 </td>
                 <td data-label="Pax" className="num">
                   {b.Participants}
@@ -155,6 +193,16 @@ export function ManifestPage() {
   const activities = useActivities();
   const manifest = useManifest({ Date: date, ActivityID: state.ActivityID });
   const activityName = activities.data?.find((a) => a.ActivityID === state.ActivityID)?.Name;
+  // The list follows the typing; the URL keeps the search for a reload or a shared link.
+  const [search, setSearch] = useState(state.Q ?? '');
+  const query = search.trim();
+  const showEmpty = state.Empty === '1';
+  const slots = manifest.data?.Timeslots ?? [];
+  const emptySlots = slots.filter((s) => s.Bookings.length === 0).length;
+  // Searching shows only the timeslots with a match; otherwise the empty ones only when asked for.
+  const shown = slots
+    .map((slot) => ({ slot, bookings: query ? slot.Bookings.filter((b) => matches(b, query)) : slot.Bookings }))
+    .filter(({ slot, bookings }) => (query ? bookings.length > 0 : showEmpty || slot.Bookings.length > 0));
   return (
     <div className="page manifest">
       <div className="page-head">
@@ -182,6 +230,29 @@ export function ManifestPage() {
             ))}
           </select>
         </label>
+        <form
+          className="grow"
+          role="search"
+          aria-label="Search the day’s guests"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setState({ Q: search.trim() || null });
+          }}
+        >
+          <label>
+            Find a guest
+            <input
+              type="search"
+              name="Q"
+              placeholder="Name, reference, phone"
+              value={search}
+              onChange={(e) => {
+                setSearch(e.target.value);
+                setState({ Q: e.target.value.trim() || null });
+              }}
+            />
+          </label>
+        </form>
         <div className="week-nav" role="group" aria-label="Day">
           <button type="button" className="secondary" onClick={() => setState({ Date: addDays(date, -1) })}>
             ← Previous day
@@ -202,7 +273,18 @@ export function ManifestPage() {
           {manifest.data.Timeslots.length === 0 ? (
             <Empty>No timeslots on this day.</Empty>
           ) : (
-            manifest.data.Timeslots.map((slot) => <SlotTable key={slot.TimeslotID} slot={slot} />)
+            <>
+              {emptySlots > 0 && (
+                <label className="check no-print">
+                  <input type="checkbox" name="Empty" checked={showEmpty} onChange={(e) => setState({ Empty: e.target.checked ? '1' : null })} /> Show the{' '}
+                  {countOf(emptySlots, 'timeslot')} without bookings
+                </label>
+              )}
+              {shown.map(({ slot, bookings }) => (
+                <SlotTable key={slot.TimeslotID} slot={slot} bookings={bookings} />
+              ))}
+              {shown.length === 0 && <Empty>{query ? 'No booking matches the search.' : 'No bookings on this day.'}</Empty>}
+            </>
           )}
         </>
       )}

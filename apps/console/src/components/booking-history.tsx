@@ -8,8 +8,22 @@ import { ErrorState, Loading } from './states.js';
 
 type HistoryItem = ResultOf<typeof listOperatorBookingHistoryOperation>['Items'][number];
 
+/** Each action in words; typed by the vocabulary, so a new action cannot be left without one. */
+const ACTION_WORDS: Record<HistoryItem['Action'], string> = {
+  created: 'Booked',
+  held: 'Held',
+  confirmed: 'Confirmed',
+  rescheduled: 'Rescheduled',
+  edited: 'Edited',
+  'checked-in': 'Checked in',
+  'check-in-undone': 'Check-in undone',
+  cancelled: 'Cancelled',
+  expired: 'Expired',
+};
+
+// The partner by name; its key's internal id says nothing to the desk (the audit log names keys).
 function who(actor: HistoryItem['Actor']): string {
-  if (actor.Kind === 'partner') return `${actor.PartnerName ?? 'Partner'}${actor.KeyID ? ` (key ${actor.KeyID})` : ''}`;
+  if (actor.Kind === 'partner') return actor.PartnerName ?? 'A partner';
   if (actor.Kind === 'user') return actor.UserEmail ?? 'A console user';
   return 'System';
 }
@@ -26,7 +40,7 @@ export function BookingHistory({ reference }: { reference: string }) {
         <ol className="history">
           {history.data.Items.map((item, i) => (
             <li key={i} data-action={item.Action}>
-              <span className="history-what">{item.Action}</span>{' '}
+              <span className="history-what">{ACTION_WORDS[item.Action]}</span>{' '}
               <time className="muted" dateTime={item.At}>
                 {clock.dateTime(item.At)}
               </time>

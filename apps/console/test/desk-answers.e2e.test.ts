@@ -138,7 +138,16 @@ describe('console: waivers and walk-ins at the desk', () => {
         ]),
       );
       await page.goto(`${operatorApi.url}/console/manifest?Date=${date}&ActivityID=${activity.activityId}`);
-      expect(await page.locator(`tr[data-reference="${reference}"] td[data-label="Waivers"]`).textContent()).toBe('waivers complete');
+      const waivers = page.locator(`tr[data-reference="${reference}"] td[data-label="Waivers"]`);
+      expect(await waivers.textContent()).toBe('waivers complete');
+      // The answers at the door, opened from the manifest.
+      await waivers.getByText('waivers complete').click();
+      await waivers.locator('.answer', { hasText: 'Emergency contact' }).waitFor();
+      expect(await waivers.locator('.answer', { hasText: 'Medical certificate' }).getByRole('link').getAttribute('href')).toBe(
+        'https://drive.example.com/certificates/walk-in.pdf',
+      );
+      expect(await layoutProblems(page)).toEqual([]);
+      await screenshot(page, 'manifest-answers');
     }
   });
 });

@@ -10,7 +10,8 @@ import { Link } from 'wouter';
 import { useAccountTime } from '../api/account-time.js';
 import { addDays, weekdayLabel } from '../api/dates.js';
 import { useActivities } from '../api/activities.hooks.js';
-import { useBookingAction, useManifest } from '../api/bookings.hooks.js';
+import { useBooking, useBookingAction, useManifest } from '../api/bookings.hooks.js';
+import { AnswerValue } from '../components/answer-value.js';
 import { useMay } from '../api/session.hooks.js';
 import { formatMoney } from '../api/money.js';
 import { useUrlState } from '../api/url-state.js';
@@ -109,6 +110,42 @@ function CheckIn({ booking }: { booking: ManifestBooking }) {
   );
 }
 
+/**
+ * A booking's waiver answers, read when the guide opens them (the manifest itself carries only whether they are
+ * complete, which keeps the day's list light).
+ */
+function WaiverAnswers({ reference }: { reference: string }) {
+  const booking = useBooking(reference);
+  if (booking.isPending) return <Loading what="the answers" />;
+  if (booking.isError) return <ErrorState error={booking.error} />;
+  if (booking.data.Answers.length === 0) return <p className="muted">No answers.</p>;
+  return (
+    <dl className="answers">
+      {booking.data.Answers.map((a, i) => (
+        <div key={i} className="answer">
+          <dt>
+            {a.Question}
+            {a.Participant !== null ? ` (participant ${a.Participant})` : ''}
+          </dt>
+          <dd>
+            <AnswerValue answer={a} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Waivers({ booking }: { booking: ManifestBooking }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="waivers" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>{booking.WaiversComplete ? <span className="ok">waivers complete</span> : <span className="warn">waivers missing</span>}</summary>
+      {open && <WaiverAnswers reference={booking.Reference} />}
+    </details>
+  );
+}
+
 function SlotTable({ slot, bookings }: { slot: ManifestSlot; bookings: readonly ManifestBooking[] }) {
   return (
     // A timeslot without guests is never printed: the print is the list at the door.
@@ -170,7 +207,9 @@ function SlotTable({ slot, bookings }: { slot: ManifestSlot; bookings: readonly 
                   <span className={`badge badge-${b.Channel}`}>{b.Channel}</span>
                   {b.Partner && <span className="partner">{b.Partner.Name}</span>}
                 </td>
-                <td data-label="Waivers">{b.WaiversComplete ? <span className="ok">waivers complete</span> : <span className="warn">waivers missing</span>}</td>
+                <td data-label="Waivers" className="waivers-cell">
+                  <Waivers booking={b} />
+                </td>
                 <td data-label="Note" className="note">
                   {b.Note ?? ''}
                 </td>

@@ -78,7 +78,7 @@ describe('console: waivers and walk-ins at the desk', () => {
     });
     await createSlot(db.pool, activity, date, '11:00', 6);
     const ask = (question: string, type: string, extra: Record<string, unknown> = {}) =>
-      createTestQuestion(db.pool, activity, { question, type: type as never, required: true, ...extra });
+      createTestQuestion(db.pool, activity, { question, type, required: true, ...extra });
     await ask('I accept the risks described in the briefing, including cold water and slippery rocks', 'checkbox');
     await ask('Emergency contact', 'text');
     await ask('Wetsuit size', 'select', { options: ['S', 'M', 'L'] });

@@ -37,7 +37,7 @@ describe('console: the sales of the day', () => {
       await screenshot(page, 'sales-booked-today');
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
       expect(download.suggestedFilename()).toBe(`sales-booked-${lisbon(0)}-to-${lisbon(0)}.csv`);
-      const csv = readFileSync((await download.path())!, 'utf8')
+      const csv = readFileSync(await download.path(), 'utf8')
         .replace(/^\uFEFF/, '')
         .split('\r\n');
       expect(csv[0]).toBe('"Currency","Section","Name","Bookings","Participants","Revenue"');

@@ -65,6 +65,8 @@ export interface BookingRow {
   createdByUserId: string | null;
   /** A sandbox booking (made with a test key): it holds test places, and only test keys see it. */
   test: boolean;
+  /** Made through the partner API's OCTO interface (it carries the reseller's OCTO uuid). */
+  viaOcto: boolean;
   /** The database's clock when the booking was read: transitions are judged against it, not the app's. */
   now: Date;
 }
@@ -115,6 +117,7 @@ const MEMBER_SQL: Record<BookingMember, string> = {
   checkedInAt: 'b.checked_in_at',
   createdByUserId: 'b.created_by_user_id',
   test: 'b.test',
+  viaOcto: 'b.octo_uuid IS NOT NULL',
   now: 'now()',
 };
 

@@ -26,6 +26,7 @@ const LISTED = [
   'note',
   'checkedInAt',
   'cancellationReason',
+  'viaOcto',
 ] as const;
 export type ListedRow = BookingRowOf<(typeof LISTED)[number]>;
 
@@ -47,6 +48,7 @@ export function toOperatorBooking(row: ListedRow): OperatorBooking {
     Customer: answeredCustomer(b.customer),
     PaymentReference: b.paymentReference,
     PartnerName: b.partnerName,
+    Octo: b.viaOcto,
     CreatedAt: b.createdAt.toISOString(),
     Price: operatorBookingPrice(b),
     Note: b.note,

@@ -18,8 +18,9 @@ import { Empty, ErrorState, Loading } from '../components/states.js';
 const FILTERS = ['From', 'To', 'Channel', 'Status', 'ActivityID', 'Test', 'Sort', 'Q'] as const;
 const URL_STATE = [...FILTERS, 'Cursor', 'Open'] as const;
 
-function ChannelBadge({ channel }: { channel: OperatorBooking['Channel'] }) {
-  return <span className={`badge badge-${channel}`}>{channel}</span>;
+/** The channel; a partner's booking made through OCTO says so (its reference is the reseller's). */
+function ChannelBadge({ booking }: { booking: Pick<OperatorBooking, 'Channel' | 'Octo'> }) {
+  return booking.Octo ? <span className="badge badge-ota">OCTO</span> : <span className={`badge badge-${booking.Channel}`}>{booking.Channel}</span>;
 }
 
 function BookingDetail({ reference, onClose }: { reference: string; onClose: () => void }) {
@@ -57,9 +58,9 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
             <dd>{booking.data.Participants}</dd>
             <dt>Channel</dt>
             <dd>
-              <ChannelBadge channel={booking.data.Channel} /> {booking.data.PartnerName ?? ''}
+              <ChannelBadge booking={booking.data} /> {booking.data.PartnerName ?? ''}
             </dd>
-            <dt>Payment reference</dt>
+            <dt>{booking.data.Octo ? 'Reseller reference' : 'Payment reference'}</dt>
             <dd>{booking.data.PaymentReference ?? '—'}</dd>
             <dt>Status</dt>
             <dd data-status={booking.data.Status}>{STATUS_WORDS[booking.data.Status]}</dd>
@@ -249,7 +250,7 @@ export function BookingsPage() {
                     {b.Reference}
                   </td>
                   <td data-label="Channel">
-                    <ChannelBadge channel={b.Channel} />
+                    <ChannelBadge booking={b} />
                     {b.PartnerName && <span className="partner">{b.PartnerName}</span>}
                   </td>
                   <td data-label="Status">

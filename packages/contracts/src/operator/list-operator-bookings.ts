@@ -60,6 +60,7 @@ export const operatorBookingSchema = {
     'Customer',
     'PaymentReference',
     'PartnerName',
+    'Octo',
     'CreatedAt',
     'Price',
     'Note',
@@ -79,6 +80,10 @@ export const operatorBookingSchema = {
     Customer: bookingCustomerSchema,
     PaymentReference: { type: ['string', 'null'] },
     PartnerName: { type: ['string', 'null'], description: 'The partner that made an ota booking.' },
+    Octo: {
+      type: 'boolean',
+      description: "An ota booking made through the partner API's OCTO interface; its PaymentReference is the reseller's resellerReference.",
+    },
     CreatedAt: { type: 'string', format: 'date-time' },
     Price: operatorBookingPriceSchema,
     Note: { type: ['string', 'null'], description: "The operator's note." },

@@ -67,7 +67,7 @@ export type BookingAction =
   | { action: 'cancel'; reason?: string }
   | { action: 'reschedule'; date: string; time: string }
   | { action: 'change'; changes: OperatorBookingChange }
-  | { action: 'check-in' }
+  | { action: 'check-in'; participants?: number }
   | { action: 'undo-check-in' };
 
 export function useBookingAction(reference: string) {
@@ -84,7 +84,7 @@ export function useBookingAction(reference: string) {
         case 'change':
           return call(changeOperatorBookingOperation, { params, body: change.changes });
         case 'check-in':
-          return call(checkInOperatorBookingOperation, { params });
+          return call(checkInOperatorBookingOperation, { params, body: change.participants !== undefined ? { Participants: change.participants } : {} });
         case 'undo-check-in':
           return call(undoOperatorCheckInOperation, { params });
       }

@@ -79,7 +79,11 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
               </span>
             </dd>
             <dt>Checked in</dt>
-            <dd data-checked-in={booking.data.CheckedInAt ?? ''}>{booking.data.CheckedInAt ? clock.dateTime(booking.data.CheckedInAt) : 'Not yet'}</dd>
+            <dd data-checked-in={booking.data.CheckedInAt ?? ''}>
+              {booking.data.CheckedInAt
+                ? `${booking.data.CheckedInParticipants < booking.data.Participants ? `${booking.data.CheckedInParticipants} of ${booking.data.Participants}, ` : ''}${clock.dateTime(booking.data.CheckedInAt)}`
+                : 'Not yet'}
+            </dd>
             <dt>Note</dt>
             <dd className="note">{booking.data.Note ?? '—'}</dd>
             <dt>Booked at</dt>

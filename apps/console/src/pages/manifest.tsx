@@ -72,6 +72,9 @@ function CheckIn({ booking }: { booking: ManifestBooking }) {
     pressed.current = true;
     action.mutate({ action: change });
   };
+  // A party partly arrived: the count goes down or up a guest at a time (the first check-in takes the whole party).
+  const arrived = booking.CheckedInParticipants;
+  const recount = (participants: number) => action.isPending || action.mutate({ action: 'check-in', participants });
   if (booking.CheckedInAt !== null)
     return (
       <span className="checked-in">
@@ -79,6 +82,35 @@ function CheckIn({ booking }: { booking: ManifestBooking }) {
           ✓
         </span>{' '}
         <time dateTime={booking.CheckedInAt}>{clock.time(booking.CheckedInAt)}</time>
+        {booking.Participants > 1 && (
+          <span className="arrived" role="group" aria-label={`Arrived of ${name}'s party`}>
+            {may('checkInOperatorBooking') && (
+              <button
+                type="button"
+                className="secondary small no-print"
+                onClick={() => recount(arrived - 1)}
+                disabled={arrived <= 1}
+                aria-label={`One less of ${name}'s party arrived`}
+              >
+                −
+              </button>
+            )}
+            <span className="arrived-count" data-arrived={arrived}>
+              {arrived} of {booking.Participants}
+            </span>
+            {may('checkInOperatorBooking') && (
+              <button
+                type="button"
+                className="secondary small no-print"
+                onClick={() => recount(arrived + 1)}
+                disabled={arrived >= booking.Participants}
+                aria-label={`One more of ${name}'s party arrived`}
+              >
+                +
+              </button>
+            )}
+          </span>
+        )}
         {may('undoOperatorCheckIn') && (
           <button
             ref={button}

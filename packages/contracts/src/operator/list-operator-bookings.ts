@@ -65,6 +65,7 @@ export const operatorBookingSchema = {
     'Price',
     'Note',
     'CheckedInAt',
+    'CheckedInParticipants',
     'CancellationReason',
   ],
   properties: {
@@ -88,6 +89,11 @@ export const operatorBookingSchema = {
     Price: operatorBookingPriceSchema,
     Note: { type: ['string', 'null'], description: "The operator's note." },
     CheckedInAt: { type: ['string', 'null'], format: 'date-time', description: 'When the party was checked in; null until then.' },
+    CheckedInParticipants: {
+      type: 'integer',
+      minimum: 0,
+      description: 'How many of the party are checked in: 0 until the check-in, then all unless fewer arrived.',
+    },
     CancellationReason: { type: ['string', 'null'], description: 'Why it was cancelled, when it was and a reason was given.' },
   },
 } as const;

@@ -40,7 +40,8 @@ export async function rescheduleOperatorBooking(
   actor: BookingActor,
   idempotency: IdempotencyRequest | null = null,
 ): Promise<Replayable<BookingDetail>> {
-  const { replayed } = await changeBooking(deps, asOperator(ref), { move: { date: request.Date, time: request.Time } }, actor, idempotency);
+  const move = { date: request.Date, time: request.Time, ...(request.ActivityID !== undefined ? { activityId: request.ActivityID } : {}) };
+  const { replayed } = await changeBooking(deps, asOperator(ref), { move }, actor, idempotency);
   return { value: await shown(deps.pool, ref), replayed };
 }
 

@@ -65,7 +65,7 @@ export function useRefreshPlaces() {
  */
 export type BookingAction =
   | { action: 'cancel'; reason?: string }
-  | { action: 'reschedule'; date: string; time: string }
+  | { action: 'reschedule'; date: string; time: string; activityId?: string }
   | { action: 'change'; changes: OperatorBookingChange }
   | { action: 'check-in'; participants?: number }
   | { action: 'undo-check-in' };
@@ -80,7 +80,10 @@ export function useBookingAction(reference: string) {
         case 'cancel':
           return call(cancelOperatorBookingOperation, { params, body: change.reason ? { Reason: change.reason } : {} });
         case 'reschedule':
-          return call(rescheduleOperatorBookingOperation, { params, body: { Date: change.date, Time: change.time } });
+          return call(rescheduleOperatorBookingOperation, {
+            params,
+            body: { Date: change.date, Time: change.time, ...(change.activityId ? { ActivityID: change.activityId } : {}) },
+          });
         case 'change':
           return call(changeOperatorBookingOperation, { params, body: change.changes });
         case 'check-in':

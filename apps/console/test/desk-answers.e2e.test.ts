@@ -3,7 +3,7 @@
 // activity's waiver questions (every type, per participant where asked) and takes a walk-in without an e-mail address,
 // and the manifest then says the waivers are complete.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestQuestion, request } from '@backbone/testkit';
+import { createTestQuestion, request, sampleFile } from '@backbone/testkit';
 import { createTestActivity } from '@backbone/testkit';
 import { createConsoleOperator, createSlot, layoutProblems, screenshot, signIn, useConsole, type ConsoleOperator } from './support.js';
 
@@ -148,6 +148,65 @@ describe('console: waivers and walk-ins at the desk', () => {
       );
       expect(await layoutProblems(page)).toEqual([]);
       await screenshot(page, 'manifest-answers');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('E-mail').waitFor();
+    }
+  });
+});
+
+describe('console: completing a waiver from the booking panel', () => {
+  it('fills in the missing answers in Edit, keeps an uploaded file, and the manifest says the waivers are complete', async () => {
+    const activity = await createTestActivity(db.pool, operator.account.id, { name: 'Coasteering', timeZone: 'Europe/Lisbon', maxParticipants: 6 });
+    await createSlot(db.pool, activity, date, '15:00', 6);
+    const waiver = await createTestQuestion(db.pool, activity, { question: 'Signed waiver', type: 'file', required: true });
+    const references: string[] = [];
+    for (const name of ['Desk', 'Phone']) {
+      const upload = await request(partnerApi.url, 'POST', '/api/v2/ota/partner/files', {
+        key: operator.ota,
+        rawBody: sampleFile('application/pdf', 20_000),
+        headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(`Waiver ${name}.pdf`)}` },
+      });
+      expect(upload.status, upload.text).toBe(201);
+      const made = await request(partnerApi.url, 'POST', '/api/v2/ota/partner/booking', {
+        key: operator.ota,
+        body: {
+          ActivityID: activity.activityId,
+          Date: date,
+          Time: '15:00',
+          Participants: 1,
+          Customer: { FirstName: 'Late', LastName: name, Email: 'late@example.com' },
+          Answers: [{ QuestionID: waiver.id, FileID: upload.body.FileID }],
+        },
+      });
+      expect(made.status, made.text).toBe(201);
+      references.push(made.body.Reference);
+    }
+    // A question the owner added after these were booked: their waivers are missing until the desk completes them.
+    await createTestQuestion(db.pool, activity, { question: 'Emergency contact', type: 'text', required: true });
+    for (const [i, page] of [browser.desktop, browser.phone].entries()) {
+      const reference = references[i]!;
+      await signIn(page, operatorApi.url, operator.staffEmail);
+      await page.goto(`${operatorApi.url}/console/bookings?Open=${reference}`);
+      const panel = page.getByRole('complementary', { name: `Booking ${reference}` });
+      await panel.getByRole('button', { name: 'Edit' }).click();
+      const form = panel.getByRole('form', { name: 'Edit the booking' });
+      const fields = form.getByRole('group', { name: 'Waiver' });
+      await fields.getByLabel('Emergency contact').waitFor();
+      expect(await fields.getByLabel(/Signed waiver/).evaluate((el) => el.closest('label')?.textContent)).toContain(
+        `Waiver ${i ? 'Phone' : 'Desk'}.pdf is kept`,
+      );
+      await fields.getByLabel('Emergency contact').fill('Rui +351 912 345 678');
+      expect(await layoutProblems(page)).toEqual([]);
+      await screenshot(page, 'panel-waiver-edit');
+      await form.getByRole('button', { name: 'Save changes' }).click();
+      await panel.locator('.answer', { hasText: 'Emergency contact' }).waitFor();
+      expect(await panel.locator('.answer', { hasText: 'Signed waiver' }).getByRole('link').textContent()).toBe(`Waiver ${i ? 'Phone' : 'Desk'}.pdf`);
+      await page.goto(`${operatorApi.url}/console/manifest?Date=${date}&ActivityID=${activity.activityId}`);
+      const state = page.locator(`tr[data-reference="${reference}"] td[data-label="Waivers"] summary`);
+      await state.waitFor();
+      expect(await state.textContent()).toBe('waivers complete');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('E-mail').waitFor();
     }
   });
 });

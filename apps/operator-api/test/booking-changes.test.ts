@@ -271,6 +271,43 @@ describe('change', () => {
   });
 });
 
+describe('answers', () => {
+  it('completes a waiver from the desk: the answers replace the stored ones once they answer every required question', async () => {
+    const { createTestActivity, createTestQuestion } = await import('@backbone/testkit');
+    const rafting = await createTestActivity(db.pool, operator.account.id, { timeZone: 'Europe/Lisbon', name: 'Rafting' });
+    const contact = await createTestQuestion(db.pool, rafting, { question: 'Emergency contact', type: 'text', required: true });
+    const birth = await createTestQuestion(db.pool, rafting, { question: 'Date of birth', type: 'date', required: true, perParticipant: true });
+    await createSlot(db.pool, operator, day, '11:30', 10, rafting);
+    const { Reference } = await book(db.pool, operator, { date: day, time: '11:30' }, { participants: 2, activity: rafting });
+    const answers = async () => (await staff.send('GET', path(Reference))).body.Answers;
+    // One participant's date missing: refused, naming it; nothing stored.
+    const partial = await staff.send('PATCH', path(Reference), {
+      Answers: [
+        { QuestionID: contact.id, Value: 'Rui 912 345 678' },
+        { QuestionID: birth.id, Participant: 1, Value: '1990-04-01' },
+      ],
+    });
+    expect(partial.status).toBe(422);
+    expect(await answers()).toEqual([]);
+    const done = await staff.send('PATCH', path(Reference), {
+      Answers: [
+        { QuestionID: contact.id, Value: 'Rui 912 345 678' },
+        { QuestionID: birth.id, Participant: 1, Value: '1990-04-01' },
+        { QuestionID: birth.id, Participant: 2, Value: '2012-09-30' },
+      ],
+    });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.Answers.map((a: { Question: string; Value: unknown }) => `${a.Question}: ${String(a.Value)}`)).toEqual([
+      'Emergency contact: Rui 912 345 678',
+      'Date of birth: 1990-04-01',
+      'Date of birth: 2012-09-30',
+    ]);
+    const manifest = await staff.send('GET', `/api/v2/operator/manifest?Date=${day}&ActivityID=${rafting.activityId}`);
+    expect(manifest.body.Timeslots[0].Bookings[0].WaiversComplete).toBe(true);
+    expect(await history(Reference)).toMatchObject([{ action: 'edited', actor_kind: 'operator' }]);
+  });
+});
+
 describe('check-in', () => {
   it('records the first time, keeps it on a repeat, undoes it, and records each in the history with the actor', async () => {
     await createSlot(db.pool, operator, day, '18:00', 10);

@@ -55,6 +55,7 @@ export async function changeOperatorBooking(
   const change = {
     ...(request.Participants !== undefined ? { participants: request.Participants } : {}),
     ...(request.Customer !== undefined ? { customer: request.Customer } : {}),
+    ...(request.Answers !== undefined ? { answers: request.Answers } : {}),
     // An emptied note is no note.
     ...(request.Note !== undefined ? { note: request.Note === '' ? null : request.Note } : {}),
   };

@@ -11,6 +11,8 @@ import { formatMoney } from '../api/money.js';
 import { useBookingAction, type BookingAction } from '../api/bookings.hooks.js';
 import { useMay } from '../api/session.hooks.js';
 import { problemDetail } from './states.js';
+import { useQuestions } from '../api/activities.hooks.js';
+import { draftOf, keptFilesOf, waiverAnswers, WaiverInputs, type WaiverDraft } from './waiver-inputs.js';
 
 type Form = 'edit' | 'reschedule' | 'cancel' | null;
 
@@ -79,6 +81,12 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
     Note: booking.Note ?? '',
   });
   const field = (name: keyof typeof draft) => (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value });
+  // The waiver: the stored answers to edit; sent only once touched, so that an edit of the note alone never fails on a
+  // waiver still incomplete.
+  const questions = useQuestions(booking.ActivityID);
+  const [waiver, setWaiver] = useState<WaiverDraft>(() => draftOf(booking.Answers));
+  const [waiverTouched, setWaiverTouched] = useState(false);
+  const keptFiles = keptFilesOf(booking.Answers);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // Only what changed is sent: the API checks room only for a larger party.
@@ -94,6 +102,7 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
         ...(participants !== booking.Participants ? { Participants: participants } : {}),
         ...(Object.keys(customer).length ? { Customer: customer } : {}),
         ...(note !== (booking.Note ?? '') ? { Note: note === '' ? null : note } : {}),
+        ...(waiverTouched && questions.data ? { Answers: waiverAnswers(questions.data, waiver, participants, keptFiles) } : {}),
       },
     });
   };
@@ -109,6 +118,19 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
         Note
         <textarea name="Note" rows={3} maxLength={2000} value={draft.Note} onChange={field('Note')} />
       </label>
+      {questions.data && (
+        <WaiverInputs
+          questions={questions.data}
+          participants={Number(draft.Participants)}
+          draft={waiver}
+          keptFiles={keptFiles}
+          enforceRequired={waiverTouched}
+          onChange={(key, value) => {
+            setWaiverTouched(true);
+            setWaiver({ ...waiver, [key]: value });
+          }}
+        />
+      )}
       <button type="submit" disabled={pending}>
         Save changes
       </button>

@@ -39,7 +39,7 @@ export function Layout({
           <span className="who">
             {session.Email ?? 'API key'} · {session.Role}
           </span>
-          {clock.differs && <span className="who zone">Times in {clock.zone}</span>}
+          {clock.differs && <span className="zone">Times in {clock.zone}</span>}
         </div>
         <nav aria-label="Pages" className="nav">
           {navigation.map((p) => (

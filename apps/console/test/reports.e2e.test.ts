@@ -53,4 +53,31 @@ describe('console: the sales of the day', () => {
       await page.getByLabel('E-mail').waitFor();
     }
   });
+
+  it('records how a desk sale was paid and cashes up the day by it', async () => {
+    const page = browser.desktop;
+    await signIn(page, operatorApi.url, operator.staffEmail);
+    await page.goto(`${operatorApi.url}/console/sale?ActivityID=${operator.activity.activityId}&Date=${lisbon(5)}&Time=10:00`);
+    const form = page.getByRole('form', { name: 'Point-of-sale sale' });
+    await form.getByLabel('Timeslot').locator('option[value="10:00"]').waitFor({ state: 'attached' });
+    await form.getByLabel('Participants').fill('2');
+    await form.getByLabel('First name').fill('Cash');
+    await form.getByLabel('Last name').fill('Customer');
+    await form.getByLabel('Paid by').selectOption('cash');
+    await form.getByRole('button', { name: 'Sell' }).click();
+    const sold = page.getByRole('status').filter({ hasText: 'Sold' });
+    await sold.waitFor();
+    const reference = (await sold.getByRole('link').textContent())!;
+    await page.goto(`${operatorApi.url}/console/bookings?Open=${reference}`);
+    await page
+      .getByRole('complementary', { name: `Booking ${reference}` })
+      .getByText('Paid by')
+      .waitFor();
+    await page.goto(`${operatorApi.url}/console/reports?From=${lisbon(0)}&To=${lisbon(0)}&By=booked`);
+    const cashUp = page.getByRole('table', { name: "Paid by (the desk's cash-up) (EUR)" });
+    await cashUp.waitFor();
+    expect(await cashUp.locator('tr[data-row="cash"] td[data-label="Revenue"]').getAttribute('data-revenue-minor')).toBe(String(2 * 4500));
+    expect(await layoutProblems(page)).toEqual([]);
+    await screenshot(page, 'sales-cash-up');
+  });
 });

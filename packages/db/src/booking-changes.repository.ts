@@ -136,6 +136,15 @@ export async function writeBookingChange(
   return { unitPriceMinor: Number(row.unit_price_minor), currency: row.currency, priceAtSale: row.price_source === 'sale' };
 }
 
+/** How a sale at the desk was paid, written in the sale's transaction. */
+export async function recordPaymentMethod(db: Db, accountId: string, reference: string, method: 'cash' | 'card' | 'other'): Promise<void> {
+  await db.query({
+    name: 'booking-payment-method',
+    text: `UPDATE bookings SET payment_method = $3 WHERE ${tenantIs('account_id', '$1')} AND reference = $2`,
+    values: [accountId, reference, method],
+  });
+}
+
 /**
  * Records a locked booking's check-in (`arrived`) of `participants` of the party (null: all of it) or clears it, with
  * its history row, in one statement. A check-in keeps its first time; a later one changes only the count, which the

@@ -67,6 +67,8 @@ export interface BookingRow {
   createdByUserId: string | null;
   /** A sandbox booking (made with a test key): it holds test places, and only test keys see it. */
   test: boolean;
+  /** How a point-of-sale sale was paid (cash, card, other); null otherwise. */
+  paymentMethod: 'cash' | 'card' | 'other' | null;
   /** Made through the partner API's OCTO interface (it carries the reseller's OCTO uuid). */
   viaOcto: boolean;
   /** The database's clock when the booking was read: transitions are judged against it, not the app's. */
@@ -121,6 +123,7 @@ const MEMBER_SQL: Record<BookingMember, string> = {
   createdByUserId: 'b.created_by_user_id',
   test: 'b.test',
   viaOcto: 'b.octo_uuid IS NOT NULL',
+  paymentMethod: 'b.payment_method',
   now: 'now()',
 };
 

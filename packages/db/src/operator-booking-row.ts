@@ -28,6 +28,7 @@ const LISTED = [
   'checkedInParticipants',
   'cancellationReason',
   'viaOcto',
+  'paymentMethod',
 ] as const;
 export type ListedRow = BookingRowOf<(typeof LISTED)[number]>;
 
@@ -50,6 +51,7 @@ export function toOperatorBooking(row: ListedRow): OperatorBooking {
     PaymentReference: b.paymentReference,
     PartnerName: b.partnerName,
     Octo: b.viaOcto,
+    PaymentMethod: b.paymentMethod,
     CreatedAt: b.createdAt.toISOString(),
     Price: operatorBookingPrice(b),
     Note: b.note,

@@ -150,6 +150,8 @@ export interface SalesGroup {
   partnerName: string | null;
   activityId: string;
   activityName: string;
+  /** How the desk's sales were paid (read only for booking days; null in the timeslot dates' sums). */
+  paymentMethod: 'cash' | 'card' | 'other' | null;
   bookings: number;
   participants: number;
   revenueMinor: number;
@@ -172,7 +174,7 @@ export async function listSalesGroups(db: Db, accountId: string, from: string, t
              HAVING sum(r.bookings) > 0
            )
            SELECT g.currency, g.cancelled, g.channel, g.partner_id AS "partnerId", p.name AS "partnerName", a.activity_id AS "activityId",
-                  a.name AS "activityName", g.bookings, g.participants, g.revenue::text AS "revenueMinor"
+                  a.name AS "activityName", NULL AS "paymentMethod", g.bookings, g.participants, g.revenue::text AS "revenueMinor"
              FROM groups g
              JOIN activities a ON a.account_id = $1 AND a.id = g.activity_id
              LEFT JOIN partners p ON p.account_id = $1 AND p.id = g.partner_id`,
@@ -191,16 +193,16 @@ export async function listSalesGroupsBookedOn(db: Db, accountId: string, from: s
     name: 'operator-sales-groups-booked-on',
     text: `WITH zone AS (SELECT time_zone FROM accounts WHERE id = $1),
            groups AS (
-             SELECT b.currency, b.status = 'cancelled' AS cancelled, b.channel, b.partner_id, b.activity_id,
+             SELECT b.currency, b.status = 'cancelled' AS cancelled, b.channel, b.partner_id, b.activity_id, b.payment_method,
                     count(*)::int AS bookings, sum(b.participants)::int AS participants, sum(b.total_minor) AS revenue
                FROM bookings b, zone
               WHERE b.account_id = $1 AND NOT b.test AND b.status IN ('confirmed', 'cancelled')
                 AND b.created_at >= ($2::date)::timestamp AT TIME ZONE zone.time_zone
                 AND b.created_at < ($3::date + 1)::timestamp AT TIME ZONE zone.time_zone
-              GROUP BY 1, 2, 3, 4, 5
+              GROUP BY 1, 2, 3, 4, 5, 6
            )
            SELECT g.currency, g.cancelled, g.channel, g.partner_id AS "partnerId", p.name AS "partnerName", a.activity_id AS "activityId",
-                  a.name AS "activityName", g.bookings, g.participants, g.revenue::text AS "revenueMinor"
+                  a.name AS "activityName", g.payment_method AS "paymentMethod", g.bookings, g.participants, g.revenue::text AS "revenueMinor"
              FROM groups g
              JOIN activities a ON a.account_id = $1 AND a.id = g.activity_id
              LEFT JOIN partners p ON p.account_id = $1 AND p.id = g.partner_id`,

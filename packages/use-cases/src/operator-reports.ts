@@ -72,6 +72,12 @@ export async function getOperatorSalesReport(
           (g) => ({ ActivityID: g.activityId, ActivityName: g.activityName, ...zero() }),
           (t) => t.ActivityName,
         ),
+        ByPaymentMethod: rolledUp(
+          sold,
+          (g) => g.paymentMethod,
+          (g) => ({ PaymentMethod: g.paymentMethod!, ...zero() }),
+          (t) => t.PaymentMethod,
+        ),
         Cancelled: cancelled,
       };
     }),

@@ -8,7 +8,7 @@ import { formatMoney } from '../api/money.js';
 import { AnswerValue } from '../components/answer-value.js';
 import { BookingActions } from '../components/booking-actions.js';
 import { BookingHistory } from '../components/booking-history.js';
-import { STATUS_WORDS } from '../components/words.js';
+import { PAYMENT_WORDS, STATUS_WORDS } from '../components/words.js';
 import { customerName } from '../components/customer-inputs.js';
 import { useActivities } from '../api/activities.hooks.js';
 import { useBooking, useBookings } from '../api/bookings.hooks.js';
@@ -62,6 +62,12 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
             </dd>
             <dt>{booking.data.Octo ? 'Reseller reference' : 'Payment reference'}</dt>
             <dd>{booking.data.PaymentReference ?? '—'}</dd>
+            {booking.data.PaymentMethod !== null && (
+              <>
+                <dt>Paid by</dt>
+                <dd>{PAYMENT_WORDS[booking.data.PaymentMethod]}</dd>
+              </>
+            )}
             <dt>Status</dt>
             <dd data-status={booking.data.Status}>{STATUS_WORDS[booking.data.Status]}</dd>
             {booking.data.CancellationReason !== null && (

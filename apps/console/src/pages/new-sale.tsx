@@ -6,6 +6,10 @@ import { useRef, useState, type FormEvent } from 'react';
 import { CustomerInputs } from '../components/customer-inputs.js';
 import { Link } from 'wouter';
 import { useAccountTime } from '../api/account-time.js';
+import { PAYMENT_METHODS, type PaymentMethod } from '@backbone/contracts/browser';
+import { PAYMENT_WORDS } from '../components/words.js';
+
+const isPaymentMethod = (value: string): value is PaymentMethod => (PAYMENT_METHODS as readonly string[]).includes(value);
 import { ApiProblem } from '../api/client.js';
 import { formatMoney } from '../api/money.js';
 import { useActivities, useQuestions } from '../api/activities.hooks.js';
@@ -17,7 +21,7 @@ import { Empty, ErrorState, FieldError, Loading, problemDetail } from '../compon
 import { waiverAnswers, WaiverInputs, type WaiverDraft } from '../components/waiver-inputs.js';
 
 const URL_STATE = ['ActivityID', 'Date', 'Time'] as const;
-const EMPTY_FORM = { Participants: '1', FirstName: '', LastName: '', Email: '', Phone: '', PaymentReference: '' };
+const EMPTY_FORM = { Participants: '1', FirstName: '', LastName: '', Email: '', Phone: '', PaymentReference: '', PaymentMethod: '' };
 
 export function NewSalePage() {
   const [state, setState] = useUrlState(URL_STATE);
@@ -73,6 +77,7 @@ export function NewSalePage() {
           // Sent only when the activity asks something: then the guest's answers are the booking's waiver.
           ...(questions.data && questions.data.length > 0 ? { Answers: waiverAnswers(questions.data, waiver, participants) } : {}),
           ...(form.PaymentReference ? { PaymentReference: form.PaymentReference } : {}),
+          ...(isPaymentMethod(form.PaymentMethod) ? { PaymentMethod: form.PaymentMethod } : {}),
         },
       },
       {
@@ -142,6 +147,17 @@ export function NewSalePage() {
           </div>
           <div className="row">
             <CustomerInputs values={form} field={field} emailRequired={false} />
+            <label>
+              Paid by
+              <select name="PaymentMethod" value={form.PaymentMethod} onChange={field('PaymentMethod')}>
+                <option value="">Not said</option>
+                {PAYMENT_METHODS.map((m) => (
+                  <option key={m} value={m}>
+                    {PAYMENT_WORDS[m]}
+                  </option>
+                ))}
+              </select>
+            </label>
             <label>
               Payment reference (optional)
               <input name="PaymentReference" value={form.PaymentReference} onChange={field('PaymentReference')} autoComplete="off" />

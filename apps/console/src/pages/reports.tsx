@@ -10,6 +10,7 @@ import { useSalesReport } from '../api/reports.hooks.js';
 import { formatMoney } from '../api/money.js';
 import { useUrlState } from '../api/url-state.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';
+import { PAYMENT_WORDS } from '../components/words.js';
 
 type SalesReport = ResultOf<typeof getOperatorSalesReportOperation>;
 type CurrencySales = SalesReport['Currencies'][number];
@@ -97,6 +98,11 @@ function CurrencyReport({ sales }: { sales: CurrencySales }) {
       <Breakdown title="Channel" currency={c} rows={sales.ByChannel.map((r) => ({ ...r, key: r.Channel, name: r.Channel }))} />
       <Breakdown title="Partner" currency={c} rows={sales.ByPartner.map((r) => ({ ...r, key: r.PartnerID, name: r.PartnerName }))} />
       <Breakdown title="Activity" currency={c} rows={sales.ByActivity.map((r) => ({ ...r, key: r.ActivityID, name: r.ActivityName }))} />
+      <Breakdown
+        title="Paid by (the desk's cash-up)"
+        currency={c}
+        rows={sales.ByPaymentMethod.map((r) => ({ ...r, key: r.PaymentMethod, name: PAYMENT_WORDS[r.PaymentMethod] }))}
+      />
     </section>
   );
 }
@@ -119,6 +125,7 @@ function reportCsv(report: SalesReport): string {
     for (const r of sales.ByChannel) row('Channel', r.Channel, r);
     for (const r of sales.ByPartner) row('Partner', r.PartnerName, r);
     for (const r of sales.ByActivity) row('Activity', r.ActivityName, r);
+    for (const r of sales.ByPaymentMethod) row('Paid by', PAYMENT_WORDS[r.PaymentMethod], r);
     row('Cancelled', '', sales.Cancelled);
   }
   // A byte order mark, so that a spreadsheet reads the names as UTF-8.

@@ -30,7 +30,7 @@ export const salesReportSchema = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['Currency', ...FIGURES, 'ByChannel', 'ByPartner', 'ByActivity', 'Cancelled'],
+        required: ['Currency', ...FIGURES, 'ByChannel', 'ByPartner', 'ByActivity', 'ByPaymentMethod', 'Cancelled'],
         properties: {
           Currency: { type: 'string' },
           ...figures,
@@ -59,6 +59,17 @@ export const salesReportSchema = {
               additionalProperties: false,
               required: ['ActivityID', 'ActivityName', ...FIGURES],
               properties: { ActivityID: uuidSchema, ActivityName: { type: 'string' }, ...figures },
+            },
+          },
+          ByPaymentMethod: {
+            type: 'array',
+            description:
+              'The cash-up: the point-of-sale sales by how they were paid (those whose method the desk recorded). Only with By=booked: it is of the days the money came in; empty otherwise.',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['PaymentMethod', ...FIGURES],
+              properties: { PaymentMethod: { type: 'string', enum: ['cash', 'card', 'other'] }, ...figures },
             },
           },
           Cancelled: figuresSchema,

@@ -61,6 +61,7 @@ export const operatorBookingSchema = {
     'PaymentReference',
     'PartnerName',
     'Octo',
+    'PaymentMethod',
     'CreatedAt',
     'Price',
     'Note',
@@ -81,6 +82,11 @@ export const operatorBookingSchema = {
     Customer: bookingCustomerSchema,
     PaymentReference: { type: ['string', 'null'] },
     PartnerName: { type: ['string', 'null'], description: 'The partner that made an ota booking.' },
+    PaymentMethod: {
+      type: ['string', 'null'],
+      enum: ['cash', 'card', 'other', null],
+      description: 'How a point-of-sale sale was paid, when the desk said so; null otherwise.',
+    },
     Octo: {
       type: 'boolean',
       description: "An ota booking made through the partner API's OCTO interface; its PaymentReference is the reseller's resellerReference.",

@@ -24,7 +24,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const PASSWORD = 'correct horse battery';
 
-export function useConsole() {
+/** `timezoneId`: the browser's own zone (the host's unless given), to show that the console uses the account's instead. */
+export function useConsole(options: { timezoneId?: string } = {}) {
   const db = useTestDatabase();
   const redis = useTestRedis();
   let queues: EventQueues | undefined;
@@ -59,7 +60,7 @@ export function useConsole() {
       ['desktop', { width: 1280, height: 800 }],
       ['phone', { width: 390, height: 844 }],
     ] as const) {
-      const context = await instance.newContext({ viewport, acceptDownloads: true });
+      const context = await instance.newContext({ viewport, acceptDownloads: true, ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}) });
       contexts.push(context);
       const page = await context.newPage();
       page.on('dialog', (dialog) => {
@@ -109,7 +110,7 @@ export async function bookDirect(
   operator: ConsoleOperator,
   slot: { date: string; time: string },
   channel: BookingChannel,
-  customer: { FirstName: string; LastName: string },
+  customer: { FirstName: string; LastName: string; Phone?: string },
   paymentReference: string | null = null,
 ) {
   const { value } = await createBooking(

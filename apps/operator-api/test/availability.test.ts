@@ -85,6 +85,32 @@ describe('point-of-sale sales', () => {
     expect((await slotOf('12:00')).Booked).toBe(6);
   });
 
+  it('sells to a walk-in without an e-mail address and writes them no e-mail; with an address the confirmation is queued', async () => {
+    await createSlot(db.pool, operator, date, '13:00', 6);
+    const anonymous = await staff.send('POST', '/api/v2/operator/sales', sale('13:00', 2, { Customer: { FirstName: 'Walk', LastName: 'In' } }));
+    expect(anonymous.status, anonymous.text).toBe(201);
+    expect(anonymous.body.Customer).toEqual({ FirstName: 'Walk', LastName: 'In', Phone: null });
+    const mailed = await staff.send('POST', '/api/v2/operator/sales', sale('13:00', 1));
+    expect(mailed.status).toBe(201);
+    const messages = async (reference: string) =>
+      (
+        await db.pool.query(`SELECT m.kind FROM mail_messages m JOIN bookings b ON b.id = m.booking_id WHERE b.account_id = $1 AND b.reference = $2`, [
+          operator.account.id,
+          reference,
+        ])
+      ).rows.map((r: { kind: string }) => r.kind);
+    expect(await messages(anonymous.body.Reference)).toEqual([]);
+    expect(await messages(mailed.body.Reference)).toContain('confirmation');
+    // The first name and the last name stay required; an address, when given, must be one.
+    const nameless = await staff.send('POST', '/api/v2/operator/sales', sale('13:00', 1, { Customer: { LastName: 'In' } }));
+    expect(nameless.status).toBe(422);
+    expect(nameless.body.errors).toEqual([expect.objectContaining({ field: 'Customer.FirstName' })]);
+    expect((await staff.send('POST', '/api/v2/operator/sales', sale('13:00', 1, { Customer: { FirstName: 'A', LastName: 'B', Email: 'nope' } }))).status).toBe(
+      422,
+    );
+    expect((await slotOf('13:00')).Booked).toBe(3);
+  });
+
   it("refuses a sale without a customer, with Hold, or for another account's activity (422)", async () => {
     expect((await staff.send('POST', '/api/v2/operator/sales', sale('09:00', 1, { Customer: undefined }))).status).toBe(422);
     expect((await staff.send('POST', '/api/v2/operator/sales', sale('09:00', 1, { Hold: { Minutes: 5 } }))).status).toBe(422);

@@ -116,6 +116,37 @@ describe('reschedule', () => {
     expect(await history(Reference)).toMatchObject([{ action: 'rescheduled', actor_kind: 'operator', user_id: await userId(operator.staff.email) }]);
   });
 
+  it("moves the booking to another activity of the account, at that activity's price; never to another account's", async () => {
+    const { createTestActivity } = await import('@backbone/testkit');
+    const sunset = await createTestActivity(db.pool, operator.account.id, {
+      timeZone: 'Europe/Lisbon',
+      name: 'Sunset paddle',
+      priceMinor: 9900,
+      inShopfront: false,
+    });
+    const from = await createSlot(db.pool, operator, day, '17:30', 10);
+    const to = await createSlot(db.pool, operator, day, '19:00', 10, sunset);
+    await createSlot(db.pool, other, day, '19:00', 10);
+    const { Reference } = await book(db.pool, operator, { date: day, time: '17:30' }, { participants: 2 });
+    const elsewhere = await staff.send('POST', path(Reference, '/reschedule'), { Date: day, Time: '19:00', ActivityID: other.activity.activityId });
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body.errors).toEqual([expect.objectContaining({ field: 'ActivityID' })]);
+    expect(await slotState(from.id)).toEqual({ booked: 2, live: 2 });
+    const moved = await staff.send('POST', path(Reference, '/reschedule'), { Date: day, Time: '19:00', ActivityID: sunset.activityId });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body).toMatchObject({
+      ActivityID: sunset.activityId,
+      ActivityName: 'Sunset paddle',
+      Time: '19:00',
+      Participants: 2,
+      Price: { UnitPriceMinor: 9900, TotalMinor: 19800, Currency: 'EUR' },
+    });
+    expect(await slotState(from.id)).toEqual({ booked: 0, live: 0 });
+    expect(await slotState(to.id)).toEqual({ booked: 2, live: 2 });
+    const updated = (await events(Reference)).filter((e) => e.type === 'booking.updated');
+    expect(updated.at(-1)!.payload).toMatchObject({ Changed: ['ActivityID', 'Time'] });
+  });
+
   it('answers 404 for no such slot, 409 for a full one and for a cancelled booking, and changes nothing', async () => {
     const from = await createSlot(db.pool, operator, day, '13:00', 10);
     const full = await createSlot(db.pool, operator, day, '14:00', 2);
@@ -237,6 +268,43 @@ describe('change', () => {
     const answer = await staff.send('PATCH', path(Reference), { Participants: 11 });
     expect(answer.status).toBe(422);
     expect(await history(Reference)).toEqual([]);
+  });
+});
+
+describe('answers', () => {
+  it('completes a waiver from the desk: the answers replace the stored ones once they answer every required question', async () => {
+    const { createTestActivity, createTestQuestion } = await import('@backbone/testkit');
+    const rafting = await createTestActivity(db.pool, operator.account.id, { timeZone: 'Europe/Lisbon', name: 'Rafting' });
+    const contact = await createTestQuestion(db.pool, rafting, { question: 'Emergency contact', type: 'text', required: true });
+    const birth = await createTestQuestion(db.pool, rafting, { question: 'Date of birth', type: 'date', required: true, perParticipant: true });
+    await createSlot(db.pool, operator, day, '11:30', 10, rafting);
+    const { Reference } = await book(db.pool, operator, { date: day, time: '11:30' }, { participants: 2, activity: rafting });
+    const answers = async () => (await staff.send('GET', path(Reference))).body.Answers;
+    // One participant's date missing: refused, naming it; nothing stored.
+    const partial = await staff.send('PATCH', path(Reference), {
+      Answers: [
+        { QuestionID: contact.id, Value: 'Rui 912 345 678' },
+        { QuestionID: birth.id, Participant: 1, Value: '1990-04-01' },
+      ],
+    });
+    expect(partial.status).toBe(422);
+    expect(await answers()).toEqual([]);
+    const done = await staff.send('PATCH', path(Reference), {
+      Answers: [
+        { QuestionID: contact.id, Value: 'Rui 912 345 678' },
+        { QuestionID: birth.id, Participant: 1, Value: '1990-04-01' },
+        { QuestionID: birth.id, Participant: 2, Value: '2012-09-30' },
+      ],
+    });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.Answers.map((a: { Question: string; Value: unknown }) => `${a.Question}: ${String(a.Value)}`)).toEqual([
+      'Emergency contact: Rui 912 345 678',
+      'Date of birth: 1990-04-01',
+      'Date of birth: 2012-09-30',
+    ]);
+    const manifest = await staff.send('GET', `/api/v2/operator/manifest?Date=${day}&ActivityID=${rafting.activityId}`);
+    expect(manifest.body.Timeslots[0].Bookings[0].WaiversComplete).toBe(true);
+    expect(await history(Reference)).toMatchObject([{ action: 'edited', actor_kind: 'operator' }]);
   });
 });
 

@@ -348,7 +348,7 @@ describe('CSV export', () => {
       expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
       const lines = csv.text.split('\r\n');
       expect(lines[0]).toBe(
-        'Reference,Status,Channel,Partner,Activity,Date,Time,Participants,FirstName,LastName,Email,Phone,PaymentReference,CreatedAt,UnitPriceMinor,Currency,TotalMinor,Answers,CancellationReason',
+        'Reference,Status,Channel,Partner,Activity,Date,Time,Participants,FirstName,LastName,Email,Phone,PaymentReference,CreatedAt,UnitPriceMinor,Currency,TotalMinor,Answers,CancellationReason,Total,Note,BookedAt,CheckedInAt',
       );
       expect(lines.at(-1)).toBe('');
       const rows = lines.slice(1, -1);
@@ -381,10 +381,11 @@ describe('CSV export', () => {
     const client = await signedIn(server.url, owner.owner.email);
     const csv = (await client.send('GET', '/api/v2/operator/bookings.csv')).text;
     const common = `confirmed,ota,"'@Partner,=1","Kayak, ""wild"" — Ærø",${date},09:30,2`;
-    // The activity's price per participant, its currency, the party's total; no answers, no cancellation reason.
-    const price = '4500,EUR,9000,,';
+    // The activity's price per participant, its currency, the party's total; no answers, no cancellation reason; the
+    // total in euros, no note, booked at 03:04 in Lisbon (UTC's clock in January), not checked in.
+    const price = '4500,EUR,9000,,,90.00,,2026-01-02 03:04,';
     expect(csv).toBe(
-      'Reference,Status,Channel,Partner,Activity,Date,Time,Participants,FirstName,LastName,Email,Phone,PaymentReference,CreatedAt,UnitPriceMinor,Currency,TotalMinor,Answers,CancellationReason\r\n' +
+      'Reference,Status,Channel,Partner,Activity,Date,Time,Participants,FirstName,LastName,Email,Phone,PaymentReference,CreatedAt,UnitPriceMinor,Currency,TotalMinor,Answers,CancellationReason,Total,Note,BookedAt,CheckedInAt\r\n' +
         `HOST-ILE2,${common},Zoë 🚣,Ünïcödé 東京,plain@example.com,+49 170 1234567,,2026-01-02T03:04:05.678Z,${price}\r\n` +
         `HOST-ILE1,${common},'\tTab,"'\rReturn","line\r\nbreak, ""quoted""",,"'-PAY,1",2026-01-02T03:04:05.678Z,${price}\r\n` +
         `HOST-ILE0,${common},"'=HYPERLINK(""x"")",'+1+1,'-2@example.com,'@SUM(A1),"'-PAY,0",2026-01-02T03:04:05.678Z,${price}\r\n`,
@@ -430,7 +431,7 @@ describe('CSV export', () => {
 });
 
 describe('CSV export for spreadsheets', () => {
-  it('starts with a UTF-8 byte order mark, names the range in the file name, and carries answers and the cancellation reason', async () => {
+  it('starts with a UTF-8 byte order mark, names the range in the file name, and carries answers (files by name), the cancellation reason, the total in major units, the note and local times', async () => {
     const raw = await fetch(`${server.url}/api/v2/operator/bookings.csv?From=${d1}&To=${d2}`, { headers: { authorization: `Bearer ${operator.key}` } });
     const bytes = new Uint8Array(await raw.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -447,10 +448,27 @@ describe('CSV export for spreadsheets', () => {
       JSON.stringify([
         { QuestionID: 1, Question: 'Allergies?', Type: 'text', Participant: null, Value: 'Nuts' },
         { QuestionID: 2, Question: 'Size', Type: 'multiselect', Participant: 1, Value: ['M', 'L'] },
+        {
+          QuestionID: 3,
+          Question: 'Licence',
+          Type: 'file',
+          Participant: null,
+          Value: '7b0c9d3e-1f2a-4b5c-8d6e-9f0a1b2c3d4e',
+          File: { FileID: '7b0c9d3e-1f2a-4b5c-8d6e-9f0a1b2c3d4e', Name: 'Licence Ana.pdf', ContentType: 'application/pdf', Size: 1000 },
+        },
       ]),
     ]);
+    await db.pool.query(
+      `UPDATE bookings SET note = 'Arrives by ferry', created_at = '2026-07-01T08:15:00Z', checked_in_at = '2026-07-02T09:05:00Z' WHERE reference = $1`,
+      [Reference],
+    );
     await request(server.url, 'POST', `/api/v2/operator/bookings/${Reference}/cancel`, { key: owner.key, body: { Reason: 'Storm, sorry' } });
     const line = (await request(server.url, 'GET', '/api/v2/operator/bookings.csv', { key: owner.key })).text.split('\r\n')[1]!;
-    expect(line.endsWith(`,4500,EUR,9000,"Allergies?: Nuts; Size #1: M, L","Storm, sorry"`)).toBe(true);
+    // Amounts in euros too, the note, and the times in Lisbon's summer clock (UTC+1); a file answer by its name.
+    expect(
+      line.endsWith(
+        `,4500,EUR,9000,"Allergies?: Nuts; Size #1: M, L; Licence: Licence Ana.pdf","Storm, sorry",90.00,Arrives by ferry,2026-07-01 09:15,2026-07-02 10:05`,
+      ),
+    ).toBe(true);
   });
 });

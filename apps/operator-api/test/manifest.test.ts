@@ -153,6 +153,46 @@ describe('the manifest', () => {
     expect(walkIn.CheckedInAt).toBe(rows[0]!.checked_in_at.toISOString());
   });
 
+  it('checks in part of a party (3 of 4), then the rest; the manifest counts who arrived, the history each count', async () => {
+    const date = dayFromNow(11);
+    await createSlot(db.pool, operator, date, '09:00', 8);
+    const { Reference } = await book(db.pool, operator, { date, time: '09:00' }, { channel: 'pos', participants: 4 });
+    const checkIn = (body?: object) => staff.send('POST', `/api/v2/operator/bookings/${Reference}/check-in`, body);
+    const counted = async () => {
+      const slot = (await staff.send('GET', `/api/v2/operator/manifest?Date=${date}`)).body.Timeslots[0];
+      return { booking: slot.Bookings[0].CheckedInParticipants, slot: slot.Totals.CheckedIn };
+    };
+    const three = await checkIn({ Participants: 3 });
+    expect(three.status, three.text).toBe(200);
+    expect(three.body).toMatchObject({ CheckedInParticipants: 3, Participants: 4 });
+    const firstTime = three.body.CheckedInAt;
+    expect(await counted()).toEqual({ booking: 3, slot: 3 });
+    // More than the party: refused, nothing changed.
+    const five = await checkIn({ Participants: 5 });
+    expect(five.status).toBe(422);
+    expect(five.body.errors).toEqual([expect.objectContaining({ field: 'Participants' })]);
+    expect(await counted()).toEqual({ booking: 3, slot: 3 });
+    // The fourth arrives: the first time stays, the count is the whole party.
+    const all = await checkIn({ Participants: 4 });
+    expect(all.body).toMatchObject({ CheckedInParticipants: 4, CheckedInAt: firstTime });
+    expect(await counted()).toEqual({ booking: 4, slot: 4 });
+    const history = (await staff.send('GET', `/api/v2/operator/bookings/${Reference}/history`)).body.Items.filter(
+      (i: { Action: string }) => i.Action === 'checked-in',
+    );
+    expect(history.map((i: { Changes: unknown }) => i.Changes)).toEqual([{ CheckedIn: { From: 0, To: 3 } }, { CheckedIn: { From: 3, To: 4 } }]);
+    // The same count again changes nothing; without a body the whole party, as before.
+    await checkIn({ Participants: 4 });
+    await checkIn();
+    expect(
+      (await staff.send('GET', `/api/v2/operator/bookings/${Reference}/history`)).body.Items.filter((i: { Action: string }) => i.Action === 'checked-in'),
+    ).toHaveLength(2);
+    await staff.send('DELETE', `/api/v2/operator/bookings/${Reference}/check-in`);
+    expect(await counted()).toEqual({ booking: 0, slot: 0 });
+    const again = await checkIn();
+    expect(again.body).toMatchObject({ CheckedInParticipants: 4 });
+    expect((await checkIn({ Participants: 0 })).status).toBe(422);
+  });
+
   it.each([[''], ['?Date=2026-02-30'], ['?Date=tomorrow'], [`?Date=${day}&ActivityID=nope`], [`?Date=${day}&Extra=1`]])('refuses %s (422)', async (query) => {
     const answer = await request(server.url, 'GET', `/api/v2/operator/manifest${query}`, { key: operator.key });
     expect(answer.status, answer.text).toBe(422);

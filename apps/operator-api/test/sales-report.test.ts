@@ -61,6 +61,7 @@ describe('the sales report', () => {
     expect(answer.body).toEqual({
       From: d1,
       To: d2,
+      By: 'takes_place',
       Currencies: [
         {
           Currency: 'EUR',
@@ -73,6 +74,7 @@ describe('the sales report', () => {
           ],
           ByPartner: [{ PartnerID: partnerId, PartnerName: 'Klook', Bookings: 1, Participants: 3, RevenueMinor: 13500 }],
           ByActivity: [{ ActivityID: operator.activity.activityId, ActivityName: operator.activity.name, Bookings: 2, Participants: 5, RevenueMinor: 22500 }],
+          ByPaymentMethod: [],
           Cancelled: { Bookings: 1, Participants: 4, RevenueMinor: 18000 },
         },
         {
@@ -83,10 +85,77 @@ describe('the sales report', () => {
           ByChannel: [{ Channel: 'online', Bookings: 1, Participants: 1, RevenueMinor: 10000 }],
           ByPartner: [],
           ByActivity: [expect.objectContaining({ ActivityName: 'Boat (USD)', RevenueMinor: 10000 })],
+          ByPaymentMethod: [],
           Cancelled: { Bookings: 0, Participants: 0, RevenueMinor: 0 },
         },
       ],
     });
+  });
+
+  it("reads the bookings made on the days asked (By=booked, in the account's zone), whatever their timeslot's date", async () => {
+    const lisbonDay = (offsetDays: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon' }).format(new Date(Date.now() + offsetDays * 86_400_000));
+    const today = lisbonDay(0);
+    const yesterday = lisbonDay(-1);
+    const made = await book(db.pool, operator, { date: d2, time: '10:00' }, { channel: 'pos', participants: 6 });
+    // Made at 23:30 yesterday, Lisbon time: yesterday's sale, though it is today in zones east of Lisbon.
+    await db.pool.query(`UPDATE bookings SET created_at = ($2::date + time '23:30') AT TIME ZONE 'Europe/Lisbon' WHERE reference = $1`, [
+      made.Reference,
+      yesterday,
+    ]);
+    const sold = await staff.send('GET', `/api/v2/operator/reports/sales?From=${today}&To=${today}&By=booked`);
+    expect(sold.status, sold.text).toBe(200);
+    const eur = sold.body.Currencies.find((c: { Currency: string }) => c.Currency === 'EUR');
+    // Every EUR sale of the set-up was made today: the ota and pos ones of the range and the one 40 days out; the
+    // hold is no sale, the cancelled one is apart, another account's is not here.
+    expect(sold.body.By).toBe('booked');
+    expect(eur).toMatchObject({ Bookings: 3, Participants: 3 + 2 + 7, Cancelled: { Bookings: 1, Participants: 4, RevenueMinor: 18000 } });
+    const before = await staff.send('GET', `/api/v2/operator/reports/sales?From=${yesterday}&To=${yesterday}&By=booked`);
+    expect(before.body.Currencies).toEqual([expect.objectContaining({ Currency: 'EUR', Bookings: 1, Participants: 6, RevenueMinor: 6 * 4500 })]);
+    expect((await staff.send('GET', `/api/v2/operator/reports/sales?From=${today}&To=${today}&By=sold`)).status).toBe(422);
+  });
+
+  it("cashes up the desk's sales of a day by how they were paid", async () => {
+    const desk = await createOperator(db.pool);
+    const cashier = await signedIn(server.url, desk.staff.email);
+    const date = dayFromNow(4);
+    await createSlot(db.pool, desk, date, '10:00', 50);
+    const sell = async (participants: number, PaymentMethod?: string) => {
+      const sold = await cashier.send('POST', '/api/v2/operator/sales', {
+        ActivityID: desk.activity.activityId,
+        Date: date,
+        Time: '10:00',
+        Participants: participants,
+        Customer: { FirstName: 'Walk', LastName: 'In' },
+        ...(PaymentMethod ? { PaymentMethod } : {}),
+      });
+      expect(sold.status, sold.text).toBe(201);
+      return sold.body.Reference as string;
+    };
+    const cash = await sell(2, 'cash');
+    await sell(1, 'cash');
+    await sell(3, 'card');
+    await sell(1);
+    expect((await cashier.send('GET', `/api/v2/operator/bookings/${cash}`)).body.PaymentMethod).toBe('cash');
+    expect(
+      (
+        await cashier.send('POST', '/api/v2/operator/sales', {
+          ActivityID: desk.activity.activityId,
+          Date: date,
+          Time: '10:00',
+          Participants: 1,
+          Customer: { FirstName: 'A', LastName: 'B' },
+          PaymentMethod: 'cheque',
+        })
+      ).status,
+    ).toBe(422);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon' }).format(new Date());
+    const report = await cashier.send('GET', `/api/v2/operator/reports/sales?From=${today}&To=${today}&By=booked`);
+    expect(report.body.Currencies[0].ByPaymentMethod).toEqual([
+      { PaymentMethod: 'card', Bookings: 1, Participants: 3, RevenueMinor: 3 * 4500 },
+      { PaymentMethod: 'cash', Bookings: 2, Participants: 3, RevenueMinor: 3 * 4500 },
+    ]);
+    expect(report.body.Currencies[0].Bookings).toBe(4);
   });
 
   it('is empty for a range without bookings', async () => {

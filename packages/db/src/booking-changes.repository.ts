@@ -136,22 +136,40 @@ export async function writeBookingChange(
   return { unitPriceMinor: Number(row.unit_price_minor), currency: row.currency, priceAtSale: row.price_source === 'sale' };
 }
 
+/** How a sale at the desk was paid, written in the sale's transaction. */
+export async function recordPaymentMethod(db: Db, accountId: string, reference: string, method: 'cash' | 'card' | 'other'): Promise<void> {
+  await db.query({
+    name: 'booking-payment-method',
+    text: `UPDATE bookings SET payment_method = $3 WHERE ${tenantIs('account_id', '$1')} AND reference = $2`,
+    values: [accountId, reference, method],
+  });
+}
+
 /**
- * Records a locked booking's check-in (`arrived`) or clears it, with its history row, in one statement. Not an event:
- * partners are not told who walked in. The bookings_touch trigger still moves the booking in the partners' sync feed,
- * which then shows it unchanged.
+ * Records a locked booking's check-in (`arrived`) of `participants` of the party (null: all of it) or clears it, with
+ * its history row, in one statement. A check-in keeps its first time; a later one changes only the count, which the
+ * history row records (Checked in: 4 → 3). Not an event: partners are not told who walked in. The bookings_touch
+ * trigger still moves the booking in the partners' sync feed, which then shows it unchanged.
  */
-export async function writeCheckIn(db: Db, booking: BookingRecord, arrived: boolean, actor: BookingActor): Promise<void> {
+export async function writeCheckIn(db: Db, booking: BookingRecord, arrived: boolean, actor: BookingActor, participants: number | null = null): Promise<void> {
+  const counted = (n: number | null) => Math.min(n ?? booking.participants, booking.participants);
+  const changes =
+    arrived && booking.checkedInAt !== null
+      ? { CheckedIn: { From: counted(booking.checkedInParticipants), To: counted(participants) } }
+      : arrived && participants !== null
+        ? { CheckedIn: { From: 0, To: participants } }
+        : {};
   await db.query({
     name: 'booking-check-in',
     text: `WITH changed AS (
-             UPDATE bookings SET checked_in_at = CASE WHEN $3 THEN now() END
+             UPDATE bookings SET checked_in_at = CASE WHEN $3 THEN coalesce(checked_in_at, now()) END,
+                                 checked_in_participants = CASE WHEN $3 THEN $8::int END
               WHERE id = $2 AND ${tenantIs('account_id', '$1')}
              RETURNING id
            )
-           INSERT INTO booking_history (account_id, booking_id, action, actor_kind, partner_id, api_key_id, user_id)
-           SELECT $1, id, CASE WHEN $3 THEN 'checked_in' ELSE 'check_in_undone' END, $4, $5, $6, $7 FROM changed`,
-    values: [booking.accountId, booking.id, arrived, ...actorColumns(actor)],
+           INSERT INTO booking_history (account_id, booking_id, action, actor_kind, partner_id, api_key_id, user_id, changes)
+           SELECT $1, id, CASE WHEN $3 THEN 'checked_in' ELSE 'check_in_undone' END, $4, $5, $6, $7, $9::jsonb FROM changed`,
+    values: [booking.accountId, booking.id, arrived, ...actorColumns(actor), participants, JSON.stringify(changes)],
   });
 }
 

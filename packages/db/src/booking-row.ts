@@ -61,10 +61,16 @@ export interface BookingRow {
   priceAtSale: boolean;
   note: string | null;
   checkedInAt: Date | null;
+  /** How many of the party were checked in; the whole party when null (and checkedInAt is set). */
+  checkedInParticipants: number | null;
   /** The console user who sold it (a point-of-sale sale made in a session). */
   createdByUserId: string | null;
   /** A sandbox booking (made with a test key): it holds test places, and only test keys see it. */
   test: boolean;
+  /** How a point-of-sale sale was paid (cash, card, other); null otherwise. */
+  paymentMethod: 'cash' | 'card' | 'other' | null;
+  /** Made through the partner API's OCTO interface (it carries the reseller's OCTO uuid). */
+  viaOcto: boolean;
   /** The database's clock when the booking was read: transitions are judged against it, not the app's. */
   now: Date;
 }
@@ -113,8 +119,11 @@ const MEMBER_SQL: Record<BookingMember, string> = {
   priceAtSale: `b.price_source = 'sale'`,
   note: 'b.note',
   checkedInAt: 'b.checked_in_at',
+  checkedInParticipants: 'b.checked_in_participants',
   createdByUserId: 'b.created_by_user_id',
   test: 'b.test',
+  viaOcto: 'b.octo_uuid IS NOT NULL',
+  paymentMethod: 'b.payment_method',
   now: 'now()',
 };
 
@@ -181,6 +190,7 @@ export const BOOKING_RECORD_MEMBERS = [
   'priceAtSale',
   'note',
   'checkedInAt',
+  'checkedInParticipants',
   'createdByUserId',
   'test',
   'now',

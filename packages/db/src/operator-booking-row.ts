@@ -25,7 +25,10 @@ const LISTED = [
   'priceAtSale',
   'note',
   'checkedInAt',
+  'checkedInParticipants',
   'cancellationReason',
+  'viaOcto',
+  'paymentMethod',
 ] as const;
 export type ListedRow = BookingRowOf<(typeof LISTED)[number]>;
 
@@ -47,12 +50,21 @@ export function toOperatorBooking(row: ListedRow): OperatorBooking {
     Customer: answeredCustomer(b.customer),
     PaymentReference: b.paymentReference,
     PartnerName: b.partnerName,
+    Octo: b.viaOcto,
+    PaymentMethod: b.paymentMethod,
     CreatedAt: b.createdAt.toISOString(),
     Price: operatorBookingPrice(b),
     Note: b.note,
     CheckedInAt: b.checkedInAt ? b.checkedInAt.toISOString() : null,
+    CheckedInParticipants: checkedInCount(b),
     CancellationReason: b.cancellationReason,
   };
+}
+
+/** How many of the party are checked in: none before the check-in, all unless fewer were named, never more than the party. */
+export function checkedInCount(b: { checkedInAt: unknown; checkedInParticipants: number | null; participants: number }): number {
+  if (b.checkedInAt === null) return 0;
+  return Math.min(b.checkedInParticipants ?? b.participants, b.participants);
 }
 
 /** The price as sold, and the party's total (bigint columns arrive as text). */

@@ -12,6 +12,13 @@ import type { Db } from './pool.js';
 const WINDOW = FILTERED.and('lowest');
 const { $ } = FILTERED;
 
+/**
+ * The digits of the booking's currency's minor unit (ISO 4217): none for the yen and its like, three for the dinars,
+ * two for the rest. The console's Intl formatting knows the same; this keeps the CSV written by PostgreSQL alone.
+ */
+const MINOR_DIGITS = `(CASE WHEN b.currency IN ('BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND', 'VUV', 'XAF', 'XOF', 'XPF') THEN 0
+                              WHEN b.currency IN ('BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND') THEN 3 ELSE 2 END)`;
+
 /** Each column's value as text (null: an empty cell); `free` marks those that may hold anything. */
 const CSV_VALUES: Record<(typeof BOOKING_CSV_COLUMNS)[number], { sql: string; free?: true; phone?: true }> = {
   Reference: { sql: 'b.reference' },
@@ -33,19 +40,25 @@ const CSV_VALUES: Record<(typeof BOOKING_CSV_COLUMNS)[number], { sql: string; fr
   TotalMinor: { sql: 'b.total_minor::text' },
   Answers: { sql: 'answered.cell', free: true },
   CancellationReason: { sql: 'b.cancellation_reason', free: true },
+  Total: { sql: `round(b.total_minor::numeric / (10::numeric ^ ${MINOR_DIGITS}), ${MINOR_DIGITS})::text` },
+  Note: { sql: 'b.note', free: true },
+  BookedAt: { sql: `to_char(b.created_at AT TIME ZONE a.time_zone, 'YYYY-MM-DD HH24:MI')` },
+  CheckedInAt: { sql: `to_char(b.checked_in_at AT TIME ZONE a.time_zone, 'YYYY-MM-DD HH24:MI')` },
 };
 const CSV_COLUMNS = BOOKING_CSV_COLUMNS.map((column, i) => ({ ...CSV_VALUES[column], name: `c${i}` }));
 
 /**
  * The joins of an exported booking b: its timeslot, activity and partner, and every answer in one cell, "Question:
- * value" (with the participant's number where it asks per participant; a multiple choice's values joined with ", "),
+ * value" (with the participant's number where it asks per participant; a multiple choice's values joined with ", ";
+ * an uploaded file by its name, not its id),
  * aggregated in one lateral join rather than a subquery in the select list.
  */
 const CSV_JOINED = `${JOINED}
        LEFT JOIN LATERAL (
          SELECT string_agg(ans->>'Question' || coalesce(' #' || (ans->>'Participant'), '') || ': ' ||
-                  CASE jsonb_typeof(ans->'Value') WHEN 'array' THEN array_to_string(ARRAY(SELECT jsonb_array_elements_text(ans->'Value')), ', ')
-                                                 ELSE ans->>'Value' END, '; ') AS cell
+                  CASE WHEN ans ? 'File' THEN ans->'File'->>'Name'
+                       ELSE CASE jsonb_typeof(ans->'Value') WHEN 'array' THEN array_to_string(ARRAY(SELECT jsonb_array_elements_text(ans->'Value')), ', ')
+                                                 ELSE ans->>'Value' END END, '; ') AS cell
            FROM jsonb_array_elements(b.answers) AS ans
        ) AS answered ON true`;
 

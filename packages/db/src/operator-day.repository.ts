@@ -3,7 +3,7 @@
 // the sums the booking triggers keep.
 import type { Manifest } from '@backbone/contracts';
 import { formatInZone, waiversComplete, type RequiredQuestion } from '@backbone/domain';
-import { operatorBookingPrice } from './operator-booking-row.js';
+import { checkedInCount, operatorBookingPrice } from './operator-booking-row.js';
 import { answeredCustomer, LIVE } from './booking-row.js';
 import type { Db } from './pool.js';
 
@@ -40,6 +40,7 @@ interface ManifestBookingRow {
   activity_id: number;
   answer_keys: string[];
   checked_in_at: string | null;
+  checked_in_participants: number | null;
   note: string | null;
   unit_price_minor: string;
   currency: string;
@@ -58,7 +59,7 @@ const MANIFEST_SLOTS = `SELECT t.id AS timeslot_id, a.activity_id, a.name AS act
 const MANIFEST_BOOKINGS = `SELECT b.id, b.timeslot_id, b.activity_id, b.reference, b.status, b.customer->>'FirstName' AS first_name,
                   b.customer->>'LastName' AS last_name, b.customer->>'Email' AS email, b.customer->>'Phone' AS phone, b.participants,
                   b.channel, b.partner_id, p.name AS partner_name, b.answer_keys,
-                  to_char(b.checked_in_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS checked_in_at,
+                  to_char(b.checked_in_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS checked_in_at, b.checked_in_participants,
                   b.note, b.unit_price_minor, b.currency, b.price_source = 'sale' AS price_at_sale
              FROM activities a
              JOIN timeslots t ON t.activity_id = a.id AND t.local_date = $2::date
@@ -115,6 +116,7 @@ export async function getManifest(db: Db, accountId: string, date: string, activ
     const slot = bySlot.get(row.timeslot_id);
     if (!slot) continue;
     const participants = row.participants;
+    const checkedIn = checkedInCount({ checkedInAt: row.checked_in_at, checkedInParticipants: row.checked_in_participants, participants });
     slot.Bookings.push({
       Reference: row.reference,
       Status: row.status,
@@ -124,6 +126,7 @@ export async function getManifest(db: Db, accountId: string, date: string, activ
       Partner: row.partner_id ? { ID: row.partner_id, Name: row.partner_name ?? '' } : null,
       WaiversComplete: waiversComplete(requiredBy.get(row.activity_id) ?? [], row.answer_keys, participants),
       CheckedInAt: row.checked_in_at,
+      CheckedInParticipants: checkedIn,
       Note: row.note,
       Price: operatorBookingPrice({ unitPriceMinor: row.unit_price_minor, currency: row.currency, priceAtSale: row.price_at_sale, participants }),
     });
@@ -132,7 +135,7 @@ export async function getManifest(db: Db, accountId: string, date: string, activ
     for (const sum of [slot.Totals, totals]) {
       sum.Bookings += 1;
       sum.Participants += participants;
-      if (row.checked_in_at) sum.CheckedIn += participants;
+      sum.CheckedIn += checkedIn;
     }
   }
   return { Date: date, Timeslots: timeslots, Totals: totals };
@@ -147,6 +150,8 @@ export interface SalesGroup {
   partnerName: string | null;
   activityId: string;
   activityName: string;
+  /** How the desk's sales were paid (read only for booking days; null in the timeslot dates' sums). */
+  paymentMethod: 'cash' | 'card' | 'other' | null;
   bookings: number;
   participants: number;
   revenueMinor: number;
@@ -169,7 +174,35 @@ export async function listSalesGroups(db: Db, accountId: string, from: string, t
              HAVING sum(r.bookings) > 0
            )
            SELECT g.currency, g.cancelled, g.channel, g.partner_id AS "partnerId", p.name AS "partnerName", a.activity_id AS "activityId",
-                  a.name AS "activityName", g.bookings, g.participants, g.revenue::text AS "revenueMinor"
+                  a.name AS "activityName", NULL AS "paymentMethod", g.bookings, g.participants, g.revenue::text AS "revenueMinor"
+             FROM groups g
+             JOIN activities a ON a.account_id = $1 AND a.id = g.activity_id
+             LEFT JOIN partners p ON p.account_id = $1 AND p.id = g.partner_id`,
+    values: [accountId, from, to],
+  });
+  return rows.map((r) => ({ ...r, revenueMinor: Number(r.revenueMinor) }));
+}
+
+/**
+ * The same groups for the bookings made on the days From to To in the account's time zone (what the desk sold today),
+ * whatever their timeslot's date. The rollup is by timeslot date, so these are summed from the bookings themselves
+ * over their (account, created_at) index: a range of booking days reads only the bookings made in it.
+ */
+export async function listSalesGroupsBookedOn(db: Db, accountId: string, from: string, to: string): Promise<SalesGroup[]> {
+  const { rows } = await db.query<Omit<SalesGroup, 'revenueMinor'> & { revenueMinor: string }>({
+    name: 'operator-sales-groups-booked-on',
+    text: `WITH zone AS (SELECT time_zone FROM accounts WHERE id = $1),
+           groups AS (
+             SELECT b.currency, b.status = 'cancelled' AS cancelled, b.channel, b.partner_id, b.activity_id, b.payment_method,
+                    count(*)::int AS bookings, sum(b.participants)::int AS participants, sum(b.total_minor) AS revenue
+               FROM bookings b, zone
+              WHERE b.account_id = $1 AND NOT b.test AND b.status IN ('confirmed', 'cancelled')
+                AND b.created_at >= ($2::date)::timestamp AT TIME ZONE zone.time_zone
+                AND b.created_at < ($3::date + 1)::timestamp AT TIME ZONE zone.time_zone
+              GROUP BY 1, 2, 3, 4, 5, 6
+           )
+           SELECT g.currency, g.cancelled, g.channel, g.partner_id AS "partnerId", p.name AS "partnerName", a.activity_id AS "activityId",
+                  a.name AS "activityName", g.payment_method AS "paymentMethod", g.bookings, g.participants, g.revenue::text AS "revenueMinor"
              FROM groups g
              JOIN activities a ON a.account_id = $1 AND a.id = g.activity_id
              LEFT JOIN partners p ON p.account_id = $1 AND p.id = g.partner_id`,

@@ -63,12 +63,25 @@ export function placesToTake(
 }
 
 /**
+ * How many of a party of `participants` a check-in records: null for the whole party (none named, or all of them), or
+ * the number named, which may not exceed the party (422).
+ */
+export function arrivedOf(named: number | undefined, participants: number): number | null {
+  if (named === undefined || named === participants) return null;
+  if (named > participants) {
+    throw new ValidationError([{ field: 'Participants', message: `Participants must be at most the party's ${participants}.` }]);
+  }
+  return named;
+}
+
+/**
  * Whether a check-in (`arrived` true) or its undo changes the booking. Only a live booking checks in; a repeat keeps
  * the first time. An undo applies in any status: a party checked in and then cancelled can still be corrected.
  */
-export function decideCheckIn(state: BookingState, checkedInAt: Date | null, now: Date, arrived: boolean): 'change' | 'unchanged' {
+export function decideCheckIn(state: BookingState, checkedInAt: Date | null, now: Date, arrived: boolean, recount = false): 'change' | 'unchanged' {
   if (!arrived) return checkedInAt === null ? 'unchanged' : 'change';
-  if (checkedInAt !== null) return 'unchanged';
+  // A repeat keeps the first time; it changes only how many of the party arrived (`recount`).
+  if (checkedInAt !== null && !recount) return 'unchanged';
   const status: BookingStatus = effectiveStatus(state.status, state.expiresAt, now);
   if (status !== 'on_hold' && status !== 'confirmed') {
     throw new DomainError('invalid-transition', `Booking ${state.reference} is ${status}; it cannot be checked in.`, { Status: status });

@@ -98,9 +98,22 @@ export type ConfirmedCustomer = {
  */
 export function completeCustomer(held: CustomerDetails, given: CustomerDetails | undefined): ConfirmedCustomer {
   const merged = { ...held, ...given };
-  const errors: FieldError[] = (['FirstName', 'LastName', 'Email'] as const)
-    .filter((member) => merged[member] === undefined)
-    .map((member) => ({ field: `Customer.${member}`, message: `Customer.${member} is required: send it with the hold or with the confirm.` }));
-  if (errors.length > 0) throw new ValidationError(errors);
+  requireMembers(merged, ['FirstName', 'LastName', 'Email'], 'is required: send it with the hold or with the confirm.');
   return { FirstName: merged.FirstName!, LastName: merged.LastName!, Email: merged.Email!, Phone: merged.Phone ?? null };
+}
+
+/**
+ * The customer of a point-of-sale sale: a walk-in may give no e-mail address (no customer e-mail is then written:
+ * the mail outbox skips a booking without one); the names are required as on every channel.
+ */
+export function deskCustomer(given: CustomerDetails): Omit<ConfirmedCustomer, 'Email'> & { Email?: string } {
+  requireMembers(given, ['FirstName', 'LastName'], 'is required.');
+  return { FirstName: given.FirstName!, LastName: given.LastName!, ...(given.Email !== undefined ? { Email: given.Email } : {}), Phone: given.Phone ?? null };
+}
+
+function requireMembers(customer: CustomerDetails, members: readonly ('FirstName' | 'LastName' | 'Email')[], message: string): void {
+  const errors: FieldError[] = members
+    .filter((member) => customer[member] === undefined)
+    .map((member) => ({ field: `Customer.${member}`, message: `Customer.${member} ${message}` }));
+  if (errors.length > 0) throw new ValidationError(errors);
 }

@@ -5,7 +5,7 @@ import type { Booking, BookingAnswer, BookingChannel, BookingCreatedPayload, Boo
 import { ValidationError } from './errors.js';
 import { insufficientCapacity, partySizeError, timeslotUnavailable } from './booking-rules.js';
 import { generateBookingReference } from './booking-reference.js';
-import { completeCustomer, type CustomerDetails } from './booking-lifecycle.js';
+import { completeCustomer, deskCustomer, type CustomerDetails } from './booking-lifecycle.js';
 import type { AnswerFile } from './files.js';
 import { checkAnswers, referencedFileIds, type StoredAnswer } from './waiver-answers.js';
 import type { WaiverQuestion } from './waiver-questions.js';
@@ -120,8 +120,13 @@ export async function reserveBooking(store: BookingStore, request: NewBooking): 
     fileIds.length > 0 ? await store.findAnswerFiles({ accountId: request.accountId, partnerId: request.partnerId }, fileIds) : new Map<string, AnswerFile>();
   const answers =
     request.answers === undefined ? [] : checkAnswers(activity.questions ?? [], request.answers, request.participants, { files, bookingId: null });
-  // A hold may wait for the customer's details until its confirm; a booking made at once needs them now.
-  const customer: Customer = request.hold ? { ...request.customer, Phone: request.customer.Phone ?? null } : completeCustomer(request.customer, undefined);
+  // A hold may wait for the customer's details until its confirm; a booking made at once needs them now (at the
+  // desk, the e-mail address is the walk-in's choice).
+  const customer: Customer = request.hold
+    ? { ...request.customer, Phone: request.customer.Phone ?? null }
+    : request.channel === 'pos'
+      ? deskCustomer(request.customer)
+      : completeCustomer(request.customer, undefined);
 
   let lastRefusal: TimeslotState | null = null;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {

@@ -270,16 +270,53 @@ const present = (value: string | null | undefined): string | undefined =>
 /** The customer members an OCTO contact gives (those it leaves empty stay out). */
 export type OctoCustomer = Pick<CustomerDetails, 'FirstName' | 'LastName' | 'Email'> & { Phone?: string };
 
-/** An OCTO contact as the booking's customer: first and last name (or the full name split at its last space), email, phone. */
+/**
+ * Lower-case particles that begin a family name ("van der Berg", "da Silva", "de la Cruz"): a full name splits before
+ * the first of them, so that they stay with the family name instead of ending the first name ("Zoë van der" + "Berg").
+ */
+const SURNAME_PARTICLES = new Set([
+  'van',
+  'von',
+  'der',
+  'den',
+  'de',
+  'del',
+  'della',
+  'di',
+  'da',
+  'das',
+  'do',
+  'dos',
+  'du',
+  'la',
+  'le',
+  'ten',
+  'ter',
+  'bin',
+  'al',
+  'el',
+  'y',
+]);
+
+/** A full name as first and last name: before a family name's particle when there is one, else at the last space. */
+export function splitFullName(full: string): { first: string; last: string } {
+  const words = full.split(/\s+/);
+  if (words.length === 1) return { first: full, last: full };
+  const particle = words.findIndex((word, i) => i > 0 && i < words.length - 1 && SURNAME_PARTICLES.has(word));
+  const at = particle > 0 ? particle : words.length - 1;
+  return { first: words.slice(0, at).join(' '), last: words.slice(at).join(' ') };
+}
+
+/** An OCTO contact as the booking's customer: first and last name (or the full name split: splitFullName), email, phone. */
 export function customerOfContact(contact: OctoContactRequest | undefined): OctoCustomer {
   if (!contact) return {};
   let first = present(contact.firstName);
   let last = present(contact.lastName);
   const full = present(contact.fullName);
   if (full && (!first || !last)) {
-    const space = full.lastIndexOf(' ');
-    first ??= space > 0 ? full.slice(0, space) : full;
-    last ??= space > 0 ? full.slice(space + 1) : full;
+    const split = splitFullName(full);
+    first ??= split.first;
+    last ??= split.last;
   }
   const email = present(contact.emailAddress);
   if (email !== undefined && !EMAIL.test(email)) throw octoBadRequest('contact.emailAddress must be an email address.');

@@ -317,11 +317,17 @@ describe('customerOfContact', () => {
     expect(customerOfContact({ firstName: '  ', lastName: null, emailAddress: '', phoneNumber: null })).toEqual({});
   });
 
-  it('splits a full name at its last space for the names not given, and uses a one-word name for both', () => {
+  it('splits a full name before a family name’s particle or at its last space for the names not given, and uses a one-word name for both', () => {
     expect(customerOfContact({ fullName: 'Ana Maria Silva' })).toEqual({ FirstName: 'Ana Maria', LastName: 'Silva' });
     expect(customerOfContact({ fullName: 'Ana Maria Silva', firstName: 'Ana' })).toEqual({ FirstName: 'Ana', LastName: 'Silva' });
     expect(customerOfContact({ fullName: 'Ana Maria Silva', lastName: 'Costa' })).toEqual({ FirstName: 'Ana Maria', LastName: 'Costa' });
     expect(customerOfContact({ fullName: 'Madonna' })).toEqual({ FirstName: 'Madonna', LastName: 'Madonna' });
+    // A family name's particles stay with it (issue 39.10): the name as given, split where a desk would split it.
+    expect(customerOfContact({ fullName: 'Zoë van der Berg' })).toEqual({ FirstName: 'Zoë', LastName: 'van der Berg' });
+    expect(customerOfContact({ fullName: 'Ana Maria de la Cruz' })).toEqual({ FirstName: 'Ana Maria', LastName: 'de la Cruz' });
+    expect(customerOfContact({ fullName: 'Maria da Silva Santos' })).toEqual({ FirstName: 'Maria', LastName: 'da Silva Santos' });
+    // Only a lower-case particle is one: a capitalised word may be a middle name, so the last space decides.
+    expect(customerOfContact({ fullName: 'Pieter Van Dyke' })).toEqual({ FirstName: 'Pieter Van', LastName: 'Dyke' });
     expect(customerOfContact({ fullName: 'Zé Silva', firstName: 'José', lastName: 'Costa' })).toEqual({ FirstName: 'José', LastName: 'Costa' });
   });
 

@@ -3,6 +3,7 @@
 // through createBooking, the same atomic reservation as every channel; a sale is an order the operator's own checkout
 // completed, so its order.completed event commits with it.
 import { BOOKING_CHANNELS, type Booking, type BookingChannel, type SaleRequest } from '@backbone/contracts';
+import { recordPaymentMethod } from '@backbone/db';
 import { ValidationError } from '@backbone/domain';
 import { createBooking, type BookingDeps } from './create-booking.js';
 import type { IdempotencyRequest, Replayable } from './idempotency.js';
@@ -47,6 +48,12 @@ export function createSale(
       answers: sale.Answers,
     },
     idempotency,
-    { withinBooking: (tx, booking) => recordOrderCompleted(tx, { accountId: request.accountId, reference: booking.Reference, channel: booking.Channel }) },
+    {
+      withinBooking: async (tx, booking) => {
+        // Recorded beside the reservation, in its transaction: the reservation's statement stays the one every channel shares.
+        if (sale.PaymentMethod !== undefined) await recordPaymentMethod(tx, request.accountId, booking.Reference, sale.PaymentMethod);
+        await recordOrderCompleted(tx, { accountId: request.accountId, reference: booking.Reference, channel: booking.Channel });
+      },
+    },
   );
 }

@@ -3,7 +3,7 @@
 // each answers the booking as the console shows it, read after the commit.
 import type { BookingDetail, BookingHistory, HistoryItem, OperatorBookingChange, OperatorCancelRequest, RescheduleRequest } from '@backbone/contracts';
 import { findBookingOrigin, findOperatorBooking, inTransaction, listBookingHistory, writeCheckIn, type Pool } from '@backbone/db';
-import { decideCheckIn, notFound, type BookingActor } from '@backbone/domain';
+import { arrivedOf, decideCheckIn, notFound, type BookingActor } from '@backbone/domain';
 import { cancelBooking, lockedBooking, stateOf, type BookingRef } from './booking-lifecycle.js';
 import { changeBooking } from './change-booking.js';
 import type { IdempotencyRequest, Replayable } from './idempotency.js';
@@ -40,7 +40,8 @@ export async function rescheduleOperatorBooking(
   actor: BookingActor,
   idempotency: IdempotencyRequest | null = null,
 ): Promise<Replayable<BookingDetail>> {
-  const { replayed } = await changeBooking(deps, asOperator(ref), { move: { date: request.Date, time: request.Time } }, actor, idempotency);
+  const move = { date: request.Date, time: request.Time, ...(request.ActivityID !== undefined ? { activityId: request.ActivityID } : {}) };
+  const { replayed } = await changeBooking(deps, asOperator(ref), { move }, actor, idempotency);
   return { value: await shown(deps.pool, ref), replayed };
 }
 
@@ -54,6 +55,7 @@ export async function changeOperatorBooking(
   const change = {
     ...(request.Participants !== undefined ? { participants: request.Participants } : {}),
     ...(request.Customer !== undefined ? { customer: request.Customer } : {}),
+    ...(request.Answers !== undefined ? { answers: request.Answers } : {}),
     // An emptied note is no note.
     ...(request.Note !== undefined ? { note: request.Note === '' ? null : request.Note } : {}),
   };
@@ -61,9 +63,12 @@ export async function changeOperatorBooking(
   return { value: await shown(deps.pool, ref), replayed };
 }
 
-/** Checks a live booking in; a repeat keeps the first time and records nothing. */
-export function checkInOperatorBooking(deps: { pool: Pool }, ref: OperatorBookingRef, actor: BookingActor): Promise<BookingDetail> {
-  return recordCheckIn(deps, ref, true, actor);
+/**
+ * Checks a live booking in: the whole party, or `participants` of it. A repeat keeps the first time and records only a
+ * change of the count (another of the party arrives later).
+ */
+export function checkInOperatorBooking(deps: { pool: Pool }, ref: OperatorBookingRef, actor: BookingActor, participants?: number): Promise<BookingDetail> {
+  return recordCheckIn(deps, ref, true, actor, participants);
 }
 
 /** Undoes a booking's check-in (in any status: a party checked in and then cancelled can still be corrected). */
@@ -71,10 +76,14 @@ export function undoOperatorCheckIn(deps: { pool: Pool }, ref: OperatorBookingRe
   return recordCheckIn(deps, ref, false, actor);
 }
 
-async function recordCheckIn(deps: { pool: Pool }, ref: OperatorBookingRef, arrived: boolean, actor: BookingActor): Promise<BookingDetail> {
+async function recordCheckIn(deps: { pool: Pool }, ref: OperatorBookingRef, arrived: boolean, actor: BookingActor, named?: number): Promise<BookingDetail> {
   await inTransaction(deps.pool, async (tx) => {
     const booking = await lockedBooking(tx, asOperator(ref));
-    if (decideCheckIn(stateOf(booking), booking.checkedInAt, booking.now, arrived) === 'change') await writeCheckIn(tx, booking, arrived, actor);
+    const count = arrived ? arrivedOf(named, booking.participants) : null;
+    const recount = arrived && booking.checkedInAt !== null && count !== booking.checkedInParticipants;
+    if (decideCheckIn(stateOf(booking), booking.checkedInAt, booking.now, arrived, recount) === 'change') {
+      await writeCheckIn(tx, booking, arrived, actor, count);
+    }
   });
   return shown(deps.pool, ref);
 }

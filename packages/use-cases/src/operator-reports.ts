@@ -1,7 +1,7 @@
 // The sales report: the range checked, the database's few groups rolled up per currency by channel, partner and
 // activity, largest revenue first (then by name), cancelled bookings apart.
-import type { SalesReport } from '@backbone/contracts';
-import { listSalesGroups, type Pool, type SalesGroup } from '@backbone/db';
+import type { SalesReport, SalesReportDate } from '@backbone/contracts';
+import { listSalesGroups, listSalesGroupsBookedOn, type Pool, type SalesGroup } from '@backbone/db';
 import { checkOperatorDateRange } from '@backbone/domain';
 
 const MAX_REPORT_DAYS = 366;
@@ -32,13 +32,18 @@ function rolledUp<K extends string, T extends Figures>(
   return [...by.values()].sort((a, b) => b.RevenueMinor - a.RevenueMinor || name(a).localeCompare(name(b)));
 }
 
-export async function getOperatorSalesReport(deps: { pool: Pool }, request: { accountId: string; from: string; to: string }): Promise<SalesReport> {
+export async function getOperatorSalesReport(
+  deps: { pool: Pool },
+  request: { accountId: string; from: string; to: string; by?: SalesReportDate },
+): Promise<SalesReport> {
   checkOperatorDateRange(request.from, request.to, MAX_REPORT_DAYS);
-  const groups = await listSalesGroups(deps.pool, request.accountId, request.from, request.to);
+  const by = request.by ?? 'takes_place';
+  const groups = await (by === 'booked' ? listSalesGroupsBookedOn : listSalesGroups)(deps.pool, request.accountId, request.from, request.to);
   const currencies = [...new Set(groups.map((g) => g.currency))].sort();
   return {
     From: request.from,
     To: request.to,
+    By: by,
     Currencies: currencies.map((currency) => {
       const all = groups.filter((g) => g.currency === currency);
       const sold = all.filter((g) => !g.cancelled);
@@ -66,6 +71,12 @@ export async function getOperatorSalesReport(deps: { pool: Pool }, request: { ac
           (g) => g.activityId,
           (g) => ({ ActivityID: g.activityId, ActivityName: g.activityName, ...zero() }),
           (t) => t.ActivityName,
+        ),
+        ByPaymentMethod: rolledUp(
+          sold,
+          (g) => g.paymentMethod,
+          (g) => ({ PaymentMethod: g.paymentMethod!, ...zero() }),
+          (t) => t.PaymentMethod,
         ),
         Cancelled: cancelled,
       };

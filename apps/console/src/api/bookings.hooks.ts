@@ -65,9 +65,9 @@ export function useRefreshPlaces() {
  */
 export type BookingAction =
   | { action: 'cancel'; reason?: string }
-  | { action: 'reschedule'; date: string; time: string }
+  | { action: 'reschedule'; date: string; time: string; activityId?: string }
   | { action: 'change'; changes: OperatorBookingChange }
-  | { action: 'check-in' }
+  | { action: 'check-in'; participants?: number }
   | { action: 'undo-check-in' };
 
 export function useBookingAction(reference: string) {
@@ -80,11 +80,14 @@ export function useBookingAction(reference: string) {
         case 'cancel':
           return call(cancelOperatorBookingOperation, { params, body: change.reason ? { Reason: change.reason } : {} });
         case 'reschedule':
-          return call(rescheduleOperatorBookingOperation, { params, body: { Date: change.date, Time: change.time } });
+          return call(rescheduleOperatorBookingOperation, {
+            params,
+            body: { Date: change.date, Time: change.time, ...(change.activityId ? { ActivityID: change.activityId } : {}) },
+          });
         case 'change':
           return call(changeOperatorBookingOperation, { params, body: change.changes });
         case 'check-in':
-          return call(checkInOperatorBookingOperation, { params });
+          return call(checkInOperatorBookingOperation, { params, body: change.participants !== undefined ? { Participants: change.participants } : {} });
         case 'undo-check-in':
           return call(undoOperatorCheckInOperation, { params });
       }

@@ -1,7 +1,9 @@
 // Calendar arithmetic on YYYY-MM-DD strings (UTC-based, so no time zone shifts a date).
-export function today(): string {
-  const now = new Date();
-  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+
+/** The date it is now in a time zone (the account's: the browser's own may already be on another day). */
+export function todayIn(timeZone: string): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
 }
 
 export function addDays(date: string, days: number): string {

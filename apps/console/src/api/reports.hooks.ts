@@ -2,10 +2,10 @@
 // Each hook wraps one operation of the API client in TanStack Query (caching, retries, polling), so pages stay thin
 // and never call fetch themselves.
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { getOperatorSalesReportOperation, listOperatorAuditOperation, type AuditAction } from '@backbone/contracts/browser';
+import { getOperatorSalesReportOperation, listOperatorAuditOperation, type AuditAction, type SalesReportDate } from '@backbone/contracts/browser';
 import { call } from './client.js';
 
-export function useSalesReport(query: { From: string; To: string }) {
+export function useSalesReport(query: { From: string; To: string; By: SalesReportDate }) {
   return useQuery({
     queryKey: ['sales-report', query],
     queryFn: ({ signal }) => call(getOperatorSalesReportOperation, { query }, signal),

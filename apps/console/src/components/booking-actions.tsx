@@ -1,13 +1,18 @@
-// The booking panel's changes: check in (and undo), edit the party, customer and note, move to another timeslot of the
-// same activity, cancel with a reason. Each is offered only when the user's role may call it and the booking is live;
+// The booking panel's changes: check in (and undo), edit the party, customer and note, move to another timeslot (of the
+// same activity, or of another when the customer changed their mind), cancel with a reason. Each is offered only when the user's role may call it and the booking is live;
 // the API decides the rest (a full timeslot is a 409 whose detail is shown as it is).
 import { useState, type FormEvent } from 'react';
 import { CustomerInputs } from './customer-inputs.js';
 import type { BookingDetail } from '@backbone/contracts/browser';
+import { useActivities } from '../api/activities.hooks.js';
 import { useTimeslots } from '../api/availability.hooks.js';
+import { ActivityPicker } from './activity-picker.js';
+import { formatMoney } from '../api/money.js';
 import { useBookingAction, type BookingAction } from '../api/bookings.hooks.js';
 import { useMay } from '../api/session.hooks.js';
 import { problemDetail } from './states.js';
+import { useQuestions } from '../api/activities.hooks.js';
+import { draftOf, keptFilesOf, waiverAnswers, WaiverInputs, type WaiverDraft } from './waiver-inputs.js';
 
 type Form = 'edit' | 'reschedule' | 'cancel' | null;
 
@@ -76,6 +81,12 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
     Note: booking.Note ?? '',
   });
   const field = (name: keyof typeof draft) => (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value });
+  // The waiver: the stored answers to edit; sent only once touched, so that an edit of the note alone never fails on a
+  // waiver still incomplete.
+  const questions = useQuestions(booking.ActivityID);
+  const [waiver, setWaiver] = useState<WaiverDraft>(() => draftOf(booking.Answers));
+  const [waiverTouched, setWaiverTouched] = useState(false);
+  const keptFiles = keptFilesOf(booking.Answers);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // Only what changed is sent: the API checks room only for a larger party.
@@ -91,6 +102,7 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
         ...(participants !== booking.Participants ? { Participants: participants } : {}),
         ...(Object.keys(customer).length ? { Customer: customer } : {}),
         ...(note !== (booking.Note ?? '') ? { Note: note === '' ? null : note } : {}),
+        ...(waiverTouched && questions.data ? { Answers: waiverAnswers(questions.data, waiver, participants, keptFiles) } : {}),
       },
     });
   };
@@ -100,11 +112,25 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
         Participants
         <input type="number" name="Participants" min={1} required value={draft.Participants} onChange={field('Participants')} />
       </label>
-      <CustomerInputs values={draft} field={field} />
+      {/* The API removes no address: one the booking has stays required, one it lacks may be added. */}
+      <CustomerInputs values={draft} field={field} emailRequired={booking.Customer.Email !== undefined} />
       <label>
         Note
         <textarea name="Note" rows={3} maxLength={2000} value={draft.Note} onChange={field('Note')} />
       </label>
+      {questions.data && (
+        <WaiverInputs
+          questions={questions.data}
+          participants={Number(draft.Participants)}
+          draft={waiver}
+          keptFiles={keptFiles}
+          enforceRequired={waiverTouched}
+          onChange={(key, value) => {
+            setWaiverTouched(true);
+            setWaiver({ ...waiver, [key]: value });
+          }}
+        />
+      )}
       <button type="submit" disabled={pending}>
         Save changes
       </button>
@@ -113,17 +139,37 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
 }
 
 function RescheduleForm({ booking, pending, onSave }: { booking: BookingDetail; pending: boolean; onSave: (change: BookingAction) => void }) {
+  const activities = useActivities();
+  const [activityId, setActivityId] = useState(booking.ActivityID);
   const [date, setDate] = useState(booking.Date);
   const [time, setTime] = useState<string | null>(null);
-  const slots = useTimeslots(booking.ActivityID, date, date);
-  const open = slots.data?.filter((s) => s.Status === 'open' && !s.Started && !(s.Date === booking.Date && s.Time === booking.Time)) ?? [];
+  const slots = useTimeslots(activityId, date, date);
+  const same = activityId === booking.ActivityID;
+  const open = slots.data?.filter((s) => s.Status === 'open' && !s.Started && !(same && s.Date === booking.Date && s.Time === booking.Time)) ?? [];
   const chosen = time ?? open.find((s) => s.Available >= booking.Participants)?.Time ?? open[0]?.Time;
+  const other = same ? undefined : activities.data?.find((a) => a.ActivityID === activityId);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (chosen) onSave({ action: 'reschedule', date, time: chosen });
+    if (chosen) onSave({ action: 'reschedule', date, time: chosen, ...(same ? {} : { activityId }) });
   };
   return (
     <form className="panel-form" onSubmit={submit} aria-label="Reschedule the booking">
+      {activities.data && activities.data.length > 1 && (
+        <ActivityPicker
+          activities={activities.data}
+          value={activityId}
+          onChange={(id) => {
+            setActivityId(id);
+            setTime(null);
+          }}
+        />
+      )}
+      {other && (
+        <p className="hint" role="status">
+          Moving to another activity: the booking takes its price ({formatMoney(other.Price.Amount * booking.Participants, other.Price.Currency)} for{' '}
+          {booking.Participants}), and the waiver answers, which were for this activity, are dropped.
+        </p>
+      )}
       <label>
         New date
         <input

@@ -17,7 +17,8 @@ export function customerName(customer: { FirstName?: string; LastName?: string }
 
 type OnInput = (name: keyof CustomerValues) => (event: ChangeEvent<HTMLInputElement>) => void;
 
-export function CustomerInputs({ values, field }: { values: CustomerValues; field: OnInput }) {
+/** `emailRequired`: false at the desk, where a walk-in may give no address (and then gets no e-mail). */
+export function CustomerInputs({ values, field, emailRequired = true }: { values: CustomerValues; field: OnInput; emailRequired?: boolean }) {
   return (
     <>
       <label>
@@ -29,8 +30,8 @@ export function CustomerInputs({ values, field }: { values: CustomerValues; fiel
         <input name="LastName" required value={values.LastName} onChange={field('LastName')} autoComplete="off" />
       </label>
       <label>
-        E-mail
-        <input type="email" name="Email" required value={values.Email} onChange={field('Email')} autoComplete="off" />
+        {emailRequired ? 'E-mail' : 'E-mail (optional)'}
+        <input type="email" name="Email" required={emailRequired} value={values.Email} onChange={field('Email')} autoComplete="off" />
       </label>
       <label>
         Phone (optional)

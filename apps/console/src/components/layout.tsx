@@ -1,9 +1,11 @@
 // The frame around every signed-in page: the account, the navigation (the pages the user's role may use, chosen by
 // app.tsx from the contracts' permission table) and sign-out. On narrow screens the
-// navigation scrolls sideways above the page. Every user may change their own password.
+// navigation scrolls sideways above the page. Every user may change their own password. When the browser's time
+// zone is not the account's, the header says which zone the console's times are in.
 import type { ReactNode } from 'react';
 import { Link, useRoute } from 'wouter';
 import type { OperatorSession } from '@backbone/contracts/browser';
+import { useAccountTime } from '../api/account-time.js';
 import { useSignOut } from '../api/session.hooks.js';
 
 function NavLink({ href, label }: { href: string; label: string }) {
@@ -25,6 +27,7 @@ export function Layout({
   children: ReactNode;
 }) {
   const signOut = useSignOut();
+  const clock = useAccountTime();
   return (
     <div className="app">
       <a className="skip-link" href="#main">
@@ -36,6 +39,7 @@ export function Layout({
           <span className="who">
             {session.Email ?? 'API key'} · {session.Role}
           </span>
+          {clock.differs && <span className="zone">Times in {clock.zone}</span>}
         </div>
         <nav aria-label="Pages" className="nav">
           {navigation.map((p) => (

@@ -2,7 +2,7 @@
 // first, in the account's time zone; filtered by action (kept in the URL), "Load more" for the next page.
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@backbone/contracts/browser';
 import { useAudit } from '../api/reports.hooks.js';
-import { useSession } from '../api/session.hooks.js';
+import { useAccountTime } from '../api/account-time.js';
 import { useUrlState } from '../api/url-state.js';
 import { changeSummary } from '../components/change-summary.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';
@@ -41,11 +41,10 @@ function who(actor: AuditEntry['Actor']): string {
 const URL_STATE = ['Action'] as const;
 
 export function AuditPage() {
-  const session = useSession();
   const [state, setState] = useUrlState(URL_STATE);
   const action = isAction(state.Action) ? state.Action : null;
   const audit = useAudit(action);
-  const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: session.data?.TimeZone });
+  const clock = useAccountTime();
   const entries = audit.data?.pages.flatMap((page) => page.Entries) ?? [];
   return (
     <div className="page">
@@ -83,7 +82,7 @@ export function AuditPage() {
             {entries.map((e) => (
               <tr key={e.ID} data-action={e.Action} data-subject={e.Subject.ID}>
                 <td data-label="When" className="when">
-                  <time dateTime={e.At}>{when.format(new Date(e.At))}</time>
+                  <time dateTime={e.At}>{clock.dateTime(e.At)}</time>
                 </td>
                 <td data-label="Who" className="audit-who">
                   {who(e.Actor)}

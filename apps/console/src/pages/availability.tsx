@@ -1,13 +1,19 @@
 // Availability: one week of one activity, each timeslot with a booked/capacity bar and its waitlist's link; close, reopen, change capacity;
 // generate timeslots and remove empty ones (schedule-forms.tsx), each previewed first.
-// The activity and the week live in the URL. The API refuses a capacity below what is booked; its detail is shown.
+// The activity and the week live in the URL. A risky change is explained before it is made: closing a timeslot with
+// bookings names the guests (who stay booked) with a link to each booking to move or cancel it, and asks; a capacity
+// below what is booked is refused on the spot (the API would too), and one far above the usual asks first.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import type { OperatorTimeslot } from '@backbone/contracts/browser';
-import { addDays, today, weekdayLabel } from '../api/dates.js';
+import { useAccountTime } from '../api/account-time.js';
+import { addDays, weekdayLabel } from '../api/dates.js';
 import { useActivities } from '../api/activities.hooks.js';
 import { useTimeslotChange, useTimeslots } from '../api/availability.hooks.js';
+import { useManifest } from '../api/bookings.hooks.js';
 import { useMay } from '../api/session.hooks.js';
+import { customerName } from '../components/customer-inputs.js';
+import { countOf } from '../components/words.js';
 import { useUrlState } from '../api/url-state.js';
 import { ActivityPicker } from '../components/activity-picker.js';
 import { GenerateForm, RemoveEmptyForm } from '../components/schedule-forms.js';
@@ -32,13 +38,60 @@ function CapacityBar({ slot }: { slot: OperatorTimeslot }) {
   );
 }
 
-function Slot({ slot, activityId }: { slot: OperatorTimeslot; activityId: string }) {
+/** The guests of a timeslot about to be closed, named, each with a link to their booking (to move or cancel it there). */
+function CloseConfirmation({ slot, activityId, onClose, onKeep }: { slot: OperatorTimeslot; activityId: string; onClose: () => void; onKeep: () => void }) {
+  const manifest = useManifest({ Date: slot.Date, ActivityID: activityId });
+  const bookings = manifest.data?.Timeslots.find((t) => t.TimeslotID === slot.TimeslotID)?.Bookings ?? [];
+  return (
+    <div className="confirm" role="alertdialog" aria-label={`Close ${slot.Date} ${slot.Time}?`}>
+      <p>
+        {countOf(slot.Booked, 'guest')} booked at {slot.Time}. Closing stops new bookings; these stay booked unless you move or cancel them:
+      </p>
+      {manifest.isPending ? (
+        <Loading what="the guests" />
+      ) : (
+        <ul className="confirm-guests">
+          {bookings.map((b) => (
+            <li key={b.Reference}>
+              <Link href={`/bookings?Open=${b.Reference}`}>{customerName(b.Customer)}</Link> ({b.Participants})
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="action-row">
+        <button type="button" className="danger small" onClick={onClose} autoFocus>
+          Close with {countOf(bookings.length || slot.Booked, bookings.length ? 'booking' : 'guest')}
+        </button>
+        <button type="button" className="secondary small" onClick={onKeep}>
+          Keep open
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function Slot({ slot, activityId, usualCapacity }: { slot: OperatorTimeslot; activityId: string; usualCapacity: number }) {
   const change = useTimeslotChange();
   const may = useMay();
   const [capacity, setCapacity] = useState(String(slot.Capacity));
+  const [confirming, setConfirming] = useState<'close' | 'capacity' | null>(null);
+  const wanted = Number(capacity);
+  // Said before anything is sent: the API refuses a capacity below what is booked, and a typo of a few zeros is asked.
+  const belowBooked = capacity !== '' && Number.isInteger(wanted) && wanted < slot.Booked;
+  const farAbove = wanted > 2 * Math.max(slot.Capacity, usualCapacity);
+  const setTo = () => {
+    setConfirming(null);
+    change.mutate({ timeslotId: slot.TimeslotID, action: 'capacity', capacity: wanted });
+  };
   const save = (event: FormEvent) => {
     event.preventDefault();
-    change.mutate({ timeslotId: slot.TimeslotID, action: 'capacity', capacity: Number(capacity) });
+    if (belowBooked) return;
+    if (farAbove) setConfirming('capacity');
+    else setTo();
+  };
+  const close = () => {
+    setConfirming(null);
+    change.mutate({ timeslotId: slot.TimeslotID, action: 'close' });
   };
   return (
     <li className={`slot slot-${slot.Status}${slot.Started ? ' slot-started' : ''}`} data-timeslot={slot.TimeslotID} aria-label={`${slot.Date} ${slot.Time}`}>
@@ -74,10 +127,15 @@ function Slot({ slot, activityId }: { slot: OperatorTimeslot; activityId: string
               min={0}
               inputMode="numeric"
               value={capacity}
-              onChange={(e) => setCapacity(e.target.value)}
+              onChange={(e) => {
+                setCapacity(e.target.value);
+                setConfirming(null);
+              }}
               aria-label={`Capacity of ${slot.Date} ${slot.Time}`}
+              aria-invalid={belowBooked}
+              aria-describedby={belowBooked ? `cap-note-${slot.TimeslotID}` : undefined}
             />
-            <button type="submit" className="secondary small" disabled={change.isPending || capacity === String(slot.Capacity)}>
+            <button type="submit" className="secondary small" disabled={change.isPending || capacity === String(slot.Capacity) || belowBooked}>
               Set
             </button>
           </form>
@@ -85,8 +143,9 @@ function Slot({ slot, activityId }: { slot: OperatorTimeslot; activityId: string
             <button
               type="button"
               className="secondary small"
-              onClick={() => change.mutate({ timeslotId: slot.TimeslotID, action: 'close' })}
+              onClick={() => (slot.Booked > 0 ? setConfirming('close') : close())}
               disabled={change.isPending}
+              aria-expanded={slot.Booked > 0 ? confirming === 'close' : undefined}
             >
               Close
             </button>
@@ -102,6 +161,34 @@ function Slot({ slot, activityId }: { slot: OperatorTimeslot; activityId: string
           )}
         </div>
       )}
+      {belowBooked && (
+        <p className="form-error" id={`cap-note-${slot.TimeslotID}`} role="alert">
+          {countOf(slot.Booked, 'place')} {slot.Booked === 1 ? 'is' : 'are'} booked: the capacity cannot go below {slot.Booked}.
+        </p>
+      )}
+      {confirming === 'capacity' && (
+        <div className="confirm" role="alertdialog" aria-label={`Set ${wanted} places?`}>
+          <p>
+            {countOf(wanted, 'place')} is far more than the usual {usualCapacity} (now {slot.Capacity}). Set it anyway?
+          </p>
+          <div className="action-row">
+            <button type="button" className="small" onClick={setTo} autoFocus>
+              Set {wanted} places
+            </button>
+            <button
+              type="button"
+              className="secondary small"
+              onClick={() => {
+                setConfirming(null);
+                setCapacity(String(slot.Capacity));
+              }}
+            >
+              Keep {slot.Capacity}
+            </button>
+          </div>
+        </div>
+      )}
+      {confirming === 'close' && <CloseConfirmation slot={slot} activityId={activityId} onClose={close} onKeep={() => setConfirming(null)} />}
       {change.isError && (
         <p className="form-error" role="alert">
           {problemDetail(change.error)}
@@ -117,8 +204,9 @@ export function AvailabilityPage() {
   const may = useMay();
   const activityId = state.ActivityID ?? activities.data?.[0]?.ActivityID;
   const activity = activities.data?.find((a) => a.ActivityID === activityId);
-  // Seven days from the one asked for, today's by default: the page opens on today, not on a week half gone.
-  const week = state.Week ?? today();
+  // Seven days from the one asked for, today's by default: the page opens on the account's today, not on a week half gone.
+  const clock = useAccountTime();
+  const week = state.Week ?? clock.today();
   const days = Array.from({ length: 7 }, (_, i) => addDays(week, i));
   const timeslots = useTimeslots(activityId, days[0]!, days[6]!);
   return (
@@ -163,7 +251,12 @@ export function AvailabilityPage() {
                     ) : (
                       <ul className="slots">
                         {slots.map((s) => (
-                          <Slot key={`${s.TimeslotID}-${s.Capacity}`} slot={s} activityId={activityId!} />
+                          <Slot
+                            key={`${s.TimeslotID}-${s.Capacity}`}
+                            slot={s}
+                            activityId={activityId!}
+                            usualCapacity={activity?.MaxParticipants ?? s.Capacity}
+                          />
                         ))}
                       </ul>
                     )}

@@ -1,20 +1,14 @@
 // Bookings of every channel: filters, keyset paging and the open booking live in the URL; the first page is polled so
 // that new bookings (a partner's included) appear without a reload; CSV export of the same filters.
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
-import {
-  BOOKING_CHANNELS,
-  BOOKING_STATUSES,
-  downloadOperatorFileOperation,
-  exportOperatorBookingsOperation,
-  type BookingDetail as BookingAnswers,
-  type BookingListQuery,
-  type OperatorBooking,
-} from '@backbone/contracts/browser';
+import { BOOKING_CHANNELS, BOOKING_STATUSES, exportOperatorBookingsOperation, type BookingListQuery, type OperatorBooking } from '@backbone/contracts/browser';
+import { useAccountTime } from '../api/account-time.js';
 import { operationUrl } from '../api/client.js';
 import { formatMoney } from '../api/money.js';
+import { AnswerValue } from '../components/answer-value.js';
 import { BookingActions } from '../components/booking-actions.js';
 import { BookingHistory } from '../components/booking-history.js';
-import { STATUS_WORDS } from '../components/words.js';
+import { PAYMENT_WORDS, STATUS_WORDS } from '../components/words.js';
 import { customerName } from '../components/customer-inputs.js';
 import { useActivities } from '../api/activities.hooks.js';
 import { useBooking, useBookings } from '../api/bookings.hooks.js';
@@ -24,34 +18,14 @@ import { Empty, ErrorState, Loading } from '../components/states.js';
 const FILTERS = ['From', 'To', 'Channel', 'Status', 'ActivityID', 'Test', 'Sort', 'Q'] as const;
 const URL_STATE = [...FILTERS, 'Cursor', 'Open'] as const;
 
-function ChannelBadge({ channel }: { channel: OperatorBooking['Channel'] }) {
-  return <span className={`badge badge-${channel}`}>{channel}</span>;
-}
-
-const FILE_KINDS: Record<string, string> = { 'application/pdf': 'PDF', 'image/jpeg': 'JPEG', 'image/png': 'PNG', 'image/webp': 'WebP' };
-
-function fileSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-/** A file a partner uploaded for an answer: its name, type and size, and a download (served as an attachment). */
-function FileAnswer({ file }: { file: NonNullable<BookingAnswers['Answers'][number]['File']> }) {
-  return (
-    <span className="file-answer">
-      <a href={operationUrl(downloadOperatorFileOperation, { params: { FileID: file.FileID } })} download={file.Name}>
-        {file.Name}
-      </a>{' '}
-      <span className="file-meta">
-        ({FILE_KINDS[file.ContentType] ?? file.ContentType}, {fileSize(file.Size)})
-      </span>
-    </span>
-  );
+/** The channel; a partner's booking made through OCTO says so (its reference is the reseller's). */
+function ChannelBadge({ booking }: { booking: Pick<OperatorBooking, 'Channel' | 'Octo'> }) {
+  return booking.Octo ? <span className="badge badge-ota">OCTO</span> : <span className={`badge badge-${booking.Channel}`}>{booking.Channel}</span>;
 }
 
 function BookingDetail({ reference, onClose }: { reference: string; onClose: () => void }) {
   const booking = useBooking(reference);
+  const clock = useAccountTime();
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => event.key === 'Escape' && onClose();
     window.addEventListener('keydown', onKey);
@@ -84,10 +58,16 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
             <dd>{booking.data.Participants}</dd>
             <dt>Channel</dt>
             <dd>
-              <ChannelBadge channel={booking.data.Channel} /> {booking.data.PartnerName ?? ''}
+              <ChannelBadge booking={booking.data} /> {booking.data.PartnerName ?? ''}
             </dd>
-            <dt>Payment reference</dt>
+            <dt>{booking.data.Octo ? 'Reseller reference' : 'Payment reference'}</dt>
             <dd>{booking.data.PaymentReference ?? '—'}</dd>
+            {booking.data.PaymentMethod !== null && (
+              <>
+                <dt>Paid by</dt>
+                <dd>{PAYMENT_WORDS[booking.data.PaymentMethod]}</dd>
+              </>
+            )}
             <dt>Status</dt>
             <dd data-status={booking.data.Status}>{STATUS_WORDS[booking.data.Status]}</dd>
             {booking.data.CancellationReason !== null && (
@@ -106,12 +86,16 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
             </dd>
             <dt>Checked in</dt>
             <dd data-checked-in={booking.data.CheckedInAt ?? ''}>
-              {booking.data.CheckedInAt ? new Date(booking.data.CheckedInAt).toLocaleString() : 'Not yet'}
+              {booking.data.CheckedInAt
+                ? `${booking.data.CheckedInParticipants < booking.data.Participants ? `${booking.data.CheckedInParticipants} of ${booking.data.Participants}, ` : ''}${clock.dateTime(booking.data.CheckedInAt)}`
+                : 'Not yet'}
             </dd>
             <dt>Note</dt>
             <dd className="note">{booking.data.Note ?? '—'}</dd>
             <dt>Booked at</dt>
-            <dd>{new Date(booking.data.CreatedAt).toLocaleString()}</dd>
+            <dd>
+              <time dateTime={booking.data.CreatedAt}>{clock.dateTime(booking.data.CreatedAt)}</time>
+            </dd>
           </dl>
           <BookingActions booking={booking.data} />
           <h3>Answers</h3>
@@ -125,7 +109,9 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
                     {a.Question}
                     {a.Participant !== null ? ` (participant ${a.Participant})` : ''}
                   </dt>
-                  <dd>{a.File ? <FileAnswer file={a.File} /> : Array.isArray(a.Value) ? a.Value.join(', ') : String(a.Value)}</dd>
+                  <dd>
+                    <AnswerValue answer={a} />
+                  </dd>
                 </div>
               ))}
             </dl>
@@ -274,7 +260,7 @@ export function BookingsPage() {
                     {b.Reference}
                   </td>
                   <td data-label="Channel">
-                    <ChannelBadge channel={b.Channel} />
+                    <ChannelBadge booking={b} />
                     {b.PartnerName && <span className="partner">{b.PartnerName}</span>}
                   </td>
                   <td data-label="Status">

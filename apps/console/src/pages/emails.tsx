@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { MailMessage } from '@backbone/contracts/browser';
 import { useMailMessages } from '../api/mail.hooks.js';
-import { useSession } from '../api/session.hooks.js';
+import { useAccountTime } from '../api/account-time.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';
 
 function RenderedMessage({ message }: { message: MailMessage }) {
@@ -17,10 +17,9 @@ function RenderedMessage({ message }: { message: MailMessage }) {
 }
 
 export function EmailsPage() {
-  const session = useSession();
   const messages = useMailMessages();
   const [open, setOpen] = useState<string | null>(null);
-  const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: session.data?.TimeZone });
+  const clock = useAccountTime();
   const rows = messages.data?.pages.flatMap((page) => page.Messages) ?? [];
   return (
     <div className="page">
@@ -46,7 +45,7 @@ export function EmailsPage() {
             {rows.map((m) => [
               <tr key={m.MessageID} data-message={m.MessageID} data-status={m.Status}>
                 <td data-label="Created">
-                  <time dateTime={m.CreatedAt}>{when.format(new Date(m.CreatedAt))}</time>
+                  <time dateTime={m.CreatedAt}>{clock.dateTime(m.CreatedAt)}</time>
                 </td>
                 <td data-label="Kind">{m.Kind}</td>
                 <td data-label="To">{m.To}</td>
@@ -57,7 +56,7 @@ export function EmailsPage() {
                     aria-expanded={open === m.MessageID}
                     onClick={() => setOpen(open === m.MessageID ? null : m.MessageID)}
                   >
-                    {m.Subject ?? `(${m.Kind}, due ${when.format(new Date(m.NextAttemptAt))})`}
+                    {m.Subject ?? `(${m.Kind}, due ${clock.dateTime(m.NextAttemptAt)})`}
                   </button>
                 </td>
                 <td data-label="Status" title={m.LastError ?? undefined}>

@@ -1,10 +1,12 @@
 // Failed platform events of the account, each with a Replay button (the job goes back to its queue).
+import { useAccountTime } from '../api/account-time.js';
 import { useMay } from '../api/session.hooks.js';
 import { useFailedEvents, useReplayFailedEvent } from '../api/usage.hooks.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';
 
 export function FailedEventsPage() {
   const may = useMay();
+  const clock = useAccountTime();
   const events = useFailedEvents();
   const replay = useReplayFailedEvent();
   return (
@@ -45,7 +47,7 @@ export function FailedEventsPage() {
                   {e.JobID.split('.').slice(1).join('.')}
                 </td>
                 <td data-label="Type">{e.Name}</td>
-                <td data-label="Failed at">{e.FailedAt ? new Date(e.FailedAt).toLocaleString() : '—'}</td>
+                <td data-label="Failed at">{e.FailedAt ? clock.dateTime(e.FailedAt) : '—'}</td>
                 <td data-label="Attempts">
                   {e.AttemptsMade}/{e.Attempts}
                 </td>

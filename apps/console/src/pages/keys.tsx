@@ -2,16 +2,16 @@
 // with a second click to confirm.
 import { useState, type FormEvent } from 'react';
 import { operatorMay, SCOPES, type ApiKey, type Scope } from '@backbone/contracts/browser';
+import { useAccountTime } from '../api/account-time.js';
 import { useSession } from '../api/session.hooks.js';
 import { useCreateKey, useKeys, useRevokeKey } from '../api/users-and-keys.hooks.js';
 import { Empty, ErrorState, Loading, problemDetail } from '../components/states.js';
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
-
 function RevokeButton({ apiKey }: { apiKey: ApiKey }) {
   const revoke = useRevokeKey();
+  const clock = useAccountTime();
   const [confirming, setConfirming] = useState(false);
-  if (apiKey.RevokedAt) return <span className="muted">revoked {when(apiKey.RevokedAt)}</span>;
+  if (apiKey.RevokedAt) return <span className="muted">revoked {clock.dateTime(apiKey.RevokedAt)}</span>;
   return (
     <>
       {confirming ? (
@@ -81,6 +81,8 @@ function NewKeyForm() {
 
 export function KeysPage() {
   const session = useSession();
+  const clock = useAccountTime();
+  const when = (iso: string | null) => (iso ? clock.dateTime(iso) : '—');
   const keys = useKeys();
   return (
     <div className="page">

@@ -1,13 +1,17 @@
 // The day's manifest: who is coming to each timeslot of a date (one activity or all), with one-tap check-in for the
-// guide at the door (a phone), and a print view of one table per timeslot without the navigation. The date and the
-// activity live in the URL, so Availability links to a slot's manifest.
-import { useEffect, useRef } from 'react';
+// guide at the door (a phone: targets of 44 px, the phone number a tel: link), a search over the day's guests, the
+// timeslots without bookings folded away unless asked for, and a print view of one table per timeslot that has guests,
+// without the navigation. The date, the activity, the search and the toggle live in the URL, so Availability links to
+// a slot's manifest.
+import { useEffect, useRef, useState } from 'react';
 import type { ResultOf } from '@backbone/contracts/browser';
 import type { getOperatorManifestOperation } from '@backbone/contracts/browser';
 import { Link } from 'wouter';
-import { addDays, today, weekdayLabel } from '../api/dates.js';
+import { useAccountTime } from '../api/account-time.js';
+import { addDays, weekdayLabel } from '../api/dates.js';
 import { useActivities } from '../api/activities.hooks.js';
-import { useBookingAction, useManifest } from '../api/bookings.hooks.js';
+import { useBooking, useBookingAction, useManifest } from '../api/bookings.hooks.js';
+import { AnswerValue } from '../components/answer-value.js';
 import { useMay } from '../api/session.hooks.js';
 import { formatMoney } from '../api/money.js';
 import { useUrlState } from '../api/url-state.js';
@@ -19,11 +23,40 @@ type Manifest = ResultOf<typeof getOperatorManifestOperation>;
 type ManifestSlot = Manifest['Timeslots'][number];
 type ManifestBooking = ManifestSlot['Bookings'][number];
 
-const URL_STATE = ['Date', 'ActivityID'] as const;
-const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const URL_STATE = ['Date', 'ActivityID', 'Q', 'Empty'] as const;
+
+/** A number as a tel: address (digits and a leading +), or null when nothing callable is left. */
+function telHref(phone: string): string | null {
+  const digits = phone.replace(/[^0-9+]/g, '').replace(/(?!^)\+/g, '');
+  return digits.replace('+', '').length >= 3 ? `tel:${digits}` : null;
+}
+
+/** Whether a booking matches the search: its name, reference, phone or e-mail, case and accents aside. */
+const folded = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+function matches(booking: ManifestBooking, query: string): boolean {
+  const haystack = [booking.Customer.FirstName, booking.Customer.LastName, booking.Reference, booking.Customer.Phone, booking.Customer.Email]
+    .filter(Boolean)
+    .join(' ');
+  return folded(query)
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => folded(haystack).includes(word));
+}
+
+function Phone({ phone }: { phone: string }) {
+  const href = telHref(phone);
+  return href ? (
+    <a className="phone" href={href}>
+      {phone}
+    </a>
+  ) : (
+    <span className="phone">{phone}</span>
+  );
+}
 
 function CheckIn({ booking }: { booking: ManifestBooking }) {
   const may = useMay();
+  const clock = useAccountTime();
   const action = useBookingAction(booking.Reference);
   const name = customerName(booking.Customer);
   // Check in and Undo are different buttons: the one that appears takes the focus from the one that was pressed.
@@ -39,13 +72,45 @@ function CheckIn({ booking }: { booking: ManifestBooking }) {
     pressed.current = true;
     action.mutate({ action: change });
   };
+  // A party partly arrived: the count goes down or up a guest at a time (the first check-in takes the whole party).
+  const arrived = booking.CheckedInParticipants;
+  const recount = (participants: number) => action.isPending || action.mutate({ action: 'check-in', participants });
   if (booking.CheckedInAt !== null)
     return (
       <span className="checked-in">
         <span className="tick" aria-hidden="true">
           ✓
         </span>{' '}
-        {time.format(new Date(booking.CheckedInAt))}
+        <time dateTime={booking.CheckedInAt}>{clock.time(booking.CheckedInAt)}</time>
+        {booking.Participants > 1 && (
+          <span className="arrived" role="group" aria-label={`Arrived of ${name}'s party`}>
+            {may('checkInOperatorBooking') && (
+              <button
+                type="button"
+                className="secondary small no-print"
+                onClick={() => recount(arrived - 1)}
+                disabled={arrived <= 1}
+                aria-label={`One less of ${name}'s party arrived`}
+              >
+                −
+              </button>
+            )}
+            <span className="arrived-count" data-arrived={arrived}>
+              {arrived} of {booking.Participants}
+            </span>
+            {may('checkInOperatorBooking') && (
+              <button
+                type="button"
+                className="secondary small no-print"
+                onClick={() => recount(arrived + 1)}
+                disabled={arrived >= booking.Participants}
+                aria-label={`One more of ${name}'s party arrived`}
+              >
+                +
+              </button>
+            )}
+          </span>
+        )}
         {may('undoOperatorCheckIn') && (
           <button
             ref={button}
@@ -77,9 +142,50 @@ function CheckIn({ booking }: { booking: ManifestBooking }) {
   );
 }
 
-function SlotTable({ slot }: { slot: ManifestSlot }) {
+/**
+ * A booking's waiver answers, read when the guide opens them (the manifest itself carries only whether they are
+ * complete, which keeps the day's list light).
+ */
+function WaiverAnswers({ reference }: { reference: string }) {
+  const booking = useBooking(reference);
+  if (booking.isPending) return <Loading what="the answers" />;
+  if (booking.isError) return <ErrorState error={booking.error} />;
+  if (booking.data.Answers.length === 0) return <p className="muted">No answers.</p>;
   return (
-    <section className="manifest-slot card" aria-label={`${slot.Time} ${slot.ActivityName}`} data-timeslot={slot.TimeslotID}>
+    <dl className="answers">
+      {booking.data.Answers.map((a, i) => (
+        <div key={i} className="answer">
+          <dt>
+            {a.Question}
+            {a.Participant !== null ? ` (participant ${a.Participant})` : ''}
+          </dt>
+          <dd>
+            <AnswerValue answer={a} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Waivers({ booking }: { booking: ManifestBooking }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="waivers" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>{booking.WaiversComplete ? <span className="ok">waivers complete</span> : <span className="warn">waivers missing</span>}</summary>
+      {open && <WaiverAnswers reference={booking.Reference} />}
+    </details>
+  );
+}
+
+function SlotTable({ slot, bookings }: { slot: ManifestSlot; bookings: readonly ManifestBooking[] }) {
+  return (
+    // A timeslot without guests is never printed: the print is the list at the door.
+    <section
+      className={slot.Bookings.length === 0 ? 'manifest-slot card no-print' : 'manifest-slot card'}
+      aria-label={`${slot.Time} ${slot.ActivityName}`}
+      data-timeslot={slot.TimeslotID}
+    >
       <div className="manifest-head">
         <h2>
           {slot.Time} · {slot.ActivityName}
@@ -92,6 +198,8 @@ function SlotTable({ slot }: { slot: ManifestSlot }) {
       </div>
       {slot.Bookings.length === 0 ? (
         <p className="muted">No bookings.</p>
+      ) : bookings.length === 0 ? (
+        <p className="muted">No booking matches the search.</p>
       ) : (
         <table className="table static manifest-table">
           <thead>
@@ -111,14 +219,14 @@ function SlotTable({ slot }: { slot: ManifestSlot }) {
             </tr>
           </thead>
           <tbody>
-            {slot.Bookings.map((b) => (
+            {bookings.map((b) => (
               <tr key={b.Reference} data-reference={b.Reference} className={b.CheckedInAt ? 'is-checked-in' : undefined}>
                 <td data-label="Check-in" className="check-cell">
                   <CheckIn booking={b} />
                 </td>
                 <td data-label="Customer" className="customer">
                   <strong>{customerName(b.Customer)}</strong>
-                  {b.Customer.Phone && <span className="phone">{b.Customer.Phone}</span>}
+                  {b.Customer.Phone && <Phone phone={b.Customer.Phone} />}
                 </td>
                 <td data-label="Pax" className="num">
                   {b.Participants}
@@ -131,7 +239,9 @@ function SlotTable({ slot }: { slot: ManifestSlot }) {
                   <span className={`badge badge-${b.Channel}`}>{b.Channel}</span>
                   {b.Partner && <span className="partner">{b.Partner.Name}</span>}
                 </td>
-                <td data-label="Waivers">{b.WaiversComplete ? <span className="ok">waivers complete</span> : <span className="warn">waivers missing</span>}</td>
+                <td data-label="Waivers" className="waivers-cell">
+                  <Waivers booking={b} />
+                </td>
                 <td data-label="Note" className="note">
                   {b.Note ?? ''}
                 </td>
@@ -149,10 +259,21 @@ function SlotTable({ slot }: { slot: ManifestSlot }) {
 
 export function ManifestPage() {
   const [state, setState] = useUrlState(URL_STATE);
-  const date = state.Date ?? today();
+  const clock = useAccountTime();
+  const date = state.Date ?? clock.today();
   const activities = useActivities();
   const manifest = useManifest({ Date: date, ActivityID: state.ActivityID });
   const activityName = activities.data?.find((a) => a.ActivityID === state.ActivityID)?.Name;
+  // The list follows the typing; the URL keeps the search for a reload or a shared link.
+  const [search, setSearch] = useState(state.Q ?? '');
+  const query = search.trim();
+  const showEmpty = state.Empty === '1';
+  const slots = manifest.data?.Timeslots ?? [];
+  const emptySlots = slots.filter((s) => s.Bookings.length === 0).length;
+  // Searching shows only the timeslots with a match; otherwise the empty ones only when asked for.
+  const shown = slots
+    .map((slot) => ({ slot, bookings: query ? slot.Bookings.filter((b) => matches(b, query)) : slot.Bookings }))
+    .filter(({ slot, bookings }) => (query ? bookings.length > 0 : showEmpty || slot.Bookings.length > 0));
   return (
     <div className="page manifest">
       <div className="page-head">
@@ -180,6 +301,29 @@ export function ManifestPage() {
             ))}
           </select>
         </label>
+        <form
+          className="grow"
+          role="search"
+          aria-label="Search the day’s guests"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setState({ Q: search.trim() || null });
+          }}
+        >
+          <label>
+            Find a guest
+            <input
+              type="search"
+              name="Q"
+              placeholder="Name, reference, phone"
+              value={search}
+              onChange={(e) => {
+                setSearch(e.target.value);
+                setState({ Q: e.target.value.trim() || null });
+              }}
+            />
+          </label>
+        </form>
         <div className="week-nav" role="group" aria-label="Day">
           <button type="button" className="secondary" onClick={() => setState({ Date: addDays(date, -1) })}>
             ← Previous day
@@ -200,7 +344,18 @@ export function ManifestPage() {
           {manifest.data.Timeslots.length === 0 ? (
             <Empty>No timeslots on this day.</Empty>
           ) : (
-            manifest.data.Timeslots.map((slot) => <SlotTable key={slot.TimeslotID} slot={slot} />)
+            <>
+              {emptySlots > 0 && (
+                <label className="check no-print">
+                  <input type="checkbox" name="Empty" checked={showEmpty} onChange={(e) => setState({ Empty: e.target.checked ? '1' : null })} /> Show the{' '}
+                  {countOf(emptySlots, 'timeslot')} without bookings
+                </label>
+              )}
+              {shown.map(({ slot, bookings }) => (
+                <SlotTable key={slot.TimeslotID} slot={slot} bookings={bookings} />
+              ))}
+              {shown.length === 0 && <Empty>{query ? 'No booking matches the search.' : 'No bookings on this day.'}</Empty>}
+            </>
           )}
         </>
       )}

@@ -1,30 +1,39 @@
 // New sale at the point of sale: activity, date, timeslot (with the places left), participants and the customer.
 // The API decides: a full or closed timeslot comes back as a 409 whose detail is shown as it is. The total is shown
-// before selling; after "Sold" the customer is cleared so that the next click cannot sell to them again.
+// before selling; the activity's waiver questions are filled in with the guest (the e-mail is optional: a walk-in may
+// give none, and then gets no e-mail); after "Sold" the customer and the answers are cleared so that the next click cannot sell to them again.
 import { useRef, useState, type FormEvent } from 'react';
 import { CustomerInputs } from '../components/customer-inputs.js';
 import { Link } from 'wouter';
-import { today } from '../api/dates.js';
+import { useAccountTime } from '../api/account-time.js';
+import { PAYMENT_METHODS, type PaymentMethod } from '@backbone/contracts/browser';
+import { PAYMENT_WORDS } from '../components/words.js';
+
+const isPaymentMethod = (value: string): value is PaymentMethod => (PAYMENT_METHODS as readonly string[]).includes(value);
 import { ApiProblem } from '../api/client.js';
 import { formatMoney } from '../api/money.js';
-import { useActivities } from '../api/activities.hooks.js';
+import { useActivities, useQuestions } from '../api/activities.hooks.js';
 import { useTimeslots } from '../api/availability.hooks.js';
 import { useCreateSale } from '../api/bookings.hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { ActivityPicker } from '../components/activity-picker.js';
 import { Empty, ErrorState, FieldError, Loading, problemDetail } from '../components/states.js';
+import { waiverAnswers, WaiverInputs, type WaiverDraft } from '../components/waiver-inputs.js';
 
 const URL_STATE = ['ActivityID', 'Date', 'Time'] as const;
-const EMPTY_FORM = { Participants: '1', FirstName: '', LastName: '', Email: '', Phone: '', PaymentReference: '' };
+const EMPTY_FORM = { Participants: '1', FirstName: '', LastName: '', Email: '', Phone: '', PaymentReference: '', PaymentMethod: '' };
 
 export function NewSalePage() {
   const [state, setState] = useUrlState(URL_STATE);
   const activities = useActivities();
   const activityId = state.ActivityID ?? activities.data?.[0]?.ActivityID;
-  const date = state.Date ?? today();
+  const clock = useAccountTime();
+  const date = state.Date ?? clock.today();
   const timeslots = useTimeslots(activityId, date, date);
   const sale = useCreateSale();
   const [form, setForm] = useState(EMPTY_FORM);
+  const questions = useQuestions(activityId);
+  const [waiver, setWaiver] = useState<WaiverDraft>({});
   // One Idempotency-Key per attempt: a second submit of the same attempt (a double click, a retry after a lost
   // answer) is the same sale to the API. The in-flight ref also stops a second submit before React disables the button.
   const attemptKey = useRef<string | null>(null);
@@ -59,14 +68,23 @@ export function NewSalePage() {
           Date: date,
           Time: time,
           Participants: Number(form.Participants),
-          Customer: { FirstName: form.FirstName, LastName: form.LastName, Email: form.Email, ...(form.Phone ? { Phone: form.Phone } : {}) },
+          Customer: {
+            FirstName: form.FirstName,
+            LastName: form.LastName,
+            ...(form.Email ? { Email: form.Email } : {}),
+            ...(form.Phone ? { Phone: form.Phone } : {}),
+          },
+          // Sent only when the activity asks something: then the guest's answers are the booking's waiver.
+          ...(questions.data && questions.data.length > 0 ? { Answers: waiverAnswers(questions.data, waiver, participants) } : {}),
           ...(form.PaymentReference ? { PaymentReference: form.PaymentReference } : {}),
+          ...(isPaymentMethod(form.PaymentMethod) ? { PaymentMethod: form.PaymentMethod } : {}),
         },
       },
       {
         onSuccess: () => {
           attemptKey.current = null;
           setForm(EMPTY_FORM);
+          setWaiver({});
         },
         // A refused sale is corrected and sent again as a new attempt; without an answer it is the same attempt.
         onError: (error) => {
@@ -128,12 +146,35 @@ export function NewSalePage() {
             </div>
           </div>
           <div className="row">
-            <CustomerInputs values={form} field={field} />
+            <CustomerInputs values={form} field={field} emailRequired={false} />
+            <label>
+              Paid by
+              <select name="PaymentMethod" value={form.PaymentMethod} onChange={field('PaymentMethod')}>
+                <option value="">Not said</option>
+                {PAYMENT_METHODS.map((m) => (
+                  <option key={m} value={m}>
+                    {PAYMENT_WORDS[m]}
+                  </option>
+                ))}
+              </select>
+            </label>
             <label>
               Payment reference (optional)
               <input name="PaymentReference" value={form.PaymentReference} onChange={field('PaymentReference')} autoComplete="off" />
             </label>
           </div>
+          {questions.data && (
+            <WaiverInputs
+              questions={questions.data}
+              participants={participants}
+              draft={waiver}
+              onChange={(key, value) => {
+                attemptKey.current = null;
+                setWaiver({ ...waiver, [key]: value });
+              }}
+            />
+          )}
+          {questions.isError && <ErrorState error={questions.error} />}
           {timeslots.isError && <ErrorState error={timeslots.error} />}
           {sale.isError && (
             <div className="state state-error" role="alert">

@@ -2,7 +2,8 @@
 // chart by meter. Every figure is the API's; the page only lays them out. Meters count different things (SMS, API
 // calls, orders), so their usage is never added into one total.
 import { useState, type FormEvent } from 'react';
-import { addDays, today } from '../api/dates.js';
+import { useAccountTime } from '../api/account-time.js';
+import { addDays } from '../api/dates.js';
 import { useSession } from '../api/session.hooks.js';
 import { useUsage } from '../api/usage.hooks.js';
 import { useUrlState } from '../api/url-state.js';
@@ -15,8 +16,9 @@ const number = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
 export function UsagePage() {
   const [state, setState] = useUrlState(URL_STATE);
   const session = useSession();
-  const from = state.From ?? addDays(today(), -29);
-  const to = state.To ?? today();
+  const today = useAccountTime().today();
+  const from = state.From ?? addDays(today, -29);
+  const to = state.To ?? today;
   const usage = useUsage({ From: from, To: to, TimeZone: state.TimeZone });
   const [draft, setDraft] = useState({ From: from, To: to, TimeZone: state.TimeZone ?? '' });
   const apply = (event: FormEvent) => {

@@ -1,12 +1,14 @@
 // Console users (owners): the list, a form that shows a new user's one-time password once, and disabling a user.
 import { useState, type FormEvent } from 'react';
 import { OPERATOR_ROLES, operatorMay, type OperatorRole } from '@backbone/contracts/browser';
+import { useAccountTime } from '../api/account-time.js';
 import { useSession } from '../api/session.hooks.js';
 import { useCreateUser, useDisableUser, useUsers } from '../api/users-and-keys.hooks.js';
 import { ErrorState, Loading, problemDetail } from '../components/states.js';
 
 export function UsersPage() {
   const session = useSession();
+  const clock = useAccountTime();
   const users = useUsers();
   const create = useCreateUser();
   const disable = useDisableUser();
@@ -76,7 +78,7 @@ export function UsersPage() {
               <tr key={u.UserID} className={u.Disabled ? 'revoked' : undefined}>
                 <td data-label="E-mail">{u.Email}</td>
                 <td data-label="Role">{u.Role}</td>
-                <td data-label="Since">{new Date(u.CreatedAt).toLocaleDateString()}</td>
+                <td data-label="Since">{clock.date(u.CreatedAt)}</td>
                 <td data-label="">
                   {u.Disabled ? (
                     <span className="muted">disabled</span>

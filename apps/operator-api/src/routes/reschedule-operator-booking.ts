@@ -1,4 +1,4 @@
-// POST /api/v2/operator/bookings/:Reference/reschedule: the booking moved to another timeslot of its activity.
+// POST /api/v2/operator/bookings/:Reference/reschedule: the booking moved to another timeslot, of its activity or another.
 import { rescheduleOperatorBookingOperation } from '@backbone/contracts';
 import { operatorActorOf, mountOperation, replayHeaders, type OperationRoutes } from '@backbone/http';
 import { rescheduleOperatorBooking } from '@backbone/use-cases';

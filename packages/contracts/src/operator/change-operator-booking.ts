@@ -1,7 +1,7 @@
-// PATCH /api/v2/operator/bookings/:Reference: change the party size, the customer or the operator's note.
+// PATCH /api/v2/operator/bookings/:Reference: change the party size, the customer, the waiver answers or the operator's note.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Operation } from '../operation.js';
-import { customerDetailsSchema } from '../partner/create-booking.js';
+import { answerSchema, customerDetailsSchema } from '../partner/create-booking.js';
 import { bookingChangeAnswers, operatorBookingParams } from './get-operator-booking.js';
 import { operatorTags } from './shared.schemas.js';
 
@@ -19,6 +19,13 @@ export const operatorBookingChangeSchema = {
       },
       description: 'The members sent replace the stored ones; the others stay. Phone null removes the phone number.',
     },
+    Answers: {
+      type: 'array',
+      maxItems: 1000,
+      items: answerSchema,
+      description:
+        'Replace the waiver answers (the desk completes a waiver): every required question answered, per participant where it asks so; a file the booking already has is kept by sending its FileID.',
+    },
     Note: {
       type: ['string', 'null'],
       maxLength: 2000,
@@ -33,7 +40,7 @@ export const changeOperatorBookingOperation = {
   operationId: 'changeOperatorBooking',
   method: 'patch',
   path: '/api/v2/operator/bookings/:Reference',
-  summary: 'Change the party, customer or note of a booking',
+  summary: 'Change the party, customer, answers or note of a booking',
   description:
     'More participants only when the timeslot has room (409 otherwise, nothing changes); fewer free places at once. ' +
     'Not bound by the partner cutoff. Each change (the note too) sends booking.updated; a request that changes nothing answers the booking as it is.',
@@ -51,6 +58,6 @@ export const changeOperatorBookingOperation = {
         '`/insufficient-capacity`: the timeslot cannot take the larger party (`Available`); `/timeslot-unavailable`: a larger party in a closed or started timeslot; ' +
         '`/invalid-transition`: the booking is cancelled or expired.',
     },
-    422: { description: 'Invalid body (nothing to change, unknown members), Participants over the maximum.' },
+    422: { description: 'Invalid body (nothing to change, unknown members), Participants over the maximum, answers that do not answer the questions.' },
   },
 } as const satisfies Operation;

@@ -5,6 +5,10 @@ import { bookingRequestSchema, bookingSchema } from '../partner/create-booking.j
 import { operatorTags } from './shared.schemas.js';
 
 // A partner's booking request without Hold: a sale at the counter is paid and booked at once, customer included.
+
+/** How a sale at the desk was paid; the end-of-day cash-up sums the day's sales by it. */
+export const PAYMENT_METHODS = ['cash', 'card', 'other'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 const { Hold: _hold, ...saleProperties } = bookingRequestSchema.properties;
 
 export const saleRequestSchema = {
@@ -13,8 +17,14 @@ export const saleRequestSchema = {
   required: ['ActivityID', 'Date', 'Time', 'Participants', 'Customer'],
   properties: {
     ...saleProperties,
-    Customer: { ...saleProperties.Customer, required: ['FirstName', 'LastName', 'Email'], description: 'Who comes.' },
+    // A walk-in may give no address: the desk then sends no e-mail (the mail outbox skips a booking without one).
+    Customer: {
+      ...saleProperties.Customer,
+      required: ['FirstName', 'LastName'],
+      description: 'Who comes. Email is optional at the desk: without it no customer e-mail is sent.',
+    },
     PaymentReference: { ...saleProperties.PaymentReference, description: "The till's receipt or the card terminal's reference." },
+    PaymentMethod: { type: 'string', enum: PAYMENT_METHODS, description: 'How it was paid: cash, card or other (the cash-up sums by it).' },
   },
 } as const;
 export type SaleRequest = FromSchema<typeof saleRequestSchema>;

@@ -3,7 +3,11 @@ import type { Operation } from '../operation.js';
 import { bookingFilterProperties } from './list-operator-bookings.js';
 import { operatorTags } from './shared.schemas.js';
 
-/** The CSV's columns, in order. */
+/**
+ * The CSV's columns, in order. Those after CancellationReason came later and are only ever added at the end (scripts
+ * read columns by position): the total in the currency's major units ("135.00"), the operator's note, and the booking
+ * and check-in times in the activity's time zone ("2026-05-01 14:05"), like Date and Time.
+ */
 export const BOOKING_CSV_COLUMNS = [
   'Reference',
   'Status',
@@ -24,6 +28,10 @@ export const BOOKING_CSV_COLUMNS = [
   'TotalMinor',
   'Answers',
   'CancellationReason',
+  'Total',
+  'Note',
+  'BookedAt',
+  'CheckedInAt',
 ] as const;
 
 export const exportOperatorBookingsOperation = {
@@ -32,7 +40,8 @@ export const exportOperatorBookingsOperation = {
   path: '/api/v2/operator/bookings.csv',
   summary: 'Export the bookings as CSV',
   description:
-    "The same filters as the list, newest booked first (the list's default order; it takes no Sort), every row, after a UTF-8 byte order mark; named for the range. A cell that begins with =, +, - or @ is prefixed with ' so that spreadsheets do not run it, except a phone number in the Phone column.",
+    "The same filters as the list, newest booked first (the list's default order; it takes no Sort), every row, after a UTF-8 byte order mark; named for the range. A cell that begins with =, +, - or @ is prefixed with ' so that spreadsheets do not run it, except a phone number in the Phone column. " +
+    "Answers name an uploaded file by its file name. Total is in the currency's major units; BookedAt and CheckedInAt are local times of the activity's zone, like Date and Time.",
   tags: operatorTags,
   scope: 'admin',
   auth: 'session-or-key',

@@ -12,14 +12,26 @@ const totalsSchema = {
   properties: {
     Bookings: { type: 'integer' },
     Participants: { type: 'integer' },
-    CheckedIn: { type: 'integer', description: 'Participants of the bookings checked in.' },
+    CheckedIn: { type: 'integer', description: 'Participants checked in (of a party partly arrived, those who did).' },
   },
 } as const;
 
 export const manifestBookingSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['Reference', 'Status', 'Customer', 'Participants', 'Channel', 'Partner', 'WaiversComplete', 'CheckedInAt', 'Note', 'Price'],
+  required: [
+    'Reference',
+    'Status',
+    'Customer',
+    'Participants',
+    'Channel',
+    'Partner',
+    'WaiversComplete',
+    'CheckedInAt',
+    'CheckedInParticipants',
+    'Note',
+    'Price',
+  ],
   properties: {
     Reference: { type: 'string' },
     Status: { type: 'string', enum: BOOKING_STATUSES },
@@ -35,6 +47,7 @@ export const manifestBookingSchema = {
     },
     WaiversComplete: { type: 'boolean', description: 'Every required question answered (per participant where it asks so).' },
     CheckedInAt: { type: ['string', 'null'], format: 'date-time' },
+    CheckedInParticipants: { type: 'integer', minimum: 0, description: 'How many of the party are checked in (0 before the check-in).' },
     Note: { type: ['string', 'null'] },
     Price: operatorBookingPriceSchema,
   },

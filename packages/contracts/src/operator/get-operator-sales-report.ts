@@ -4,6 +4,10 @@ import { BOOKING_CHANNELS, calendarDateSchema, uuidSchema } from '../common.sche
 import type { Operation } from '../operation.js';
 import { operatorTags } from './shared.schemas.js';
 
+/** Which date a sales report's range is of: the timeslot's (takes place on) or the booking's own (booked on). */
+export const SALES_REPORT_DATES = ['takes_place', 'booked'] as const;
+export type SalesReportDate = (typeof SALES_REPORT_DATES)[number];
+
 const figures = {
   Bookings: { type: 'integer' },
   Participants: { type: 'integer' },
@@ -16,16 +20,17 @@ const figuresSchema = { type: 'object', additionalProperties: false, required: F
 export const salesReportSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['From', 'To', 'Currencies'],
+  required: ['From', 'To', 'By', 'Currencies'],
   properties: {
     From: calendarDateSchema,
     To: calendarDateSchema,
+    By: { type: 'string', enum: SALES_REPORT_DATES, description: 'Which date From and To are of.' },
     Currencies: {
       type: 'array',
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['Currency', ...FIGURES, 'ByChannel', 'ByPartner', 'ByActivity', 'Cancelled'],
+        required: ['Currency', ...FIGURES, 'ByChannel', 'ByPartner', 'ByActivity', 'ByPaymentMethod', 'Cancelled'],
         properties: {
           Currency: { type: 'string' },
           ...figures,
@@ -56,6 +61,17 @@ export const salesReportSchema = {
               properties: { ActivityID: uuidSchema, ActivityName: { type: 'string' }, ...figures },
             },
           },
+          ByPaymentMethod: {
+            type: 'array',
+            description:
+              'The cash-up: the point-of-sale sales by how they were paid (those whose method the desk recorded). Only with By=booked: it is of the days the money came in; empty otherwise.',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['PaymentMethod', ...FIGURES],
+              properties: { PaymentMethod: { type: 'string', enum: ['cash', 'card', 'other'] }, ...figures },
+            },
+          },
           Cancelled: figuresSchema,
         },
       },
@@ -70,7 +86,8 @@ export const getOperatorSalesReportOperation = {
   path: '/api/v2/operator/reports/sales',
   summary: 'Sales by channel, partner and activity',
   description:
-    "Confirmed bookings whose timeslot's local date lies From to To (both counted, at most 366 days), per currency, by channel, by partner " +
+    "Confirmed bookings whose timeslot's local date (By=takes_place, the default) or whose booking day in the account's time zone " +
+    '(By=booked: the end of the day reads what was sold that day) lies From to To (both counted, at most 366 days), per currency, by channel, by partner ' +
     '(ota bookings) and by activity, largest revenue first; cancelled bookings apart. Holds are not sales and are left out.',
   tags: operatorTags,
   scope: 'admin',
@@ -80,7 +97,16 @@ export const getOperatorSalesReportOperation = {
     type: 'object',
     additionalProperties: false,
     required: ['From', 'To'],
-    properties: { From: calendarDateSchema, To: calendarDateSchema },
+    properties: {
+      From: calendarDateSchema,
+      To: calendarDateSchema,
+      By: {
+        type: 'string',
+        enum: SALES_REPORT_DATES,
+        default: 'takes_place',
+        description: "takes_place: the timeslot's date; booked: the day the booking was made.",
+      },
+    },
   },
   responses: {
     200: { description: 'The report.', schema: salesReportSchema },

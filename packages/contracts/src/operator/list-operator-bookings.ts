@@ -60,10 +60,13 @@ export const operatorBookingSchema = {
     'Customer',
     'PaymentReference',
     'PartnerName',
+    'Octo',
+    'PaymentMethod',
     'CreatedAt',
     'Price',
     'Note',
     'CheckedInAt',
+    'CheckedInParticipants',
     'CancellationReason',
   ],
   properties: {
@@ -79,10 +82,24 @@ export const operatorBookingSchema = {
     Customer: bookingCustomerSchema,
     PaymentReference: { type: ['string', 'null'] },
     PartnerName: { type: ['string', 'null'], description: 'The partner that made an ota booking.' },
+    PaymentMethod: {
+      type: ['string', 'null'],
+      enum: ['cash', 'card', 'other', null],
+      description: 'How a point-of-sale sale was paid, when the desk said so; null otherwise.',
+    },
+    Octo: {
+      type: 'boolean',
+      description: "An ota booking made through the partner API's OCTO interface; its PaymentReference is the reseller's resellerReference.",
+    },
     CreatedAt: { type: 'string', format: 'date-time' },
     Price: operatorBookingPriceSchema,
     Note: { type: ['string', 'null'], description: "The operator's note." },
     CheckedInAt: { type: ['string', 'null'], format: 'date-time', description: 'When the party was checked in; null until then.' },
+    CheckedInParticipants: {
+      type: 'integer',
+      minimum: 0,
+      description: 'How many of the party are checked in: 0 until the check-in, then all unless fewer arrived.',
+    },
     CancellationReason: { type: ['string', 'null'], description: 'Why it was cancelled, when it was and a reason was given.' },
   },
 } as const;

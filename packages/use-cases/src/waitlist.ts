@@ -48,7 +48,7 @@ import {
 import { cancelBooking, confirmBooking, type BookingRef } from './booking-lifecycle.js';
 import { createBooking } from './create-booking.js';
 import { recordOrderCompleted } from './order-completed.js';
-import { bookingOfToken, hashBookingToken, newBookingToken, readShopBooking, type ShopCaller } from './shop-bookings.js';
+import { bookingOfToken, readShopBooking, type ShopCaller } from './shop-bookings.js';
 import { confirmShopHold, type ShopDeps } from './shop-holds.js';
 
 export interface WaitlistDeps {

@@ -1,30 +1,48 @@
 // The waitlist on the booking page over the real partner API and database, in headless Chromium at 390 and 1280 px:
 // a full time offers "Join the waitlist", the customer joins with long real-world names; places free up, the booking
-// worker's pass (offerFreedPlaces) holds them and writes the offer e-mail, and its claim link opens the page on the
-// held places with the customer's details filled in: Book claims them. Screenshots under test/screenshots.
-import { beforeAll, describe, expect, it } from 'vitest';
+// worker's pass (offerFreedPlaces) holds them and writes the offer e-mail, the mail worker's delivery sends it to a
+// real SMTP server, and the claim link in the message received opens the page on the held places with the customer's
+// details filled in: Book claims them. Screenshots under test/screenshots.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveBookingPage } from '@backbone/db';
 import type { Activity } from '@backbone/domain';
 import { createTestPartnerApp } from '@backbone/test-apps/partner-api';
 import { createTestAccount, createTestActivity, createTestTimeslot, futureDate, useTestDatabase, useTestServer } from '@backbone/testkit';
-import { cancelBooking, createBooking, issueMailManageToken, offerFreedPlaces } from '@backbone/use-cases';
+import { createLogger } from '@backbone/logging';
+import { createSmtpSender, deliverDueMail } from '@backbone/mail-worker';
+import { startSmtpCatcher, type SmtpCatcher } from '@backbone/mail-worker/smtp-catcher';
+import type { EventPublisher } from '@backbone/publisher';
+import { cancelBooking, createBooking, offerFreedPlaces } from '@backbone/use-cases';
 import { layoutProblems } from './layout.js';
 import { buildBookingPage, screenshot, useBrowser, type Width } from './support.js';
 
 /**
- * The claim links of the offer e-mails matching `where`, as the mail worker sends them: their path with a token it
- * mints for the held booking in place of the mark (issueMailManageToken; the outbox keeps no token).
+ * The claim links of the offer e-mails to `to`, as the customer gets them: the mail worker's delivery (its own code,
+ * in this process) sends the due messages to a real SMTP server, and the link is read from the message received.
  */
-async function claimLinks(where: string): Promise<Array<{ path: string; reference: string }>> {
-  const { rows } = await db.pool.query<{ path: string; reference: string; account_id: string; booking_id: string }>(
-    `SELECT data->>'ClaimPath' AS path, data->>'MultiBookingID' AS reference, account_id, booking_id FROM mail_messages WHERE kind = 'waitlist-offer' AND ${where}`,
+async function claimLinks(to: string): Promise<Array<{ path: string; reference: string }>> {
+  const sender = createSmtpSender(catcher!.url, 1);
+  await deliverDueMail({
+    pool: db.pool,
+    sender,
+    publisher: noEvents,
+    from: 'bookings@backbone.test',
+    publicBaseUrl: server.url,
+    batchSize: 50,
+    retryBaseMs: 1_000,
+    giveUpAfterMs: 60_000,
+    logger: createLogger({ level: 'silent', name: 'mail-worker' }),
+  });
+  sender.close();
+  const { rows } = await db.pool.query<{ reference: string }>(
+    `SELECT data->>'MultiBookingID' AS reference FROM mail_messages WHERE kind = 'waitlist-offer' AND to_address = $1 ORDER BY id`,
+    [to],
   );
-  return Promise.all(
-    rows.map(async (r) => ({
-      reference: r.reference,
-      path: r.path.replace('{manage-token}', await issueMailManageToken(db.pool, { accountId: r.account_id, bookingId: Number(r.booking_id) })),
-    })),
-  );
+  const links = catcher!.messages
+    .filter((m) => m.envelope.to.includes(to))
+    .map((m) => m.decoded.match(/https?:\/\/[^\s"<>]+\/claim\/[A-Za-z0-9_-]{43}/)?.[0])
+    .filter((link): link is string => link !== undefined);
+  return links.map((link, i) => ({ path: new URL(link).pathname, reference: rows[i]!.reference }));
 }
 
 const SLUG = 'fjord-kayaks';
@@ -33,8 +51,13 @@ const server = useTestServer(() => createTestPartnerApp(db.pool, { bookingPageDi
 const browser = useBrowser();
 let accountId: string;
 let activity: Activity;
+let catcher: SmtpCatcher | undefined;
+// The metered events of the messages sent are the mail worker's own tests' business; here nothing listens.
+const noEvents: EventPublisher = { publish: () => Promise.resolve(), publishBulk: () => Promise.resolve(), close: () => Promise.resolve() };
+afterAll(() => catcher?.close());
 
 beforeAll(async () => {
+  catcher = await startSmtpCatcher();
   const operator = await createTestAccount(db.pool, { timeZone: 'Europe/Oslo', name: 'Fjord Kayaks of Geirangerfjorden and Sunnylvsfjorden' });
   accountId = operator.account.id;
   activity = await createTestActivity(db.pool, accountId, {
@@ -116,7 +139,7 @@ describe.each([
     // Places free up: the booking worker's pass offers them and writes the e-mail with the claim link.
     await cancelBooking({ pool: db.pool }, { owner: { accountId, partnerId: null }, reference }, { Reason: 'Ill' }, { kind: 'system' });
     await offerFreedPlaces({ pool: db.pool }, 100);
-    const rows = await claimLinks(`to_address = '${email}'`);
+    const rows = await claimLinks(email);
     expect(rows[0]!.path).toMatch(new RegExp(`^/book/${SLUG}/claim/[A-Za-z0-9_-]{43}$`));
 
     await page.goto(`${server.url}${rows[0]!.path}`);
@@ -152,7 +175,7 @@ it('tells a customer whose offer ended that the places went on', async () => {
   await page.getByRole('heading', { name: 'You are on the waitlist' }).waitFor();
   await cancelBooking({ pool: db.pool }, { owner: { accountId, partnerId: null }, reference }, {}, { kind: 'system' });
   await offerFreedPlaces({ pool: db.pool }, 100);
-  const rows = await claimLinks(`to_address = 'late@example.com'`);
+  const rows = await claimLinks('late@example.com');
   // The offer's time runs out (the hold's expiry moved to the past: the database's clock is the one asked).
   await db.pool.query(`UPDATE bookings SET expires_at = now() - interval '1 second' WHERE reference = $1`, [rows[0]!.reference]);
   await offerFreedPlaces({ pool: db.pool }, 100);

@@ -64,6 +64,25 @@ describe('createReserves', () => {
     expect(await reserves.reserveChunk('key-1', after.window)).toMatchObject({ left: 1, counted: 1, limiter: after.window });
   });
 
+  it('makes room in a flood of new keys by dropping the oldest live reserves, a tenth at a time', async () => {
+    const reserves = createReserves(() => undefined);
+    // A window far longer than the test: no reserve expires, as when every request comes from a new address.
+    const { window, redis } = limiterOver(100_000_000, 1, 0, 600_000);
+    for (let n = 0; n < 10_000; n++) await reserves.reserveChunk(`address-${n}`, window);
+    const now = Date.now();
+    expect(reserves.current('address-0', window, now)).toBeDefined();
+    await reserves.reserveChunk('address-new', window);
+    const later = Date.now();
+    expect(reserves.current('address-0', window, later)).toBeUndefined();
+    expect(reserves.current('address-999', window, later)).toBeUndefined();
+    expect(reserves.current('address-1000', window, later)).toBeDefined();
+    expect(reserves.current('address-new', window, later)).toMatchObject({ left: 1 });
+    // A dropped key asks Redis again: what it had reserved and not spent is lost, never handed out twice.
+    const before = redis.calls;
+    expect(await reserves.reserveChunk('address-0', window)).toMatchObject({ left: 1, counted: 10_002 });
+    expect(redis.calls).toBe(before + 1);
+  });
+
   it('answers null and tells failOpen when Redis does not answer', async () => {
     const failures: unknown[] = [];
     const reserves = createReserves((error) => failures.push(error));

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_OPERATIONS, type Operation } from '@backbone/contracts';
 import { saveBookingPage } from '@backbone/db';
-import { closeQueues, openQueues, type EventPublisher, type EventQueues } from '@backbone/publisher';
+import { closeQueues, createEventPublisher, openQueues, type EventPublisher, type EventQueues } from '@backbone/publisher';
 import { createTestOperatorApp } from '@backbone/test-apps/operator-api';
 import { createTestPartnerApp } from '@backbone/test-apps/partner-api';
 import { createTestUsageApp } from '@backbone/test-apps/usage-api';
@@ -26,12 +26,11 @@ const db = useTestDatabase();
 const redis = useTestRedis();
 let queues: EventQueues | undefined;
 const partnerApi = useTestServer(() => createTestPartnerApp(db.pool));
-const noEvents: EventPublisher = {
-  publish: () => Promise.resolve(),
-  publishMany: () => Promise.resolve(),
-  close: () => Promise.resolve(),
-} as unknown as EventPublisher;
-const usageApi = useTestServer(() => createTestUsageApp({ pool: db.pool, publisher: noEvents, redisReady: () => Promise.resolve(true) }));
+let publisher: EventPublisher | undefined;
+const usageApi = useTestServer(() => {
+  publisher = createEventPublisher({ connection: redis.connection(), prefix: redis.prefix });
+  return createTestUsageApp({ pool: db.pool, publisher, redisReady: () => Promise.resolve(true) });
+});
 const operatorApi = useTestServer(() => {
   const connection = redis.connection();
   queues = openQueues(connection, redis.prefix);
@@ -39,6 +38,7 @@ const operatorApi = useTestServer(() => {
 });
 afterAll(async () => {
   if (queues) await closeQueues(queues);
+  await publisher?.close();
 });
 
 let tenant: TestAccount;

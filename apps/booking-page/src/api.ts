@@ -1,26 +1,9 @@
 // The page's one door to the shop API (/api/v2/shop/{Slug}/...): no key, no cookie. Problems come back as
 // ApiProblem with the fields that failed, so each error is shown next to its field.
 
-export interface ProblemBody {
-  type?: string;
-  title?: string;
-  status?: number;
-  detail?: string;
-  errors?: { field: string; message: string }[];
-  [member: string]: unknown;
-}
+import { ApiProblem, readAnswer } from '@backbone/contracts/api-problem';
 
-export class ApiProblem extends Error {
-  constructor(
-    readonly status: number,
-    readonly problem: ProblemBody,
-  ) {
-    super(problem.detail ?? problem.title ?? `Request failed (${status})`);
-  }
-  get code(): string {
-    return (this.problem.type ?? '').split('/').pop() ?? '';
-  }
-}
+export { ApiProblem, type ProblemBody } from '@backbone/contracts/api-problem';
 
 export async function send<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   const init: RequestInit = { method, headers: { Accept: 'application/json', ...headers }, credentials: 'omit' };
@@ -35,16 +18,7 @@ export async function send<T>(method: string, path: string, body?: unknown, head
   } catch {
     throw new ApiProblem(0, { detail: 'The connection failed. Check that you are online and try again.' });
   }
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (!response.ok) throw new ApiProblem(response.status, (parsed ?? {}) as ProblemBody);
-  return parsed as T;
+  return readAnswer<T>(response);
 }
 
 export function withQuery(path: string, query: Record<string, string | number | undefined>): string {

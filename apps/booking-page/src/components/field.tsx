@@ -1,6 +1,7 @@
 // One labelled form field: its label, an optional hint, and its error right under it, tied to the control by
 // aria-describedby and announced when it appears (aria-live), so a screen reader hears which field failed.
 import type { ComponentChildren } from 'preact';
+import { ErrorMessage } from './states.js';
 
 export interface FieldProps {
   id: string;
@@ -55,5 +56,44 @@ export function FieldSet({ id, label, hint, error, optional, children }: FieldPr
         {error ?? ''}
       </p>
     </fieldset>
+  );
+}
+
+/** A field people never see or hear: a form that comes back with it filled in was sent by a robot. */
+export function Honeypot({ value, onInput }: { value: string; onInput: (value: string) => void }) {
+  return (
+    <div class="hp" aria-hidden="true">
+      <label for="website">Website</label>
+      <input id="website" name="website" type="text" tabIndex={-1} autocomplete="off" value={value} onInput={(e) => onInput(e.currentTarget.value)} />
+    </div>
+  );
+}
+
+/** The end of a form: how many fields need attention (announced), the server's refusal, and the submit button. */
+export function FormFooter({
+  errorCount,
+  problem,
+  busy,
+  label,
+  busyLabel,
+}: {
+  errorCount: number;
+  problem: unknown;
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+}) {
+  return (
+    <>
+      <p class="form-errors" role="alert">
+        {errorCount ? `${errorCount} ${errorCount === 1 ? 'field needs' : 'fields need'} your attention.` : ''}
+      </p>
+      {problem ? <ErrorMessage error={problem} /> : null}
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? busyLabel : label}
+        </button>
+      </div>
+    </>
   );
 }

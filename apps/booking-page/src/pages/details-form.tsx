@@ -5,10 +5,9 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiProblem } from '../api.js';
 import { formatDate, formatMoney, formatTime, type Locale } from '../format.js';
 import { shop, type ConfirmRequest, type ShopActivityDetails, type ShopAnswer, type ShopBooking, type ShopPage } from '../shop.js';
-import { Field, controlProps } from '../components/field.js';
+import { Field, FormFooter, Honeypot, controlProps } from '../components/field.js';
 import { HoldTimer } from '../components/hold-timer.js';
 import { answerKey, QuestionField, type AnswerState } from '../components/question-field.js';
-import { ErrorMessage } from '../components/states.js';
 import { answersOf, checkDetails, CUSTOMER_FIELDS, errorsFromProblem, type CustomerForm } from './details-check.js';
 
 export interface HeldChoice {
@@ -160,11 +159,7 @@ export function DetailsForm({ slug, page, locale, activity, hold, onChange, onEx
             />
           </Field>
         ))}
-        {/* A field people never see or hear: a form that comes back with it filled in was sent by a robot. */}
-        <div class="hp" aria-hidden="true">
-          <label for="website">Website</label>
-          <input id="website" name="website" type="text" tabIndex={-1} autocomplete="off" value={website} onInput={(e) => setWebsite(e.currentTarget.value)} />
-        </div>
+        <Honeypot value={website} onInput={setWebsite} />
       </section>
 
       <section aria-labelledby="summary-heading" class="summary">
@@ -214,15 +209,7 @@ export function DetailsForm({ slug, page, locale, activity, hold, onChange, onEx
         ) : null}
       </section>
 
-      <p class="form-errors" role="alert">
-        {errorCount ? `${errorCount} ${errorCount === 1 ? 'field needs' : 'fields need'} your attention.` : ''}
-      </p>
-      {problem ? <ErrorMessage error={problem} /> : null}
-      <div class="actions">
-        <button type="submit" class="primary" disabled={booking}>
-          {booking ? 'Booking…' : 'Book'}
-        </button>
-      </div>
+      <FormFooter errorCount={errorCount} problem={problem} busy={booking} label="Book" busyLabel="Booking…" />
     </form>
   );
 }

@@ -4,8 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatDate, formatTime, type Locale } from '../format.js';
 import { shop, type ShopActivityDetails, type ShopWaitlistEntry } from '../shop.js';
-import { Field, controlProps } from '../components/field.js';
-import { ErrorMessage } from '../components/states.js';
+import { Field, FormFooter, Honeypot, controlProps } from '../components/field.js';
 import { CUSTOMER_FIELDS, EMAIL, errorsFromProblem, PHONE, type CustomerForm } from './details-check.js';
 
 interface WaitlistFormProps {
@@ -142,21 +141,9 @@ export function WaitlistForm({ slug, locale, activity, slot, participants, onBac
             />
           </Field>
         ))}
-        {/* A field people never see or hear: a form that comes back with it filled in was sent by a robot. */}
-        <div class="hp" aria-hidden="true">
-          <label for="website">Website</label>
-          <input id="website" name="website" type="text" tabIndex={-1} autocomplete="off" value={website} onInput={(e) => setWebsite(e.currentTarget.value)} />
-        </div>
+        <Honeypot value={website} onInput={setWebsite} />
       </section>
-      <p class="form-errors" role="alert">
-        {errorCount ? `${errorCount} ${errorCount === 1 ? 'field needs' : 'fields need'} your attention.` : ''}
-      </p>
-      {problem ? <ErrorMessage error={problem} /> : null}
-      <div class="actions">
-        <button type="submit" class="primary" disabled={sending}>
-          {sending ? 'Joining…' : 'Join the waitlist'}
-        </button>
-      </div>
+      <FormFooter errorCount={errorCount} problem={problem} busy={sending} label="Join the waitlist" busyLabel="Joining…" />
     </form>
   );
 }

@@ -1,28 +1,9 @@
 // The one API client: every call names an operation object from @backbone/contracts, so its path, method and the
 // types of its inputs and answer all come from the contract. Problems come back as ApiProblem with their detail.
+import { readAnswer } from '@backbone/contracts/api-problem';
 import type { BodyOf, Operation, ParamsOf, QueryOf, ResultOf } from '@backbone/contracts/browser';
 
-export interface ProblemBody {
-  type?: string;
-  title?: string;
-  status?: number;
-  detail?: string;
-  errors?: { field: string; message: string }[];
-  [member: string]: unknown;
-}
-
-export class ApiProblem extends Error {
-  constructor(
-    readonly status: number,
-    readonly problem: ProblemBody,
-  ) {
-    super(problem.detail ?? problem.title ?? `Request failed (${status})`);
-  }
-  /** The last segment of the problem's type URI: 'insufficient-capacity', 'unauthorized', ... */
-  get code(): string {
-    return (this.problem.type ?? '').split('/').pop() ?? '';
-  }
-}
+export { ApiProblem, type ProblemBody } from '@backbone/contracts/api-problem';
 
 type Input<Op extends Operation> = (ParamsOf<Op> extends undefined ? { params?: undefined } : { params: ParamsOf<Op> }) & {
   query?: QueryOf<Op>;
@@ -54,9 +35,5 @@ export async function call<Op extends Operation>(
     body = JSON.stringify(input.body);
   }
   const response = await fetch(operationUrl(op, input), { method: op.method.toUpperCase(), headers, body, credentials: 'same-origin', signal });
-  if (response.status === 204) return undefined as ResultOf<Op>;
-  const text = await response.text();
-  const parsed: unknown = text ? JSON.parse(text) : undefined;
-  if (!response.ok) throw new ApiProblem(response.status, (parsed ?? {}) as ProblemBody);
-  return parsed as ResultOf<Op>;
+  return readAnswer<ResultOf<Op>>(response);
 }

@@ -1,5 +1,5 @@
 // Composition root of the booking worker: the outbox relay, the hold sweeper, the waitlist's offers, the sweeper of
-// unreferenced files and the scrape-time gauges on the start-up every worker shares (packages/shutdown start-worker.ts). It runs the booking
+// unreferenced files, the sales report's fold and the scrape-time gauges on the start-up every worker shares (packages/shutdown start-worker.ts). It runs the booking
 // side's background work apart from the metering worker, so each is scaled for its own load. On SIGTERM/SIGINT it lets
 // the passes in flight finish (up to SHUTDOWN_TIMEOUT_MS), then closes its connections.
 import { openFileStore } from '@backbone/file-store';
@@ -9,6 +9,7 @@ import { loadBookingWorkerConfig } from './config.js';
 import { startFileSweeper, type FileSweeper } from './file-sweeper.js';
 import { startHoldSweeper, type HoldSweeper } from './hold-sweeper.js';
 import { startOutboxRelay, type OutboxRelay } from './outbox-relay.js';
+import { startSalesFold } from './sales-fold.js';
 import { startWaitlistOffers, type WaitlistOffers } from './waitlist-offers.js';
 import { collectScrapeGauges } from './scrape-gauges.js';
 
@@ -48,11 +49,12 @@ await startWorker({
           logger,
         })
       : null;
+    const salesFold = startSalesFold({ pool, logger });
     const gauges = config.METRICS_ENABLED ? collectScrapeGauges({ pool, connection: producer, prefix: config.QUEUE_PREFIX, logger }) : null;
     return {
       summary: { relay: relay !== null, sweeper: sweeper !== null, waitlist: waitlist !== null, fileSweeper: files !== null, prefix: config.QUEUE_PREFIX },
       stop: async () => {
-        await Promise.all([relay?.stop(), sweeper?.stop(), waitlist?.stop(), files?.stop()]);
+        await Promise.all([relay?.stop(), sweeper?.stop(), waitlist?.stop(), files?.stop(), salesFold.stop()]);
       },
       close: async () => {
         await gauges?.close();

@@ -1,9 +1,10 @@
 // The sales report through HTTP: confirmed bookings of the range per currency by channel, partner and activity,
 // cancelled ones apart, holds and other dates and accounts left out; the range's bad input; the sums the report reads
-// (booking_sales_rollup, kept by triggers) equal to the bookings' own through every kind of change, races included.
+// (booking_sales_rollup, kept by triggers) equal to the bookings' own through every kind of change, races included;
+// and the fold of past days into booking_sales_daily, which changes no report, whenever it runs.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestActivity } from '@backbone/testkit';
-import { createApiKey } from '@backbone/db';
+import { createApiKey, foldBookingSales } from '@backbone/db';
 import { createBooking } from '@backbone/use-cases';
 import { book, createOperator, createSlot, dayFromNow, signedIn, useOperatorApi, type Operator, type SessionClient } from './support.js';
 
@@ -243,5 +244,95 @@ describe('the sums the report reads', () => {
     await db.pool.query(`DELETE FROM bookings WHERE reference = $1`, [made[11]!.Reference]);
     const after = await sums(mover.account.id);
     expect(after.kept).toEqual(after.counted);
+  });
+});
+
+describe('the fold of past days', () => {
+  /** Per day, activity, channel, partner, currency and cancelled: the bookings' own sums, and the folded plus the unfolded. */
+  async function daySums(accountId: string) {
+    const groups = `local_date::text AS day, activity_id::text AS activity, channel, partner_id, currency`;
+    const counted = await db.pool.query(
+      `SELECT ${groups}, status = 'cancelled' AS cancelled, count(*)::int AS bookings, sum(participants)::int AS participants,
+              sum(total_minor)::bigint::text AS revenue
+         FROM bookings WHERE account_id = $1 AND status IN ('confirmed', 'cancelled')
+        GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`,
+      [accountId],
+    );
+    const kept = await db.pool.query(
+      `SELECT ${groups}, cancelled, sum(bookings)::int AS bookings, sum(participants)::int AS participants, sum(revenue_minor)::bigint::text AS revenue
+         FROM (SELECT local_date, activity_id, channel, partner_id, currency, cancelled, bookings, participants, revenue_minor
+                 FROM booking_sales_daily WHERE account_id = $1
+               UNION ALL
+               SELECT local_date, activity_id, channel, partner_id, currency, cancelled, bookings, participants, revenue_minor
+                 FROM booking_sales_rollup WHERE account_id = $1) parts
+        GROUP BY 1, 2, 3, 4, 5, 6 HAVING sum(bookings) <> 0 ORDER BY 1, 2, 3, 4, 5, 6`,
+      [accountId],
+    );
+    return { counted: counted.rows, kept: kept.rows };
+  }
+
+  it('answers the same report before and after, takes later changes as new rows, and stays exact beside racing writes', async () => {
+    const folder = await createOperator(db.pool);
+    const owner = await signedIn(server.url, folder.staff.email);
+    const days = [dayFromNow(9), dayFromNow(10), dayFromNow(11)];
+    for (const day of days) {
+      await createSlot(db.pool, folder, day, '10:00', 40);
+      await createSlot(db.pool, folder, day, '14:00', 40);
+    }
+    const channels = ['online', 'pos', 'ota'] as const;
+    const made = [];
+    for (let i = 0; i < 15; i++) {
+      made.push(await book(db.pool, folder, { date: days[i % 3]!, time: i % 2 ? '14:00' : '10:00' }, { channel: channels[i % 3], participants: 1 + (i % 4) }));
+    }
+    const send = (method: string, ref: string, suffix: string, body?: unknown) => owner.send(method, `/api/v2/operator/bookings/${ref}${suffix}`, body);
+    expect((await send('POST', made[0]!.Reference, '/cancel')).status).toBe(200);
+    const reportPath = `/api/v2/operator/reports/sales?From=${days[0]}&To=${days[2]}`;
+    const before = await owner.send('GET', reportPath);
+    expect(before.status, before.text).toBe(200);
+    expect(before.body.Currencies[0].Bookings).toBe(14);
+
+    // Folded a few rows at a time (the worker folds only days before yesterday; any cut-off keeps the sums exact).
+    const foldAll = async () => {
+      let total = 0;
+      for (let folded = -1; folded !== 0; total += folded) folded = await foldBookingSales(db.pool, dayFromNow(12), 3);
+      return total;
+    };
+    expect(await foldAll()).toBeGreaterThan(3);
+    const unfolded = await db.pool.query(`SELECT count(*)::int AS n FROM booking_sales_rollup WHERE account_id = $1`, [folder.account.id]);
+    expect(unfolded.rows[0].n).toBe(0);
+    const folded = await db.pool.query(`SELECT count(*)::int AS n FROM booking_sales_daily WHERE account_id = $1`, [folder.account.id]);
+    expect(folded.rows[0].n).toBeGreaterThan(0);
+    expect((await owner.send('GET', reportPath)).body).toEqual(before.body);
+
+    // Changes to folded bookings: a cancel, a move to another day, a smaller and a larger party.
+    const changes = await Promise.all([
+      send('POST', made[1]!.Reference, '/cancel'),
+      send('POST', made[2]!.Reference, '/reschedule', { Date: days[0], Time: '14:00' }),
+      send('PATCH', made[3]!.Reference, '', { Participants: 1 }),
+      send('PATCH', made[4]!.Reference, '', { Participants: 4 }),
+    ]);
+    for (const answer of changes) expect(answer.status, answer.text).toBe(200);
+    let sums = await daySums(folder.account.id);
+    expect(sums.kept).toEqual(sums.counted);
+    const changed = await owner.send('GET', reportPath);
+    expect(changed.body.Currencies[0].Bookings).toBe(13);
+    expect(changed.body.Currencies[0].Cancelled.Bookings).toBe(2);
+
+    // Folds racing with new bookings, moves and cancels: each statement takes only rows no write holds.
+    const racing = await Promise.all([
+      foldAll(),
+      ...made.slice(5, 10).map((b, i) => send('POST', b.Reference, '/reschedule', { Date: days[(i + 1) % 3], Time: i % 2 ? '10:00' : '14:00' })),
+      foldAll(),
+      send('POST', made[10]!.Reference, '/cancel'),
+      book(db.pool, folder, { date: days[1]!, time: '10:00' }, { channel: 'pos', participants: 2 }),
+      foldAll(),
+    ]);
+    expect(racing).toHaveLength(10);
+    await foldAll();
+    sums = await daySums(folder.account.id);
+    expect(sums.kept).toEqual(sums.counted);
+    const after = await owner.send('GET', reportPath);
+    expect(after.body.Currencies[0].Bookings).toBe(sums.counted.filter((row) => !row.cancelled).reduce((n, row) => n + row.bookings, 0));
+    expect(after.body.Currencies[0].Cancelled.Bookings).toBe(3);
   });
 });

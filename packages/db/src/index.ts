@@ -31,6 +31,7 @@ export * from './booking-changes.repository.js';
 export * from './files.repository.js';
 export * from './octo.repository.js';
 export * from './operator-day.repository.js';
+export * from './sales-fold.repository.js';
 export * from './audit.repository.js';
 export * from './sandbox.repository.js';
 export * from './mail.repository.js';

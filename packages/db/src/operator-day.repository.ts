@@ -159,17 +159,26 @@ export interface SalesGroup {
 
 /**
  * The confirmed and cancelled bookings of the dates From to To in few groups, summed from booking_sales_rollup (the
- * sums per timeslot that triggers keep in every booking write's transaction), so a year of a million bookings is a
- * few rows per timeslot. Groups whose bookings all moved away are left out, as they would be counting the bookings.
+ * sums per timeslot that triggers keep in every booking write's transaction) and booking_sales_daily (past days'
+ * sums folded by the booking worker: a day's row instead of its timeslots'), so a year of a million bookings is a few
+ * rows per day. Groups whose bookings all moved away are left out, as they would be counting the bookings.
  */
 export async function listSalesGroups(db: Db, accountId: string, from: string, to: string): Promise<SalesGroup[]> {
   const { rows } = await db.query<Omit<SalesGroup, 'revenueMinor'> & { revenueMinor: string }>({
     name: 'operator-sales-groups',
-    text: `WITH groups AS (
+    text: `WITH parts AS (
+             SELECT currency, cancelled, channel, partner_id, activity_id, bookings, participants, revenue_minor
+               FROM booking_sales_daily
+              WHERE account_id = $1 AND local_date >= $2::date AND local_date <= $3::date
+             UNION ALL
+             SELECT currency, cancelled, channel, partner_id, activity_id, bookings, participants, revenue_minor
+               FROM booking_sales_rollup
+              WHERE account_id = $1 AND local_date >= $2::date AND local_date <= $3::date
+           ),
+           groups AS (
              SELECT r.currency, r.cancelled, r.channel, r.partner_id, r.activity_id,
                     sum(r.bookings)::int AS bookings, sum(r.participants)::int AS participants, sum(r.revenue_minor) AS revenue
-               FROM booking_sales_rollup r
-              WHERE r.account_id = $1 AND r.local_date >= $2::date AND r.local_date <= $3::date
+               FROM parts r
               GROUP BY 1, 2, 3, 4, 5
              HAVING sum(r.bookings) > 0
            )

@@ -64,14 +64,7 @@ export function GenerateForm({ activityId, week, capacity }: { activityId: strin
     <details className="card generate">
       <summary>Generate timeslots from a weekly pattern</summary>
       <form onSubmit={submit} className="row" aria-label="Generate timeslots">
-        <label>
-          From
-          <input type="date" required value={form.From} onChange={(e) => edit(() => setForm({ ...form, From: e.target.value }))} />
-        </label>
-        <label>
-          To
-          <input type="date" required value={form.To} onChange={(e) => edit(() => setForm({ ...form, To: e.target.value }))} />
-        </label>
+        <DateRangeInputs range={form} onChange={(range) => edit(() => setForm({ ...form, ...range }))} />
         <DayPicker legend="Days" days={days} onChange={(d) => edit(() => setDays(d))} />
         <label>
           Times (e.g. 09:00, 14:00)
@@ -135,14 +128,7 @@ export function RemoveEmptyForm({ activityId, week }: { activityId: string; week
     <details className="card generate">
       <summary>Remove empty timeslots</summary>
       <form onSubmit={submit} className="row" aria-label="Remove empty timeslots">
-        <label>
-          From
-          <input type="date" required value={form.From} onChange={(e) => edit(() => setForm({ ...form, From: e.target.value }))} />
-        </label>
-        <label>
-          To
-          <input type="date" required value={form.To} onChange={(e) => edit(() => setForm({ ...form, To: e.target.value }))} />
-        </label>
+        <DateRangeInputs range={form} onChange={(range) => edit(() => setForm({ ...form, ...range }))} />
         <DayPicker legend="Only on (none: every day)" days={days} onChange={(d) => edit(() => setDays(d))} />
         <label>
           Only at (none: every time)
@@ -176,5 +162,21 @@ export function RemoveEmptyForm({ activityId, week }: { activityId: string; week
         </p>
       )}
     </details>
+  );
+}
+
+/** The From and To dates both schedule forms start with. */
+function DateRangeInputs({ range, onChange }: { range: { From: string; To: string }; onChange: (range: { From: string; To: string }) => void }) {
+  return (
+    <>
+      <label>
+        From
+        <input type="date" required value={range.From} onChange={(e) => onChange({ ...range, From: e.target.value })} />
+      </label>
+      <label>
+        To
+        <input type="date" required value={range.To} onChange={(e) => onChange({ ...range, To: e.target.value })} />
+      </label>
+    </>
   );
 }

@@ -13,7 +13,7 @@ import { createApiKey, joinWaitlist } from '@backbone/db';
 import { failPlatformEvent } from '@backbone/test-apps/operator-api';
 import { createDirectoryFileStore } from '@backbone/file-store';
 import { request, sampleFile, type ApiResponse } from '@backbone/testkit';
-import { createOperatorUser, uploadFile } from '@backbone/use-cases';
+import { createOperatorUser, inviteOperatorUser, uploadFile } from '@backbone/use-cases';
 import { book, createOperator, createSlot, dayFromNow, PASSWORD, PROBLEM_BASE, SessionClient, signedIn, useOperatorApi, type Operator } from './support.js';
 
 const fileStore = createDirectoryFileStore(mkdtempSync(path.join(os.tmpdir(), 'backbone-permissions-files-')));
@@ -171,6 +171,22 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
       { accountId: operator.account.id, email: `leaving-${++made}@example.com`, role: 'staff', actor: { kind: 'system' } },
     );
     return { params: { UserID: user.id }, status: 200 };
+  },
+  listOperatorInvitations: async () => ({ status: 200 }),
+  inviteOperatorUser: async () => ({ body: { Email: `invited-${++made}@example.com`, Name: 'Invited', Role: 'staff' }, status: 201 }),
+  resendOperatorInvitation: async () => {
+    const invitation = await inviteOperatorUser(
+      { pool: db.pool },
+      { accountId: operator.account.id, email: `resent-${++made}@example.com`, name: 'Resent', role: 'staff', invitedBy: 'test', actor: { kind: 'system' } },
+    );
+    return { params: { InvitationID: invitation.id }, status: 200 };
+  },
+  revokeOperatorInvitation: async () => {
+    const invitation = await inviteOperatorUser(
+      { pool: db.pool },
+      { accountId: operator.account.id, email: `revoked-${++made}@example.com`, name: 'Revoked', role: 'staff', invitedBy: 'test', actor: { kind: 'system' } },
+    );
+    return { params: { InvitationID: invitation.id }, status: 204 };
   },
   listOperatorAudit: async () => ({ query: 'Action=user.created&Limit=5', status: 200 }),
   getMailSettings: async () => ({ status: 200 }),

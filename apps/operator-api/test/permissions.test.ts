@@ -240,9 +240,14 @@ async function snapshot(): Promise<Record<string, string>> {
 }
 
 describe('the permission table', () => {
-  it('has one row per operator operation that a session calls, and only signing in needs none', () => {
+  it('has one row per operator operation that a session calls, and only the ways in (sign-in, an invitation, a reset) need none', () => {
     expect(Object.keys(OPERATOR_PERMISSIONS).sort()).toEqual(SESSION_OPERATIONS.map((op) => op.operationId).sort());
-    expect(OPERATOR_OPERATIONS.filter((op) => op.auth !== 'session-or-key').map((op) => [op.operationId, op.auth])).toEqual([['signIn', 'none']]);
+    expect(OPERATOR_OPERATIONS.filter((op) => op.auth !== 'session-or-key').map((op) => [op.operationId, op.auth])).toEqual([
+      ['signIn', 'none'],
+      ['acceptOperatorInvitation', 'none'],
+      ['requestPasswordReset', 'none'],
+      ['completePasswordReset', 'none'],
+    ]);
   });
 
   it('lets owners call everything, and names only known roles', () => {

@@ -14,7 +14,7 @@ import {
   lockPendingInvitation,
   markInvitationAccepted,
   recordAudit,
-  resendOperatorInvitation,
+  resendOperatorInvitation as writeNewInvitationMail,
   revokeOperatorInvitation as markRevoked,
   withTransaction,
   type LinkState,
@@ -27,7 +27,11 @@ import { DomainError, INVITATION_LIFETIME_MS, ValidationError, type AuditActor }
 import { hashPassword } from './operator-passwords.js';
 import { checkPassword, openOperatorSession, type OperatorDeps } from './operator-users.js';
 
-const invitationSubject = (invitation: Pick<OperatorInvitation, 'id' | 'email'>) => ({ type: 'invitation' as const, id: invitation.id, label: invitation.email });
+const invitationSubject = (invitation: Pick<OperatorInvitation, 'id' | 'email'>) => ({
+  type: 'invitation' as const,
+  id: invitation.id,
+  label: invitation.email,
+});
 
 /** What a link that opens nothing tells its reader, in words (the problem's detail). */
 export const LINK_STATE_WORDS: Record<LinkState, string> = {
@@ -92,12 +96,12 @@ async function withPendingInvitation<T>(
 }
 
 /** A new e-mail with a new link, valid for 48 hours from now; the links sent before stop working. */
-export async function resendInvitation(
+export async function resendOperatorInvitation(
   deps: OperatorDeps,
   input: { accountId: string; invitationId: string; invitedBy: string; actor: AuditActor },
 ): Promise<OperatorInvitation> {
   return withPendingInvitation(deps, input, async (client, invitation) => {
-    const resent = await resendOperatorInvitation(client, invitation, { invitedBy: input.invitedBy, lifetimeMs: INVITATION_LIFETIME_MS });
+    const resent = await writeNewInvitationMail(client, invitation, { invitedBy: input.invitedBy, lifetimeMs: INVITATION_LIFETIME_MS });
     await recordAudit(client, input.accountId, {
       actor: input.actor,
       action: 'invitation.resent',
@@ -108,7 +112,7 @@ export async function resendInvitation(
   });
 }
 
-export async function revokeInvitation(deps: OperatorDeps, input: { accountId: string; invitationId: string; actor: AuditActor }): Promise<void> {
+export async function revokeOperatorInvitation(deps: OperatorDeps, input: { accountId: string; invitationId: string; actor: AuditActor }): Promise<void> {
   await withPendingInvitation(deps, input, async (client, invitation) => {
     await markRevoked(client, input.accountId, invitation.id);
     await recordAudit(client, input.accountId, { actor: input.actor, action: 'invitation.revoked', subject: invitationSubject(invitation), changes: {} });
@@ -119,7 +123,7 @@ export async function revokeInvitation(deps: OperatorDeps, input: { accountId: s
  * The invitee's password, from the link's token: the user is created with the invitation's e-mail, name and role, the
  * invitation accepted and a session opened, in one transaction. A link that opens nothing changes nothing (410).
  */
-export async function acceptInvitation(
+export async function acceptOperatorInvitation(
   deps: OperatorDeps,
   input: { token: string; password: string; absoluteLifetimeMs: number },
 ): Promise<{ sessionId: string; user: OperatorUser }> {

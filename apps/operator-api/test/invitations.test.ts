@@ -48,7 +48,14 @@ describe('invitations', () => {
     const email = `maria-${operator.account.id.slice(0, 8)}@example.com`;
     const invited = await owner.send('POST', '/api/v2/operator/invitations', { Email: email.toUpperCase(), Name: '  Maria  da Graça ', Role: 'staff' });
     expect(invited.status).toBe(201);
-    expect(invited.body).toMatchObject({ Email: email, Name: 'Maria da Graça', Role: 'staff', InvitedBy: operator.owner.email, Expired: false, MailStatus: 'queued' });
+    expect(invited.body).toMatchObject({
+      Email: email,
+      Name: 'Maria da Graça',
+      Role: 'staff',
+      InvitedBy: operator.owner.email,
+      Expired: false,
+      MailStatus: 'queued',
+    });
     expect(Date.parse(invited.body.ExpiresAt) - Date.now()).toBeGreaterThan(47.9 * 3_600_000);
     expect((await owner.send('GET', '/api/v2/operator/invitations')).body).toEqual([invited.body]);
 
@@ -79,9 +86,16 @@ describe('invitations', () => {
     expect(users.find((u) => u.Email === email)).toMatchObject({ Name: 'Maria da Graça', Role: 'staff', Disabled: false });
     expect((await owner.send('GET', '/api/v2/operator/invitations')).body).toEqual([]);
 
-    const again = await new SessionClient(server.url).send('POST', '/api/v2/operator/invitations/accept', { Token: mail!.token, Password: 'another long password' });
+    const again = await new SessionClient(server.url).send('POST', '/api/v2/operator/invitations/accept', {
+      Token: mail!.token,
+      Password: 'another long password',
+    });
     expect(again.status).toBe(410);
-    expect(again.body).toMatchObject({ type: `${PROBLEM_BASE}/link-not-valid`, Reason: 'used', detail: 'This link was used already. Sign in, or ask for a new one.' });
+    expect(again.body).toMatchObject({
+      type: `${PROBLEM_BASE}/link-not-valid`,
+      Reason: 'used',
+      detail: 'This link was used already. Sign in, or ask for a new one.',
+    });
     expect((await new SessionClient(server.url).signIn(email, 'another long password')).status).toBe(401);
     expect(await auditActions(operator.account.id, email)).toEqual(['invitation.created', 'invitation.accepted', 'user.created']);
   });
@@ -169,7 +183,10 @@ describe('password reset by e-mail', () => {
     expect((await asker.send('GET', '/api/v2/operator/session')).body).toMatchObject({ Email: email });
     expect((await elsewhere.send('GET', '/api/v2/operator/session')).status).toBe(401);
     expect((await new SessionClient(server.url).signIn(email, NEW_PASSWORD)).status).toBe(204);
-    const used = await new SessionClient(server.url).send('POST', '/api/v2/operator/password-reset/complete', { Token: mail!.token, NewPassword: 'yet another password' });
+    const used = await new SessionClient(server.url).send('POST', '/api/v2/operator/password-reset/complete', {
+      Token: mail!.token,
+      NewPassword: 'yet another password',
+    });
     expect(used.status).toBe(410);
     expect(used.body.Reason).toBe('used');
     expect(await auditActions(operator.account.id, email)).toContain('password.reset');
@@ -179,7 +196,9 @@ describe('password reset by e-mail', () => {
     const [, older] = await linksTo(email);
     await asker.send('POST', '/api/v2/operator/password-reset', { Email: email });
     const [, , newer] = await linksTo(email);
-    expect((await asker.send('POST', '/api/v2/operator/password-reset/complete', { Token: older!.token, NewPassword: 'yet another password' })).body.Reason).toBe('used');
+    expect(
+      (await asker.send('POST', '/api/v2/operator/password-reset/complete', { Token: older!.token, NewPassword: 'yet another password' })).body.Reason,
+    ).toBe('used');
     await db.pool.query(`UPDATE operator_password_resets SET expires_at = now() - interval '1 second' WHERE used_at IS NULL`);
     const expired = await asker.send('POST', '/api/v2/operator/password-reset/complete', { Token: newer!.token, NewPassword: 'yet another password' });
     expect(expired.status).toBe(410);

@@ -61,10 +61,10 @@ export async function insertOperatorInvitation(
 ): Promise<OperatorInvitation | null> {
   const id = randomUUID();
   const expiresAt = new Date(Date.now() + input.lifetimeMs);
-  const pending = await client.query(
-    `SELECT 1 FROM operator_invitations WHERE account_id = $1 AND email = $2 AND accepted_at IS NULL AND revoked_at IS NULL`,
-    [accountId, input.email],
-  );
+  const pending = await client.query(`SELECT 1 FROM operator_invitations WHERE account_id = $1 AND email = $2 AND accepted_at IS NULL AND revoked_at IS NULL`, [
+    accountId,
+    input.email,
+  ]);
   if (pending.rowCount) return null;
   const mailId = await insertStaffMail(client, accountId, 'invitation', input.email, {
     InvitationID: id,
@@ -197,11 +197,7 @@ export async function markInvitationAccepted(client: DbClient, accountId: string
 /**
  * A password reset of a user and its e-mail; the user's earlier unused resets end (only the newest link works).
  */
-export async function insertPasswordReset(
-  client: DbClient,
-  user: { id: string; accountId: string; email: string },
-  lifetimeMs: number,
-): Promise<void> {
+export async function insertPasswordReset(client: DbClient, user: { id: string; accountId: string; email: string }, lifetimeMs: number): Promise<void> {
   const id = randomUUID();
   const expiresAt = new Date(Date.now() + lifetimeMs);
   await client.query(`UPDATE operator_password_resets SET used_at = now() WHERE account_id = $1 AND user_id = $2 AND used_at IS NULL`, [

@@ -28,10 +28,18 @@ export interface PasswordResetThrottle {
   spend(caller: SignInCaller): Promise<'send' | 'quiet' | { waitSeconds: number }>;
 }
 
-export async function requestPasswordReset(deps: OperatorDeps & { resetThrottle: PasswordResetThrottle }, input: { email: string; address: string }): Promise<void> {
+export async function requestPasswordReset(
+  deps: OperatorDeps & { resetThrottle: PasswordResetThrottle },
+  input: { email: string; address: string },
+): Promise<void> {
   const email = input.email.trim().toLowerCase();
   const verdict = await deps.resetThrottle.spend({ email, address: input.address });
-  if (typeof verdict === 'object') throw new SignInError('rate-limited', verdict.waitSeconds, `Too many password resets asked from this address; try again in ${waitInWords(verdict.waitSeconds)}.`);
+  if (typeof verdict === 'object')
+    throw new SignInError(
+      'rate-limited',
+      verdict.waitSeconds,
+      `Too many password resets asked from this address; try again in ${waitInWords(verdict.waitSeconds)}.`,
+    );
   if (verdict === 'quiet') return;
   const user = await findOperatorCredentials(deps.pool, email);
   if (!user || user.disabled) return;

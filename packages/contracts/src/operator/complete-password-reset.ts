@@ -10,7 +10,7 @@ export const passwordResetCompletionSchema = {
   additionalProperties: false,
   required: ['Token', 'NewPassword'],
   properties: {
-    Token: { ...linkTokenSchema, description: "The token of the reset link (after the #)." },
+    Token: { ...linkTokenSchema, description: 'The token of the reset link (after the #).' },
     NewPassword: { ...textSchema(1000), minLength: 1, description: 'At least 12 characters.' },
   },
 } as const;
@@ -22,7 +22,7 @@ export const completePasswordResetOperation = {
   path: '/api/v2/operator/password-reset/complete',
   summary: 'Choose a new password from a reset link',
   description:
-    "Sets the password, ends every session of the user and signs this browser in (204 with the session cookie). The link works once. " +
+    'Sets the password, ends every session of the user and signs this browser in (204 with the session cookie). The link works once. ' +
     "Sent by the console: the Origin must be the service's own (or, without one, Sec-Fetch-Site: same-origin).",
   tags: operatorTags,
   scope: 'admin',

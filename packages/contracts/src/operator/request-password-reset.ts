@@ -18,7 +18,7 @@ export const requestPasswordResetOperation = {
   path: '/api/v2/operator/password-reset',
   summary: 'Ask for a password reset link',
   description:
-    'Answers 202 whether or not the address is a user\'s: it tells nobody which addresses have accounts. When it is an enabled user\'s, an e-mail with a link that works once, for an hour, is sent (a newer request ends the older links). ' +
+    "Answers 202 whether or not the address is a user's: it tells nobody which addresses have accounts. When it is an enabled user's, an e-mail with a link that works once, for an hour, is sent (a newer request ends the older links). " +
     'Counted per e-mail and per address: past PASSWORD_RESET_MAX_PER_EMAIL within PASSWORD_RESET_WINDOW_SECONDS nothing more is sent to that e-mail (the answer stays 202); past PASSWORD_RESET_MAX_PER_ADDRESS the caller gets 429. ' +
     "Sent by the console: the Origin must be the service's own (or, without one, Sec-Fetch-Site: same-origin).",
   tags: operatorTags,
@@ -26,7 +26,7 @@ export const requestPasswordResetOperation = {
   auth: 'none',
   body: passwordResetRequestSchema,
   responses: {
-    202: { description: 'Taken: if the address is a user\'s, the link is on its way.' },
+    202: { description: "Taken: if the address is a user's, the link is on its way." },
     403: { description: 'The request came from another origin.' },
     429: { description: '`/rate-limited`: too many requests from this address; Retry-After says when to try again.' },
   },

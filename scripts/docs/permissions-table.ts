@@ -11,7 +11,7 @@ export const PERMISSIONS_DOC = path.join(repoRoot, 'docs', 'permissions.md');
 
 export function permissionsMarkdown(): string {
   const rows = OPERATOR_OPERATIONS.map((op) => {
-    const roles = op.auth === 'session-or-key' ? OPERATOR_PERMISSIONS[op.operationId].join(', ') : 'anyone (it signs in)';
+    const roles = op.auth === 'session-or-key' ? OPERATOR_PERMISSIONS[op.operationId].join(', ') : 'anyone (a way in: same origin only)';
     const route = `${op.method.toUpperCase()} ${op.path.replace(/:(\w+)/g, '{$1}')}`;
     return `| \`${op.operationId}\` | ${op.summary.replaceAll('|', '\\|')} | \`${route}\` | ${roles} |`;
   });

@@ -1,9 +1,10 @@
 // The console's shell: who is signed in decides between the sign-in page and the pages; each page has its own URL
 // under /console, so any view can be shared as a link. A user signed in with a one-time password sees only the page
-// that replaces it. Each page names the operation it is built on: a role that may not call it (the contracts'
-// permission table, the API's own) finds the page neither in the navigation nor behind its URL.
+// that replaces it. The ways in (an invitation's link, a forgotten password) are pages of their own, without a session.
+// Each page names the operation it is built on: a role that may not call it (the contracts' permission table, the
+// API's own) finds the page neither in the navigation nor behind its URL.
 import type { ComponentType } from 'react';
-import { Link, Redirect, Route, Switch } from 'wouter';
+import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { operatorMay, type OperatorOperationId } from '@backbone/contracts/browser';
 import { ApiProblem } from './api/client.js';
 import { needsPasswordChange, useSession } from './api/session.hooks.js';
@@ -26,6 +27,7 @@ import { UsagePage } from './pages/usage.js';
 import { UsersPage } from './pages/users.js';
 import { WaitlistPage } from './pages/waitlist.js';
 import { SignInPage } from './pages/sign-in.js';
+import { AcceptInvitationPage, ForgotPasswordPage, ResetPasswordPage } from './pages/ways-in.js';
 
 interface ConsolePage {
   path: string;
@@ -55,6 +57,13 @@ const PAGES: readonly ConsolePage[] = [
   { path: '/password', label: null, operation: 'changeOwnPassword', page: ChangePasswordPage },
 ];
 
+/** The ways in that need no session, opened from an e-mail's link or the sign-in page: shown whoever is signed in. */
+const WAYS_IN: Readonly<Record<string, ComponentType>> = {
+  '/invitation': AcceptInvitationPage,
+  '/password-reset': ResetPasswordPage,
+  '/forgot-password': ForgotPasswordPage,
+};
+
 function NotForYourRole() {
   return (
     <div className="page">
@@ -67,6 +76,9 @@ function NotForYourRole() {
 
 export function App() {
   const session = useSession();
+  const [location] = useLocation();
+  const WayIn = WAYS_IN[location];
+  if (WayIn) return <WayIn />;
   if (session.isPending) return <Loading what="the console" />;
   if (session.isError) {
     if (session.error instanceof ApiProblem && session.error.status === 401) return <SignInPage />;

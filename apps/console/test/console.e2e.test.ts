@@ -409,15 +409,14 @@ describe('console: activities and questions', () => {
 });
 
 describe('console: users, size, sign-out', () => {
-  it('adds a user and shows its one-time password once', async () => {
+  it('invites a user by e-mail and lists the invitation as pending', async () => {
     const page = browser.desktop;
     await page.goto(`${operatorApi.url}/console/users`);
+    await page.getByLabel('Name').fill('New Guide');
     await page.getByLabel('E-mail').fill('new.guide@example.com');
-    await page.getByRole('button', { name: 'Add user' }).click();
-    const secret = page.getByRole('status').locator('code');
-    await secret.waitFor();
-    expect(await secret.textContent()).toMatch(/^[A-Za-z0-9_-]{20}$/);
-    await page.locator('tr', { hasText: 'new.guide@example.com' }).waitFor();
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByText('Invitation sent to new.guide@example.com.').waitFor();
+    await page.locator('tr', { hasText: 'new.guide@example.com' }).getByRole('button', { name: 'Resend' }).waitFor();
     await screenshot(page, 'users');
   });
 

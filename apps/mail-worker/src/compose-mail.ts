@@ -6,8 +6,11 @@ import {
   bookingPagePath,
   DEFAULT_MAIL_TEMPLATES,
   formatMailTime,
+  isStaffMailKind,
   partyInWords,
   renderMail,
+  renderStaffMail,
+  STAFF_LINK_TOKEN_MARK,
   TEMPLATE_KINDS,
   type MailTemplate,
   type MailValues,
@@ -36,6 +39,15 @@ export function substituteManageToken(rendered: RenderedMail, token: string): Re
   const put = (part: string) => part.replaceAll(MANAGE_TOKEN_MARK, token);
   return { subject: put(rendered.subject), text: put(rendered.text), html: put(rendered.html) };
 }
+
+/** A staff e-mail's link with its token in place of the mark (STAFF_LINK_TOKEN_MARK). */
+export function substituteStaffLinkToken(rendered: RenderedMail, token: string): RenderedMail {
+  const put = (part: string) => part.replaceAll(STAFF_LINK_TOKEN_MARK, token);
+  return { subject: put(rendered.subject), text: put(rendered.text), html: put(rendered.html) };
+}
+
+export const carriesStaffLink = (rendered: RenderedMail): boolean =>
+  [rendered.subject, rendered.text, rendered.html].some((part) => part.includes(STAFF_LINK_TOKEN_MARK));
 
 export const carriesManageLink = (rendered: RenderedMail): boolean =>
   [rendered.subject, rendered.text, rendered.html].some((part) => part.includes(MANAGE_TOKEN_MARK));
@@ -87,9 +99,12 @@ export function mailValues(mail: DueMail, publicBaseUrl: string): MailValues {
   };
 }
 
-/** The message's subject and bodies as stored (a manage link's token only marked): as rendered before, or rendered now. */
+/** The message's subject and bodies as stored (a link's token only marked): as rendered before, or rendered now. */
 export function composeMail(mail: DueMail, publicBaseUrl: string): RenderedMail {
   if (mail.rendered) return mail.rendered;
+  // An invitation or a password reset: the platform's own words, whatever the account's templates.
+  if (isStaffMailKind(mail.kind))
+    return renderStaffMail({ kind: mail.kind, accountName: mail.accountName, publicBaseUrl, timeZone: mail.timeZone, data: mail.data });
   const template = templateFor(mail);
   if (!template) throw new Error(`no template for a ${mail.kind} message`);
   return renderMail(template, mailValues(mail, publicBaseUrl));

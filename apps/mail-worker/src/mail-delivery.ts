@@ -17,8 +17,9 @@ import {
   type Pool,
 } from '@backbone/db';
 import type { EventPublisher } from '@backbone/publisher';
-import { issueMailManageToken } from '@backbone/use-cases';
-import { carriesManageLink, composeMail, substituteManageToken } from './compose-mail.js';
+import { isStaffMailKind } from '@backbone/domain';
+import { issueMailManageToken, issueStaffLinkToken } from '@backbone/use-cases';
+import { carriesManageLink, carriesStaffLink, composeMail, substituteManageToken, substituteStaffLinkToken } from './compose-mail.js';
 import type { MailSender } from './smtp-sender.js';
 
 export interface MailDeliveryOptions {
@@ -57,14 +58,21 @@ async function attempt(mail: DueMail, options: MailDeliveryOptions): Promise<{ r
     return { rendered: null, outcome: { kind: 'failed', error: `does not render: ${(error as Error).message}` } };
   }
   // Outside the batch's transaction on purpose: the token commits before the message leaves, so a message sent by a
-  // worker killed before its batch committed still opens its booking.
-  const outgoing =
-    mail.booking && carriesManageLink(rendered)
-      ? substituteManageToken(rendered, await issueMailManageToken(options.pool, { accountId: mail.accountId, bookingId: mail.booking.id }))
-      : rendered;
+  // worker killed before its batch committed still opens its booking (or its invitation, its reset).
+  let outgoing = rendered;
+  if (mail.booking && carriesManageLink(rendered))
+    outgoing = substituteManageToken(rendered, await issueMailManageToken(options.pool, { accountId: mail.accountId, bookingId: mail.booking.id }));
+  const staff = isStaffMailKind(mail.kind);
+  if (staff && carriesStaffLink(rendered)) {
+    const token = await issueStaffLinkToken(options.pool, mail.id);
+    // Accepted, revoked, resent, used or expired before it left: a link that opens nothing is not sent.
+    if (!token) return { rendered, outcome: { kind: 'cancelled', reason: `${mail.kind} no longer pending` } };
+    outgoing = substituteStaffLinkToken(rendered, token);
+  }
   const result = await options.sender.send({
-    from: { name: mail.settings.senderName ?? mail.accountName, address: options.from },
-    replyTo: mail.settings.replyTo,
+    // A staff e-mail is the platform's, not the account's customer correspondence: the account's name, no reply-to.
+    from: { name: staff ? mail.accountName : (mail.settings.senderName ?? mail.accountName), address: options.from },
+    replyTo: staff ? null : mail.settings.replyTo,
     to: mail.toAddress,
     ...outgoing,
     headers: mail.booking ? { 'X-Booking-Reference': mail.booking.reference } : {},

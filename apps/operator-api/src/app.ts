@@ -57,6 +57,13 @@ import { mountPreviewMail } from './routes/preview-mail.js';
 import { mountSendTestMail } from './routes/send-test-mail.js';
 import { mountListMailMessages } from './routes/list-mail-messages.js';
 import { mountSetPartnerCustomerEmails } from './routes/set-partner-customer-emails.js';
+import { mountAcceptOperatorInvitation } from './routes/accept-operator-invitation.js';
+import { mountRequestPasswordReset } from './routes/request-password-reset.js';
+import { mountCompletePasswordReset } from './routes/complete-password-reset.js';
+import { mountListOperatorInvitations } from './routes/list-operator-invitations.js';
+import { mountInviteOperatorUser } from './routes/invite-operator-user.js';
+import { mountResendOperatorInvitation } from './routes/resend-operator-invitation.js';
+import { mountRevokeOperatorInvitation } from './routes/revoke-operator-invitation.js';
 
 export function createOperatorApp(deps: OperatorAppDeps): Express {
   const app = createHttpApp({
@@ -74,6 +81,9 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           getOperatorSession: mountGetOperatorSession,
           signOut: mountSignOut,
           changeOwnPassword: mountChangeOwnPassword,
+          acceptOperatorInvitation: mountAcceptOperatorInvitation,
+          requestPasswordReset: mountRequestPasswordReset,
+          completePasswordReset: mountCompletePasswordReset,
           listOperatorBookings: mountListOperatorBookings,
           exportOperatorBookings: mountExportOperatorBookings,
           getOperatorBooking: mountGetOperatorBooking,
@@ -112,6 +122,10 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           listOperatorUsers: mountListOperatorUsers,
           createOperatorUser: mountCreateOperatorUser,
           disableOperatorUser: mountDisableOperatorUser,
+          listOperatorInvitations: mountListOperatorInvitations,
+          inviteOperatorUser: mountInviteOperatorUser,
+          resendOperatorInvitation: mountResendOperatorInvitation,
+          revokeOperatorInvitation: mountRevokeOperatorInvitation,
           listOperatorAudit: mountListOperatorAudit,
           getMailSettings: mountGetMailSettings,
           updateMailSettings: mountUpdateMailSettings,

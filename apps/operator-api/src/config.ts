@@ -53,6 +53,20 @@ export const operatorApiEnv = {
       description:
         'Sign-ins of one address (an IPv6 /64) in progress at once in one process; one more is refused at once, before any look-up or hash (429, Retry-After: 1), and is not counted as a failure.',
     },
+    PASSWORD_RESET_MAX_PER_EMAIL: {
+      type: 'integer',
+      default: 3,
+      minimum: 1,
+      description:
+        'Password reset e-mails to one address within PASSWORD_RESET_WINDOW_SECONDS; further requests for it send nothing (and answer the same 202).',
+    },
+    PASSWORD_RESET_MAX_PER_ADDRESS: {
+      type: 'integer',
+      default: 20,
+      minimum: 1,
+      description: 'Password reset requests from one address (an IPv6 /64), whatever the e-mails, within PASSWORD_RESET_WINDOW_SECONDS before it gets 429.',
+    },
+    PASSWORD_RESET_WINDOW_SECONDS: { type: 'integer', default: 3600, minimum: 1, description: "The password reset throttle's window." },
     CONSOLE_DIR: { type: 'string', default: 'apps/console/dist', description: 'The built console served under /console (relative to the working directory).' },
   },
 } as const;

@@ -2,7 +2,7 @@
 import type { FileStore } from '@backbone/file-store';
 import type { Logger, RouteDeps, SessionLifetimes, SessionVerifier } from '@backbone/http';
 import type { EventQueues } from '@backbone/publisher';
-import type { KeyRevocations, SignInThrottle } from '@backbone/use-cases';
+import type { KeyRevocations, PasswordResetThrottle, SignInThrottle } from '@backbone/use-cases';
 
 export interface OperatorAppDeps extends RouteDeps {
   logger: Logger;
@@ -15,6 +15,8 @@ export interface OperatorAppDeps extends RouteDeps {
   keyRevocations: KeyRevocations;
   sessions: SessionLifetimes;
   throttle: SignInThrottle;
+  /** "Forgot your password?" requests counted per e-mail and per address. */
+  resetThrottle: PasswordResetThrottle;
   /** The event queues, for the failed set (list and replay). */
   queues: EventQueues;
   /** The built console's directory, served under /console; null serves none (API tests). */

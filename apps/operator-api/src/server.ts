@@ -5,7 +5,7 @@ import { closeQueues, keyRevocationsOver, openQueues } from '@backbone/publisher
 import { openFileStore } from '@backbone/file-store';
 import { createOperatorApp } from './app.js';
 import { loadOperatorApiConfig } from './config.js';
-import { createSignInThrottle } from './sign-in-throttle.js';
+import { createPasswordResetThrottle, createSignInThrottle } from './sign-in-throttle.js';
 
 const config = loadOperatorApiConfig();
 
@@ -34,6 +34,12 @@ await startApiServer({
         windowSeconds: config.SIGN_IN_WINDOW_SECONDS,
         hashConcurrency: config.SIGN_IN_HASH_CONCURRENCY,
         maxConcurrentPerAddress: config.SIGN_IN_MAX_CONCURRENT_PER_ADDRESS,
+      }),
+      resetThrottle: createPasswordResetThrottle(redis, {
+        keyPrefix: `${config.QUEUE_PREFIX}:password-reset`,
+        maxPerEmail: config.PASSWORD_RESET_MAX_PER_EMAIL,
+        maxPerAddress: config.PASSWORD_RESET_MAX_PER_ADDRESS,
+        windowSeconds: config.PASSWORD_RESET_WINDOW_SECONDS,
       }),
       queues,
       fileStore: openFileStore(config),

@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { SignInCaller, SignInThrottle } from '@backbone/use-cases';
+import type { PasswordResetThrottle, SignInCaller, SignInThrottle } from '@backbone/use-cases';
 
 export interface SignInThrottleOptions {
   keyPrefix: string;
@@ -117,4 +117,40 @@ export function throttledAddress(address: string): string {
     .slice(0, 4)
     .map((part) => part.toString(16))
     .join(':')}::/64`;
+}
+
+export interface PasswordResetThrottleOptions {
+  keyPrefix: string;
+  /** Reset e-mails to one address within the window; more requests for it send nothing (the answer stays the same). */
+  maxPerEmail: number;
+  /** Requests from one caller address (an IPv6 /64), whatever the e-mails, before it waits (429). */
+  maxPerAddress: number;
+  windowSeconds: number;
+}
+
+/**
+ * "Forgot your password?" counted on Redis like the failed sign-ins: per e-mail, so the form cannot fill someone's
+ * mailbox, and per address, so one caller cannot spray it over many addresses. Every request counts, whether or not the
+ * address is a user's: the counts tell nothing either.
+ */
+export function createPasswordResetThrottle(redis: Redis, options: PasswordResetThrottleOptions): PasswordResetThrottle {
+  const limiter = (name: string, points: number) =>
+    new RateLimiterRedis({ storeClient: redis, keyPrefix: `${options.keyPrefix}:${name}`, points, duration: options.windowSeconds });
+  const byAddress = limiter('address', options.maxPerAddress);
+  const byEmail = limiter('email', options.maxPerEmail);
+  const spent = (limiter: RateLimiterRedis, key: string) =>
+    limiter.consume(key).then(
+      () => null,
+      (error: unknown) => {
+        if (error instanceof RateLimiterRes) return error;
+        throw error;
+      },
+    );
+  return {
+    async spend(caller) {
+      const refused = await spent(byAddress, throttledAddress(caller.address));
+      if (refused) return { waitSeconds: Math.max(1, Math.ceil(refused.msBeforeNext / 1000)) };
+      return (await spent(byEmail, caller.email)) ? 'quiet' : 'send';
+    },
+  };
 }

@@ -13,7 +13,7 @@ import { createApiKey, joinWaitlist } from '@backbone/db';
 import { failPlatformEvent } from '@backbone/test-apps/operator-api';
 import { createDirectoryFileStore } from '@backbone/file-store';
 import { request, sampleFile, type ApiResponse } from '@backbone/testkit';
-import { createOperatorUser, uploadFile } from '@backbone/use-cases';
+import { createOperatorUser, inviteOperatorUser, uploadFile } from '@backbone/use-cases';
 import { book, createOperator, createSlot, dayFromNow, PASSWORD, PROBLEM_BASE, SessionClient, signedIn, useOperatorApi, type Operator } from './support.js';
 
 const fileStore = createDirectoryFileStore(mkdtempSync(path.join(os.tmpdir(), 'backbone-permissions-files-')));
@@ -172,6 +172,22 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
     );
     return { params: { UserID: user.id }, status: 200 };
   },
+  listOperatorInvitations: async () => ({ status: 200 }),
+  inviteOperatorUser: async () => ({ body: { Email: `invited-${++made}@example.com`, Name: 'Invited', Role: 'staff' }, status: 201 }),
+  resendOperatorInvitation: async () => {
+    const invitation = await inviteOperatorUser(
+      { pool: db.pool },
+      { accountId: operator.account.id, email: `resent-${++made}@example.com`, name: 'Resent', role: 'staff', invitedBy: 'test', actor: { kind: 'system' } },
+    );
+    return { params: { InvitationID: invitation.id }, status: 200 };
+  },
+  revokeOperatorInvitation: async () => {
+    const invitation = await inviteOperatorUser(
+      { pool: db.pool },
+      { accountId: operator.account.id, email: `revoked-${++made}@example.com`, name: 'Revoked', role: 'staff', invitedBy: 'test', actor: { kind: 'system' } },
+    );
+    return { params: { InvitationID: invitation.id }, status: 204 };
+  },
   listOperatorAudit: async () => ({ query: 'Action=user.created&Limit=5', status: 200 }),
   getMailSettings: async () => ({ status: 200 }),
   updateMailSettings: async () => ({ body: { ReminderHours: 24 + (++made % 10) }, status: 200 }),
@@ -224,9 +240,14 @@ async function snapshot(): Promise<Record<string, string>> {
 }
 
 describe('the permission table', () => {
-  it('has one row per operator operation that a session calls, and only signing in needs none', () => {
+  it('has one row per operator operation that a session calls, and only the ways in (sign-in, an invitation, a reset) need none', () => {
     expect(Object.keys(OPERATOR_PERMISSIONS).sort()).toEqual(SESSION_OPERATIONS.map((op) => op.operationId).sort());
-    expect(OPERATOR_OPERATIONS.filter((op) => op.auth !== 'session-or-key').map((op) => [op.operationId, op.auth])).toEqual([['signIn', 'none']]);
+    expect(OPERATOR_OPERATIONS.filter((op) => op.auth !== 'session-or-key').map((op) => [op.operationId, op.auth])).toEqual([
+      ['signIn', 'none'],
+      ['acceptOperatorInvitation', 'none'],
+      ['requestPasswordReset', 'none'],
+      ['completePasswordReset', 'none'],
+    ]);
   });
 
   it('lets owners call everything, and names only known roles', () => {

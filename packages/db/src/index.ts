@@ -15,6 +15,7 @@ export * from './timeslots.repository.js';
 export * from './questions.repository.js';
 export * from './bookings.repository.js';
 export * from './operator-users.repository.js';
+export * from './operator-invitations.repository.js';
 export * from './operator-bookings.repository.js';
 export * from './operator-bookings-csv.repository.js';
 export type { BookingFilters } from './operator-booking-query.js';

@@ -2,6 +2,7 @@
 // 1763871420000 in the transaction of the change that causes them; the mail worker claims the due ones across
 // accounts (FOR UPDATE SKIP LOCKED, so two workers never take one row), sends them and records the outcome in the
 // same transaction, and then publishes each sent message's workflow-email.sent event (its EventID fixed at insert).
+import { STAFF_MAIL_KINDS } from '@backbone/domain';
 import type { Db, DbClient } from './pool.js';
 
 export type MailStatus = 'queued' | 'sent' | 'failed' | 'cancelled';
@@ -245,7 +246,11 @@ export type MailOutcome =
   | { kind: 'failed'; error: string }
   | { kind: 'cancelled'; reason: string };
 
-/** Records each attempt's outcome (and the message as rendered) on rows the caller's transaction claimed: one statement for the batch. */
+/**
+ * Records each attempt's outcome (and the message as rendered) on rows the caller's transaction claimed: one statement
+ * for the batch. A staff e-mail (an invitation, a password reset) sent has no platform event to publish: it is not one
+ * of the account's workflow e-mails, so it is stamped published as it is recorded and never meters.
+ */
 export async function recordMailOutcomes(
   client: DbClient,
   outcomes: readonly { id: number; rendered: DueMail['rendered']; outcome: MailOutcome }[],
@@ -258,6 +263,7 @@ export async function recordMailOutcomes(
             html_body = coalesce(o.html_body, m.html_body),
             attempts = m.attempts + CASE WHEN o.status = 'cancelled' THEN 0 ELSE 1 END,
             sent_at = CASE WHEN o.status = 'sent' THEN clock_timestamp() END, provider_message_id = o.provider_message_id,
+            event_published_at = CASE WHEN o.status = 'sent' AND m.kind = ANY($9::text[]) THEN clock_timestamp() ELSE m.event_published_at END,
             last_error = o.last_error, next_attempt_at = coalesce(o.next_attempt_at, m.next_attempt_at),
             first_failure_at = CASE WHEN o.status IN ('queued', 'failed') THEN coalesce(m.first_failure_at, now()) ELSE m.first_failure_at END
        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
@@ -272,6 +278,7 @@ export async function recordMailOutcomes(
       column((o) => (o.outcome.kind === 'sent' ? o.outcome.providerMessageId : null)),
       column((o) => (o.outcome.kind === 'sent' ? null : o.outcome.kind === 'cancelled' ? o.outcome.reason : o.outcome.error)),
       column((o) => (o.outcome.kind === 'retry' ? o.outcome.nextAttemptAt : null)),
+      STAFF_MAIL_KINDS,
     ],
   );
 }

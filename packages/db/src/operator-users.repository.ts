@@ -10,6 +10,8 @@ export interface OperatorUser {
   id: string;
   accountId: string;
   email: string;
+  /** As the invitation gave it; null for a user added otherwise. */
+  name: string | null;
   role: OperatorRole;
   disabled: boolean;
   /** The password was given by someone else (a one-time password): the user must choose their own before anything else. */
@@ -30,12 +32,14 @@ interface UserRow {
   password_must_change: boolean;
   created_at: Date;
   password_hash: string;
+  name: string | null;
 }
 
 const toUser = (r: UserRow): OperatorUser => ({
   id: r.id,
   accountId: r.account_id,
   email: r.email,
+  name: r.name,
   role: r.role,
   disabled: r.disabled_at !== null,
   passwordMustChange: r.password_must_change,
@@ -46,13 +50,13 @@ const toUser = (r: UserRow): OperatorUser => ({
 export async function insertOperatorUser(
   db: Db,
   accountId: string,
-  input: { email: string; role: OperatorRole; passwordHash: string; passwordMustChange: boolean },
+  input: { email: string; name?: string | null; role: OperatorRole; passwordHash: string; passwordMustChange: boolean },
 ): Promise<OperatorUser | null> {
   const { rows } = await db.query<UserRow>(
-    `INSERT INTO operator_users (id, account_id, email, role, password_hash, password_must_change) VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO operator_users (id, account_id, email, role, password_hash, password_must_change, name) VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (email) DO NOTHING
-     RETURNING id, account_id, email, role, disabled_at, password_must_change, created_at, password_hash`,
-    [randomUUID(), accountId, input.email, input.role, input.passwordHash, input.passwordMustChange],
+     RETURNING id, account_id, email, role, disabled_at, password_must_change, created_at, password_hash, name`,
+    [randomUUID(), accountId, input.email, input.role, input.passwordHash, input.passwordMustChange, input.name ?? null],
   );
   return rows[0] ? toUser(rows[0]) : null;
 }
@@ -60,7 +64,7 @@ export async function insertOperatorUser(
 /** The user with this address and its password hash, enabled or not; only sign-in looks users up without an account. */
 export async function findOperatorCredentials(db: Db, email: string): Promise<OperatorCredentials | null> {
   const { rows } = await db.query<UserRow>(
-    `SELECT id, account_id, email, role, disabled_at, password_must_change, created_at, password_hash FROM operator_users WHERE email = $1`,
+    `SELECT id, account_id, email, role, disabled_at, password_must_change, created_at, password_hash, name FROM operator_users WHERE email = $1`,
     [email],
   );
   const row = rows[0];
@@ -69,7 +73,7 @@ export async function findOperatorCredentials(db: Db, email: string): Promise<Op
 
 export async function findOperatorUserByEmail(db: Db, accountId: string, email: string): Promise<OperatorUser | null> {
   const { rows } = await db.query<UserRow>(
-    `SELECT id, account_id, email, role, disabled_at, password_must_change, created_at, password_hash FROM operator_users WHERE account_id = $1 AND email = $2`,
+    `SELECT id, account_id, email, role, disabled_at, password_must_change, created_at, password_hash, name FROM operator_users WHERE account_id = $1 AND email = $2`,
     [accountId, email],
   );
   return rows[0] ? toUser(rows[0]) : null;
@@ -77,7 +81,7 @@ export async function findOperatorUserByEmail(db: Db, accountId: string, email: 
 
 export async function findOperatorUserById(db: Db, accountId: string, userId: string): Promise<OperatorUser | null> {
   const { rows } = await db.query<UserRow>(
-    `SELECT id, account_id, email, role, disabled_at, password_must_change, created_at, password_hash FROM operator_users WHERE account_id = $1 AND id = $2`,
+    `SELECT id, account_id, email, role, disabled_at, password_must_change, created_at, password_hash, name FROM operator_users WHERE account_id = $1 AND id = $2`,
     [accountId, userId],
   );
   return rows[0] ? toUser(rows[0]) : null;
@@ -85,7 +89,7 @@ export async function findOperatorUserById(db: Db, accountId: string, userId: st
 
 export async function listOperatorUsers(db: Db, accountId: string): Promise<OperatorUser[]> {
   const { rows } = await db.query<UserRow>(
-    `SELECT id, account_id, email, role, disabled_at, password_must_change, created_at, password_hash FROM operator_users WHERE account_id = $1 ORDER BY email`,
+    `SELECT id, account_id, email, role, disabled_at, password_must_change, created_at, password_hash, name FROM operator_users WHERE account_id = $1 ORDER BY email`,
     [accountId],
   );
   return rows.map(toUser);

@@ -24,7 +24,8 @@ export type DomainErrorCode =
   | 'last-owner'
   | 'too-many-holds'
   | 'slug-taken'
-  | 'places-available';
+  | 'places-available'
+  | 'link-not-valid';
 
 export class DomainError extends Error {
   override name = 'DomainError';

@@ -17,6 +17,7 @@ export * from './operator-ranges.js';
 export * from './rate-limits.js';
 export * from './octo.js';
 export * from './mail-templates.js';
+export * from './staff-mails.js';
 export * from './orders.js';
 export * from './booking-pages.js';
 export * from './waitlist.js';

@@ -5,7 +5,7 @@
 import type { FieldError } from './errors.js';
 import { ValidationError } from './errors.js';
 
-export const MAIL_KINDS = ['confirmation', 'change', 'cancellation', 'reminder', 'waitlist-offer', 'test'] as const;
+export const MAIL_KINDS = ['confirmation', 'change', 'cancellation', 'reminder', 'waitlist-offer', 'test', 'invitation', 'password-reset'] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 /** The kinds an owner writes templates for (a test send uses the template being edited). */
 export const TEMPLATE_KINDS = ['confirmation', 'change', 'cancellation', 'reminder', 'waitlist-offer'] as const;

@@ -28,6 +28,7 @@ export const PROBLEMS = {
   'last-owner': { status: 409, title: 'Conflict' },
   'slug-taken': { status: 409, title: 'Conflict' },
   'places-available': { status: 409, title: 'Conflict' },
+  'link-not-valid': { status: 410, title: 'Gone' },
   'length-required': { status: 411, title: 'Length Required' },
   'payload-too-large': { status: 413, title: 'Payload Too Large' },
   'file-quota-exceeded': { status: 413, title: 'Payload Too Large' },

@@ -6,7 +6,7 @@ import { QUEUES } from '@backbone/contracts';
 import type { Pool } from '@backbone/db';
 import type { FileStore } from '@backbone/file-store';
 import { createKeyVerifier, createLogger, createSessionVerifier, type KeyRateLimiter, type SessionLifetimes } from '@backbone/http';
-import { createOperatorApp, createSignInThrottle } from '@backbone/operator-api';
+import { createOperatorApp, createPasswordResetThrottle, createSignInThrottle } from '@backbone/operator-api';
 import { createEventPublisher, eventJobId, keyRevocationsOver, type EventQueues } from '@backbone/publisher';
 import { orderCompleted } from './metering-worker.js';
 import { createTemporaryFileStore } from './partner-api.js';
@@ -22,6 +22,7 @@ export interface TestOperatorAppOptions {
   queues: EventQueues;
   sessions?: Partial<SessionLifetimes>;
   signIn?: { maxFailures?: number; maxFailuresPerAddress?: number; windowSeconds?: number; hashConcurrency?: number; maxConcurrentPerAddress?: number };
+  passwordReset?: { maxPerEmail?: number; maxPerAddress?: number; windowSeconds?: number };
   consoleDir?: string | null;
   /** Per-key limits; none by default, as the load of the other tests comes from one key. */
   rateLimiter?: KeyRateLimiter;
@@ -50,6 +51,12 @@ export function createTestOperatorApp(options: TestOperatorAppOptions) {
       windowSeconds: options.signIn?.windowSeconds ?? 900,
       hashConcurrency: options.signIn?.hashConcurrency ?? 0,
       maxConcurrentPerAddress: options.signIn?.maxConcurrentPerAddress ?? 2,
+    }),
+    resetThrottle: createPasswordResetThrottle(options.redis, {
+      keyPrefix: `${options.prefix}:password-reset`,
+      maxPerEmail: options.passwordReset?.maxPerEmail ?? 3,
+      maxPerAddress: options.passwordReset?.maxPerAddress ?? 20,
+      windowSeconds: options.passwordReset?.windowSeconds ?? 3600,
     }),
     queues: options.queues,
     consoleDir: options.consoleDir ?? null,

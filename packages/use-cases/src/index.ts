@@ -8,6 +8,8 @@ export * from './publish-platform-event.js';
 export * from './operator-passwords.js';
 export * from './operator-users.js';
 export * from './operator-own-password.js';
+export * from './operator-invitations.js';
+export * from './operator-password-reset.js';
 export * from './operator-timeslot-removal.js';
 export * from './booking-details.js';
 export * from './booking-lifecycle.js';

@@ -17,6 +17,7 @@ import {
   updateOperatorPassword,
   withTransaction,
   type OperatorRole,
+  type Db,
   type OperatorUser,
   type Pool,
 } from '@backbone/db';
@@ -198,12 +199,20 @@ async function checkAndOpenSession(
     throw overCeiling ? new SignInError('rate-limited', standing.addressWaitSeconds) : new SignInError('invalid-credentials');
   }
   await deps.throttle.recordSuccess(caller);
-  const sessionId = randomBytes(32).toString('base64url');
-  await insertOperatorSession(deps.pool, user, sessionId, request.absoluteLifetimeMs);
-  // Sessions past their end are refused anyway; each sign-in clears them out so that the table stays small.
-  await deleteExpiredOperatorSessions(deps.pool);
+  const sessionId = await openOperatorSession(deps.pool, user, request.absoluteLifetimeMs);
   const { passwordHash: _hash, ...publicUser } = user;
   return { sessionId, user: publicUser };
+}
+
+/**
+ * A new session of the user: its random id (256 bits) is returned for the cookie and only its hash stored. Sessions
+ * past their end are refused anyway; each new one clears them out so that the table stays small.
+ */
+export async function openOperatorSession(db: Db, user: { id: string; accountId: string }, absoluteLifetimeMs: number): Promise<string> {
+  const sessionId = randomBytes(32).toString('base64url');
+  await insertOperatorSession(db, user, sessionId, absoluteLifetimeMs);
+  await deleteExpiredOperatorSessions(db);
+  return sessionId;
 }
 
 export async function signOut(deps: OperatorDeps, sessionId: string): Promise<void> {

@@ -3,13 +3,18 @@
 // and never call fetch themselves.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  acceptOperatorInvitationOperation,
   changeOwnPasswordOperation,
+  completePasswordResetOperation,
   getOperatorSessionOperation,
   operatorMay,
+  requestPasswordResetOperation,
   signInOperation,
   signOutOperation,
+  type InvitationAcceptance,
   type OperatorOperationId,
   type OwnPasswordChange,
+  type PasswordResetCompletion,
 } from '@backbone/contracts/browser';
 import { ApiProblem, call } from './client.js';
 
@@ -62,4 +67,27 @@ export function useChangeOwnPassword() {
 /** The session's answer: sign in, or the user signed in with a one-time password and must choose their own first. */
 export function needsPasswordChange(error: unknown): boolean {
   return error instanceof ApiProblem && error.code === 'password-change-required';
+}
+
+/** The invitee's password, from the invitation's link: the answer signs them in, so every cached answer is dropped. */
+export function useAcceptInvitation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (acceptance: InvitationAcceptance) => call(acceptOperatorInvitationOperation, { body: acceptance }),
+    onSuccess: () => client.resetQueries(),
+  });
+}
+
+/** "Forgot your password?": the same answer whether or not the address is a user's. */
+export function useRequestPasswordReset() {
+  return useMutation({ mutationFn: (email: string) => call(requestPasswordResetOperation, { body: { Email: email } }) });
+}
+
+/** The new password, from the reset link: the answer signs in. */
+export function useCompletePasswordReset() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (completion: PasswordResetCompletion) => call(completePasswordResetOperation, { body: completion }),
+    onSuccess: () => client.resetQueries(),
+  });
 }

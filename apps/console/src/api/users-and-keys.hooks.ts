@@ -1,4 +1,4 @@
-// The console's users and the account's API keys.
+// The console's users, their invitations and the account's API keys.
 // Each hook wraps one operation of the API client in TanStack Query (caching, retries, polling), so pages stay thin
 // and never call fetch themselves.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -6,10 +6,15 @@ import {
   createOperatorKeyOperation,
   createOperatorUserOperation,
   disableOperatorUserOperation,
+  inviteOperatorUserOperation,
+  listOperatorInvitationsOperation,
+  resendOperatorInvitationOperation,
+  revokeOperatorInvitationOperation,
   listOperatorKeysOperation,
   listOperatorUsersOperation,
   revokeOperatorKeyOperation,
   type NewKey,
+  type NewOperatorInvitation,
   type NewOperatorUser,
 } from '@backbone/contracts/browser';
 import { call } from './client.js';
@@ -31,6 +36,34 @@ export function useDisableUser() {
   return useMutation({
     mutationFn: (userId: string) => call(disableOperatorUserOperation, { params: { UserID: userId } }),
     onSettled: () => client.invalidateQueries({ queryKey: ['users'] }),
+  });
+}
+
+export function useInvitations() {
+  return useQuery({ queryKey: ['invitations'], queryFn: ({ signal }) => call(listOperatorInvitationsOperation, {}, signal) });
+}
+
+export function useInviteUser() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (invitation: NewOperatorInvitation) => call(inviteOperatorUserOperation, { body: invitation }),
+    onSettled: () => client.invalidateQueries({ queryKey: ['invitations'] }),
+  });
+}
+
+export function useResendInvitation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (invitationId: string) => call(resendOperatorInvitationOperation, { params: { InvitationID: invitationId } }),
+    onSettled: () => client.invalidateQueries({ queryKey: ['invitations'] }),
+  });
+}
+
+export function useRevokeInvitation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (invitationId: string) => call(revokeOperatorInvitationOperation, { params: { InvitationID: invitationId } }),
+    onSettled: () => client.invalidateQueries({ queryKey: ['invitations'] }),
   });
 }
 

@@ -26,9 +26,14 @@ const ACTION_WORDS: Record<AuditAction, string> = {
   'booking_page.updated': 'Booking page changed',
   'mail_settings.updated': 'E-mail settings changed',
   'partner.customer_emails_changed': "Partner's customer e-mails switched",
+  'invitation.created': 'User invited',
+  'invitation.resent': 'Invitation sent again',
+  'invitation.revoked': 'Invitation withdrawn',
+  'invitation.accepted': 'Invitation accepted',
+  'password.reset': 'Password reset by e-mail',
 };
 
-const CREATIONS: readonly AuditAction[] = ['activity.created', 'question.added', 'timeslots.generated', 'key.created', 'user.created'];
+const CREATIONS: readonly AuditAction[] = ['activity.created', 'question.added', 'timeslots.generated', 'key.created', 'user.created', 'invitation.created'];
 
 const isAction = (value: string | undefined): value is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(value ?? '');
 

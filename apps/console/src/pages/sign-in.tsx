@@ -1,5 +1,7 @@
-// Sign-in: e-mail and password; the API's problem (wrong credentials, throttled) is shown as it comes.
+// Sign-in: e-mail and password; the API's problem (wrong credentials, throttled) is shown as it comes; a link to
+// "Forgot your password?".
 import { useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
 import { useSignIn } from '../api/session.hooks.js';
 import { problemDetail } from '../components/states.js';
 
@@ -31,6 +33,9 @@ export function SignInPage() {
         <button type="submit" disabled={signIn.isPending}>
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
         </button>
+        <p className="way-in-links">
+          <Link href="/forgot-password">Forgot your password?</Link>
+        </p>
       </form>
     </main>
   );

@@ -1,63 +1,170 @@
-// Console users (owners): the list, a form that shows a new user's one-time password once, and disabling a user.
+// Console users (owners): invite someone by e-mail (name, role), the pending invitations with Resend and Revoke, the
+// users with their names, and disabling a user. The invitee chooses their own password from the e-mail's link; nobody
+// else ever sees it.
 import { useState, type FormEvent } from 'react';
-import { OPERATOR_ROLES, operatorMay, type OperatorRole } from '@backbone/contracts/browser';
+import { OPERATOR_ROLES, type ConsoleInvitation, type OperatorRole } from '@backbone/contracts/browser';
 import { useAccountTime } from '../api/account-time.js';
-import { useSession } from '../api/session.hooks.js';
-import { useCreateUser, useDisableUser, useUsers } from '../api/users-and-keys.hooks.js';
-import { ErrorState, Loading, problemDetail } from '../components/states.js';
+import { useMay, useSession } from '../api/session.hooks.js';
+import { useDisableUser, useInvitations, useInviteUser, useResendInvitation, useRevokeInvitation, useUsers } from '../api/users-and-keys.hooks.js';
+import { Empty, ErrorState, FieldError, Loading, problemDetail } from '../components/states.js';
+
+const ROLE_WORDS: Record<OperatorRole, string> = { owner: 'Owner', staff: 'Staff' };
+
+const MAIL_WORDS: Record<ConsoleInvitation['MailStatus'], string> = {
+  queued: 'e-mail on its way',
+  sent: 'e-mail sent',
+  failed: 'e-mail failed',
+  cancelled: 'e-mail withdrawn',
+};
 
 export function UsersPage() {
-  const session = useSession();
-  const clock = useAccountTime();
-  const users = useUsers();
-  const create = useCreateUser();
-  const disable = useDisableUser();
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<OperatorRole>('staff');
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate({ Email: email, Role: role }, { onSuccess: () => setEmail('') });
-  };
+  const may = useMay();
   return (
     <div className="page">
       <div className="page-head">
         <h1>Users</h1>
       </div>
-      {session.data && operatorMay(session.data.Role, 'createOperatorUser') && (
-        <form className="card key-form" onSubmit={submit} aria-label="New user">
-          <h2>New user</h2>
-          <div className="row">
-            <label className="grow">
-              E-mail
-              <input type="email" name="Email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-            </label>
-            <label>
-              Role
-              <select name="Role" value={role} onChange={(e) => setRole(e.target.value as OperatorRole)}>
-                {OPERATOR_ROLES.map((r) => (
-                  <option key={r}>{r}</option>
-                ))}
-              </select>
-            </label>
-          </div>
-          {create.isError && (
-            <p className="form-error" role="alert">
-              {problemDetail(create.error)}
-            </p>
-          )}
-          {create.data && (
-            <div className="secret" role="status">
-              <span>One-time password of {create.data.Email}: hand it over now, it is not shown again; they choose their own at the first sign-in.</span>
-              <code className="mono">{create.data.Password}</code>
-            </div>
-          )}
-          <div>
-            <button type="submit" disabled={create.isPending}>
-              Add user
-            </button>
-          </div>
-        </form>
+      {may('inviteOperatorUser') && <InviteForm />}
+      {may('listOperatorInvitations') && <PendingInvitations />}
+      <UserList />
+    </div>
+  );
+}
+
+function InviteForm() {
+  const invite = useInviteUser();
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<OperatorRole>('staff');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    invite.mutate({ Email: email, Name: name, Role: role }, { onSuccess: () => (setEmail(''), setName('')) });
+  };
+  const formError = invite.isError ? problemDetail(invite.error, ['Email', 'Name']) : '';
+  return (
+    <form className="card key-form" onSubmit={submit} aria-label="Invite a user">
+      <h2>Invite a user</h2>
+      <p className="hint">They get an e-mail with a link to choose their password; it works once, for 48 hours.</p>
+      <div className="row">
+        <div className="field grow">
+          <label>
+            Name
+            <input name="Name" required maxLength={200} autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <FieldError error={invite.error} field="Name" />
+        </div>
+        <div className="field grow">
+          <label>
+            E-mail
+            <input type="email" name="Email" required autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
+          </label>
+          <FieldError error={invite.error} field="Email" />
+        </div>
+        <label>
+          Role
+          <select name="Role" value={role} onChange={(e) => setRole(e.target.value as OperatorRole)}>
+            {OPERATOR_ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_WORDS[r]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {formError && (
+        <p className="form-error" role="alert">
+          {formError}
+        </p>
       )}
+      {invite.data && (
+        <p className="ok" role="status">
+          Invitation sent to {invite.data.Email}.
+        </p>
+      )}
+      <div>
+        <button type="submit" disabled={invite.isPending}>
+          Send invitation
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function PendingInvitations() {
+  const clock = useAccountTime();
+  const invitations = useInvitations();
+  const resend = useResendInvitation();
+  const revoke = useRevokeInvitation();
+  if (invitations.isPending) return <Loading what="invitations" />;
+  if (invitations.isError) return <ErrorState error={invitations.error} />;
+  return (
+    <section aria-labelledby="pending-title">
+      <h2 id="pending-title">Pending invitations</h2>
+      {(resend.isError || revoke.isError) && <ErrorState error={resend.error ?? revoke.error} />}
+      {resend.data && (
+        <p className="ok" role="status">
+          A new link was sent to {resend.data.Email}; the earlier ones no longer work.
+        </p>
+      )}
+      {invitations.data.length === 0 ? (
+        <Empty>No invitation is waiting for an answer.</Empty>
+      ) : (
+        <table className="table static">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">E-mail</th>
+              <th scope="col">Role</th>
+              <th scope="col">Link</th>
+              <th scope="col">
+                <span className="sr-only">Resend or revoke</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {invitations.data.map((i) => (
+              <tr key={i.InvitationID}>
+                <td data-label="Name" className="wrap-anywhere">
+                  {i.Name}
+                </td>
+                <td data-label="E-mail" className="wrap-anywhere">
+                  {i.Email}
+                </td>
+                <td data-label="Role">{ROLE_WORDS[i.Role]}</td>
+                <td data-label="Link">
+                  <span>
+                    {i.Expired ? `expired ${clock.dateTime(i.ExpiresAt)}` : `until ${clock.dateTime(i.ExpiresAt)}`}
+                    <span className="muted"> · {MAIL_WORDS[i.MailStatus]}</span>
+                  </span>
+                </td>
+                <td data-label="">
+                  <div className="row-actions">
+                    <button type="button" className="secondary small" onClick={() => resend.mutate(i.InvitationID)} disabled={resend.isPending}>
+                      Resend
+                    </button>
+                    <button type="button" className="secondary small" onClick={() => revoke.mutate(i.InvitationID)} disabled={revoke.isPending}>
+                      Revoke
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function UserList() {
+  const session = useSession();
+  const may = useMay();
+  const clock = useAccountTime();
+  const users = useUsers();
+  const disable = useDisableUser();
+  return (
+    <section aria-labelledby="users-title">
+      <h2 id="users-title">Users</h2>
       {users.isPending && <Loading what="users" />}
       {users.isError && <ErrorState error={users.error} />}
       {disable.isError && <ErrorState error={disable.error} />}
@@ -65,6 +172,7 @@ export function UsersPage() {
         <table className="table static">
           <thead>
             <tr>
+              <th scope="col">Name</th>
               <th scope="col">E-mail</th>
               <th scope="col">Role</th>
               <th scope="col">Since</th>
@@ -76,8 +184,13 @@ export function UsersPage() {
           <tbody>
             {users.data.map((u) => (
               <tr key={u.UserID} className={u.Disabled ? 'revoked' : undefined}>
-                <td data-label="E-mail">{u.Email}</td>
-                <td data-label="Role">{u.Role}</td>
+                <td data-label="Name" className="wrap-anywhere">
+                  {u.Name ?? <span className="muted">—</span>}
+                </td>
+                <td data-label="E-mail" className="wrap-anywhere">
+                  {u.Email}
+                </td>
+                <td data-label="Role">{ROLE_WORDS[u.Role]}</td>
                 <td data-label="Since">{clock.date(u.CreatedAt)}</td>
                 <td data-label="">
                   {u.Disabled ? (
@@ -85,8 +198,7 @@ export function UsersPage() {
                   ) : u.Email === session.data?.Email ? (
                     <span className="muted">you</span>
                   ) : (
-                    session.data &&
-                    operatorMay(session.data.Role, 'disableOperatorUser') && (
+                    may('disableOperatorUser') && (
                       <button type="button" className="secondary small" onClick={() => disable.mutate(u.UserID)} disabled={disable.isPending}>
                         Disable
                       </button>
@@ -98,6 +210,6 @@ export function UsersPage() {
           </tbody>
         </table>
       )}
-    </div>
+    </section>
   );
 }

@@ -24,10 +24,15 @@ export const AUDIT_ACTIONS = [
   'booking_page.updated',
   'mail_settings.updated',
   'partner.customer_emails_changed',
+  'invitation.created',
+  'invitation.resent',
+  'invitation.revoked',
+  'invitation.accepted',
+  'password.reset',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_SUBJECT_TYPES = ['activity', 'timeslot', 'key', 'user', 'booking_page', 'mail_settings', 'partner'] as const;
+export const AUDIT_SUBJECT_TYPES = ['activity', 'timeslot', 'key', 'user', 'booking_page', 'mail_settings', 'partner', 'invitation'] as const;
 export const AUDIT_ACTOR_KINDS = ['user', 'key', 'cli', 'system'] as const;
 
 export const auditEntrySchema = {
@@ -55,7 +60,7 @@ export const auditEntrySchema = {
       additionalProperties: false,
       required: ['Type', 'ID', 'Label'],
       description:
-        "What was acted on: an ActivityID, a TimeslotID, a KeyID, a UserID, the account's booking page or e-mail settings (its AccountID) or a PartnerID, with its name as it was (an activity's name, \"Activity, date time\" of a timeslot, a key's name, a user's e-mail, the page's path, \"E-mail settings\", a partner's name).",
+        "What was acted on: an ActivityID, a TimeslotID, a KeyID, a UserID, an InvitationID, the account's booking page or e-mail settings (its AccountID) or a PartnerID, with its name as it was (an activity's name, \"Activity, date time\" of a timeslot, a key's name, a user's or an invitation's e-mail, the page's path, \"E-mail settings\", a partner's name).",
       properties: {
         Type: { type: 'string', enum: AUDIT_SUBJECT_TYPES },
         ID: { type: 'string' },

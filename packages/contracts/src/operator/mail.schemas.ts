@@ -4,7 +4,8 @@ import { textSchema, uuidSchema } from '../common.schemas.js';
 
 /** The kinds an owner writes templates for, as the domain names them (packages/domain mail-templates.ts). */
 export const MAIL_TEMPLATE_KINDS = ['confirmation', 'change', 'cancellation', 'reminder', 'waitlist-offer'] as const;
-export const MAIL_MESSAGE_KINDS = [...MAIL_TEMPLATE_KINDS, 'test'] as const;
+/** Every kind of message: the customers' (templates), a test send, and the staff's (an invitation, a password reset). */
+export const MAIL_MESSAGE_KINDS = [...MAIL_TEMPLATE_KINDS, 'test', 'invitation', 'password-reset'] as const;
 export const MAIL_STATUSES = ['queued', 'sent', 'failed', 'cancelled'] as const;
 
 /** One line of text: a CR or LF in a name or subject would start a header of its own. */

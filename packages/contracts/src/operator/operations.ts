@@ -52,6 +52,13 @@ import { addWaitlistEntryOperation } from './add-waitlist-entry.js';
 import { removeWaitlistEntryOperation } from './remove-waitlist-entry.js';
 import { offerWaitlistEntryOperation } from './offer-waitlist-entry.js';
 import { bookWaitlistEntryOperation } from './book-waitlist-entry.js';
+import { inviteOperatorUserOperation } from './invite-operator-user.js';
+import { listOperatorInvitationsOperation } from './list-operator-invitations.js';
+import { resendOperatorInvitationOperation } from './resend-operator-invitation.js';
+import { revokeOperatorInvitationOperation } from './revoke-operator-invitation.js';
+import { acceptOperatorInvitationOperation } from './accept-operator-invitation.js';
+import { requestPasswordResetOperation } from './request-password-reset.js';
+import { completePasswordResetOperation } from './complete-password-reset.js';
 
 /** The operator console's API (session cookie or admin key). */
 export const OPERATOR_OPERATIONS = [
@@ -59,6 +66,9 @@ export const OPERATOR_OPERATIONS = [
   getOperatorSessionOperation,
   signOutOperation,
   changeOwnPasswordOperation,
+  acceptOperatorInvitationOperation,
+  requestPasswordResetOperation,
+  completePasswordResetOperation,
   listOperatorBookingsOperation,
   exportOperatorBookingsOperation,
   getOperatorBookingOperation,
@@ -97,6 +107,10 @@ export const OPERATOR_OPERATIONS = [
   listOperatorUsersOperation,
   createOperatorUserOperation,
   disableOperatorUserOperation,
+  listOperatorInvitationsOperation,
+  inviteOperatorUserOperation,
+  resendOperatorInvitationOperation,
+  revokeOperatorInvitationOperation,
   listOperatorAuditOperation,
   getMailSettingsOperation,
   updateMailSettingsOperation,

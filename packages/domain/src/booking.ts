@@ -179,12 +179,21 @@ export async function reserveBooking(store: BookingStore, request: NewBooking): 
   throw new Error(`no free booking reference after ${ATTEMPTS} attempts`);
 }
 
-/** The price a booking was sold at: its unit price and currency then, and the total for its party now. */
-export function bookingPrice(booking: { unitPriceMinor: number; currency: string; priceAtSale: boolean; participants: number }): BookingPrice {
+/**
+ * The price a booking was sold at: its unit price and currency then, and the total for its party now (the total set by
+ * hand at the desk, when there is one).
+ */
+export function bookingPrice(booking: {
+  unitPriceMinor: number;
+  currency: string;
+  priceAtSale: boolean;
+  participants: number;
+  priceOverrideMinor?: number | null;
+}): BookingPrice {
   return {
     Currency: booking.currency,
     UnitAmount: booking.unitPriceMinor,
-    TotalAmount: booking.unitPriceMinor * booking.participants,
+    TotalAmount: booking.priceOverrideMinor ?? booking.unitPriceMinor * booking.participants,
     AtSale: booking.priceAtSale,
   };
 }

@@ -24,7 +24,9 @@ export type DomainErrorCode =
   | 'last-owner'
   | 'too-many-holds'
   | 'slug-taken'
-  | 'places-available';
+  | 'places-available'
+  /** A role asks for something within an operation that its grants do not allow (the permission table's grants). */
+  | 'forbidden';
 
 export class DomainError extends Error {
   override name = 'DomainError';

@@ -20,3 +20,4 @@ export * from './mail-templates.js';
 export * from './orders.js';
 export * from './booking-pages.js';
 export * from './waitlist.js';
+export * from './price-override.js';

@@ -32,6 +32,7 @@ const DOMAIN_CODES = {
   'too-many-holds': true,
   'slug-taken': true,
   'places-available': true,
+  forbidden: true,
 } as const satisfies Record<DomainErrorCode, true>;
 
 const json = (document: object) => JSON.parse(JSON.stringify(document)) as Record<string, unknown>;

@@ -2,9 +2,10 @@
 // default or the online shop's, never a partner's (partners book through the partner API with their own key). Booked
 // through createBooking, the same atomic reservation as every channel; a sale is an order the operator's own checkout
 // completed, so its order.completed event commits with it.
-import { BOOKING_CHANNELS, type Booking, type BookingChannel, type SaleRequest } from '@backbone/contracts';
-import { recordPaymentMethod } from '@backbone/db';
-import { ValidationError } from '@backbone/domain';
+import { BOOKING_CHANNELS, type Booking, type BookingChannel, type OperatorRole, type SaleRequest } from '@backbone/contracts';
+import { recordPaymentMethod, recordSalePrice } from '@backbone/db';
+import { decidePriceOverride, ValidationError, type OperatorActor } from '@backbone/domain';
+import { auditBookingPrice } from './booking-price-audit.js';
 import { createBooking, type BookingDeps } from './create-booking.js';
 import type { IdempotencyRequest, Replayable } from './idempotency.js';
 import { recordOrderCompleted } from './order-completed.js';
@@ -19,6 +20,8 @@ export function createSale(
     apiKeyId: string | null;
     /** The console user who sold it; null otherwise. */
     userId: string | null;
+    /** The seller's role (its grants decide a price set by hand); the admin CLI, the seed and admin keys act as owners. */
+    role?: OperatorRole;
     /** pos unless given. */
     channel?: string;
     sale: SaleRequest;
@@ -50,9 +53,23 @@ export function createSale(
     idempotency,
     {
       withinBooking: async (tx, booking) => {
-        // Recorded beside the reservation, in its transaction: the reservation's statement stays the one every channel shares.
+        // Recorded beside the reservation, in its transaction: the reservation's statement stays the one every channel
+        // shares. A price refused (422, 403) rolls the reservation back with it.
         if (sale.PaymentMethod !== undefined) await recordPaymentMethod(tx, request.accountId, booking.Reference, sale.PaymentMethod);
         await recordOrderCompleted(tx, { accountId: request.accountId, reference: booking.Reference, channel: booking.Channel });
+        if (sale.PriceOverride === undefined) return booking;
+        const list = { unitPriceMinor: booking.Price.UnitAmount, currency: booking.Price.Currency, participants: booking.Participants };
+        const { overrideMinor, reason } = decidePriceOverride(list, sale.PriceOverride, request.role ?? 'owner');
+        if (overrideMinor === null || reason === null) return booking;
+        const actor: OperatorActor = { kind: 'operator', userId: request.userId, apiKeyId: request.apiKeyId };
+        const listTotalMinor = booking.Price.TotalAmount;
+        await recordSalePrice(tx, request.accountId, booking.Reference, { overrideMinor, reason, listTotalMinor, currency: list.currency }, actor);
+        await auditBookingPrice(tx, request.accountId, actor, booking, {
+          from: { totalMinor: listTotalMinor, reason: null },
+          to: { totalMinor: overrideMinor, reason },
+          currency: list.currency,
+        });
+        return { ...booking, Price: { ...booking.Price, TotalAmount: overrideMinor } };
       },
     },
   );

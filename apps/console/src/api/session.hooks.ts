@@ -5,7 +5,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   changeOwnPasswordOperation,
   getOperatorSessionOperation,
+  operatorHasGrant,
   operatorMay,
+  type OperatorGrant,
   signInOperation,
   signOutOperation,
   type OperatorOperationId,
@@ -30,6 +32,13 @@ export function useMay(): (operationId: OperatorOperationId) => boolean {
   const session = useSession();
   const role = session.data?.Role;
   return (operationId) => role !== undefined && operatorMay(role, operationId);
+}
+
+/** Whether the signed-in user's role has a grant within an operation (a discount, an override, an overbooking). */
+export function useGrant(): (grant: OperatorGrant) => boolean {
+  const session = useSession();
+  const role = session.data?.Role;
+  return (grant) => role !== undefined && operatorHasGrant(role, grant);
 }
 
 export function useSignIn() {

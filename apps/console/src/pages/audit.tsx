@@ -26,6 +26,7 @@ const ACTION_WORDS: Record<AuditAction, string> = {
   'booking_page.updated': 'Booking page changed',
   'mail_settings.updated': 'E-mail settings changed',
   'partner.customer_emails_changed': "Partner's customer e-mails switched",
+  'booking.price_changed': 'Price set by hand',
 };
 
 const CREATIONS: readonly AuditAction[] = ['activity.created', 'question.added', 'timeslots.generated', 'key.created', 'user.created'];

@@ -79,10 +79,16 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
             <dt>Price</dt>
             <dd data-price-total={booking.data.Price.TotalMinor}>
               {formatMoney(booking.data.Price.TotalMinor, booking.data.Price.Currency)}{' '}
-              <span className="muted">
-                ({booking.data.Participants} × {formatMoney(booking.data.Price.UnitPriceMinor, booking.data.Price.Currency)}
-                {booking.data.Price.Source === 'migration' ? ', the price when prices began to be recorded' : ''})
-              </span>
+              {booking.data.Price.Reason === null ? (
+                <span className="muted">
+                  ({booking.data.Participants} × {formatMoney(booking.data.Price.UnitPriceMinor, booking.data.Price.Currency)}
+                  {booking.data.Price.Source === 'migration' ? ', the price when prices began to be recorded' : ''})
+                </span>
+              ) : (
+                <span className="muted price-set">
+                  set by hand, list {formatMoney(booking.data.Price.ListTotalMinor, booking.data.Price.Currency)}: “{booking.data.Price.Reason}”
+                </span>
+              )}
             </dd>
             <dt>Checked in</dt>
             <dd data-checked-in={booking.data.CheckedInAt ?? ''}>

@@ -19,6 +19,8 @@ import { useUrlState } from '../api/url-state.js';
 import { ActivityPicker } from '../components/activity-picker.js';
 import { Empty, ErrorState, FieldError, Loading, problemDetail } from '../components/states.js';
 import { waiverAnswers, WaiverInputs, type WaiverDraft } from '../components/waiver-inputs.js';
+import { LIST_PRICE_DRAFT, priceAsked, PriceInputs, type PriceDraft } from '../components/price-inputs.js';
+import { useGrant } from '../api/session.hooks.js';
 
 const URL_STATE = ['ActivityID', 'Date', 'Time'] as const;
 const EMPTY_FORM = { Participants: '1', FirstName: '', LastName: '', Email: '', Phone: '', PaymentReference: '', PaymentMethod: '' };
@@ -34,6 +36,8 @@ export function NewSalePage() {
   const [form, setForm] = useState(EMPTY_FORM);
   const questions = useQuestions(activityId);
   const [waiver, setWaiver] = useState<WaiverDraft>({});
+  const [price, setPrice] = useState<PriceDraft>(LIST_PRICE_DRAFT);
+  const has = useGrant();
   // One Idempotency-Key per attempt: a second submit of the same attempt (a double click, a retry after a lost
   // answer) is the same sale to the API. The in-flight ref also stops a second submit before React disables the button.
   const attemptKey = useRef<string | null>(null);
@@ -54,6 +58,9 @@ export function NewSalePage() {
       : left !== undefined && participants > left
         ? `Only ${left} ${left === 1 ? 'place' : 'places'} left at ${time}.`
         : null;
+  const partyOk = activity !== undefined && Number.isInteger(participants) && participants > 0 && overLimit === null;
+  const listTotal = activity ? participants * activity.Price.Amount : 0;
+  const asked = activity ? priceAsked(price, listTotal, activity.Price.Currency, has) : null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -78,6 +85,7 @@ export function NewSalePage() {
           ...(questions.data && questions.data.length > 0 ? { Answers: waiverAnswers(questions.data, waiver, participants) } : {}),
           ...(form.PaymentReference ? { PaymentReference: form.PaymentReference } : {}),
           ...(isPaymentMethod(form.PaymentMethod) ? { PaymentMethod: form.PaymentMethod } : {}),
+          ...(asked?.override ? { PriceOverride: asked.override } : {}),
         },
       },
       {
@@ -85,6 +93,7 @@ export function NewSalePage() {
           attemptKey.current = null;
           setForm(EMPTY_FORM);
           setWaiver({});
+          setPrice(LIST_PRICE_DRAFT);
         },
         // A refused sale is corrected and sent again as a new attempt; without an answer it is the same attempt.
         onError: (error) => {
@@ -163,6 +172,18 @@ export function NewSalePage() {
               <input name="PaymentReference" value={form.PaymentReference} onChange={field('PaymentReference')} autoComplete="off" />
             </label>
           </div>
+          {activity && asked && partyOk && (
+            <PriceInputs
+              draft={price}
+              onChange={(next) => {
+                attemptKey.current = null;
+                setPrice(next);
+              }}
+              listTotalMinor={listTotal}
+              currency={activity.Price.Currency}
+              asked={asked}
+            />
+          )}
           {questions.data && (
             <WaiverInputs
               questions={questions.data}
@@ -189,15 +210,17 @@ export function NewSalePage() {
             </p>
           )}
           <div className="sale-submit">
-            {activity && Number.isInteger(participants) && participants > 0 && overLimit === null && (
-              <p className="sale-total" data-total-minor={participants * activity.Price.Amount}>
-                Total <strong>{formatMoney(participants * activity.Price.Amount, activity.Price.Currency)}</strong>{' '}
+            {activity && partyOk && asked && asked.totalMinor !== null && (
+              <p className="sale-total" data-total-minor={asked.totalMinor}>
+                Total <strong>{formatMoney(asked.totalMinor, activity.Price.Currency)}</strong>{' '}
                 <span className="muted">
-                  ({participants} × {formatMoney(activity.Price.Amount, activity.Price.Currency)})
+                  {asked.totalMinor === listTotal
+                    ? `(${participants} × ${formatMoney(activity.Price.Amount, activity.Price.Currency)})`
+                    : `(list ${formatMoney(listTotal, activity.Price.Currency)})`}
                 </span>
               </p>
             )}
-            <button type="submit" disabled={sale.isPending || !time || overLimit !== null}>
+            <button type="submit" disabled={sale.isPending || !time || overLimit !== null || (asked?.error ?? null) !== null}>
               {sale.isPending ? 'Selling…' : 'Sell'}
             </button>
           </div>

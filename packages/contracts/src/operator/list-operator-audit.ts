@@ -24,10 +24,11 @@ export const AUDIT_ACTIONS = [
   'booking_page.updated',
   'mail_settings.updated',
   'partner.customer_emails_changed',
+  'booking.price_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_SUBJECT_TYPES = ['activity', 'timeslot', 'key', 'user', 'booking_page', 'mail_settings', 'partner'] as const;
+export const AUDIT_SUBJECT_TYPES = ['activity', 'timeslot', 'key', 'user', 'booking_page', 'mail_settings', 'partner', 'booking'] as const;
 export const AUDIT_ACTOR_KINDS = ['user', 'key', 'cli', 'system'] as const;
 
 export const auditEntrySchema = {

@@ -31,11 +31,13 @@ export const bookingFilterProperties = {
 export const operatorBookingPriceSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['UnitPriceMinor', 'Currency', 'TotalMinor', 'Source'],
+  required: ['UnitPriceMinor', 'Currency', 'TotalMinor', 'ListTotalMinor', 'Reason', 'Source'],
   properties: {
     UnitPriceMinor: { type: 'integer', description: 'Minor units per participant.' },
     Currency: { type: 'string', description: 'ISO 4217.' },
-    TotalMinor: { type: 'integer', description: 'UnitPriceMinor times Participants.' },
+    TotalMinor: { type: 'integer', description: 'The total charged: the price set by hand when there is one, else ListTotalMinor.' },
+    ListTotalMinor: { type: 'integer', description: 'UnitPriceMinor times Participants.' },
+    Reason: { type: ['string', 'null'], description: 'Why the price was set by hand (TotalMinor differs from ListTotalMinor); null otherwise.' },
     Source: {
       type: 'string',
       enum: ['sale', 'migration'],

@@ -57,7 +57,8 @@ export function placesToTake(
   if (take <= 0) return { take, verdict: 'fits' };
   if (target.status === 'closed') throw timeslotUnavailable(target, 'closed');
   if (target.started) throw timeslotUnavailable(target, 'started');
-  const free = target.capacity - target.booked;
+  // An overbooked timeslot (an owner's choice) has no free places, never fewer than none.
+  const free = Math.max(0, target.capacity - target.booked);
   if (take <= free) return { take, verdict: 'fits' };
   if (take <= free + target.lapsed) return { take, verdict: 'release-lapsed' };
   throw insufficientCapacity(target, { places: take, verb: 'needed' }, free + target.lapsed);

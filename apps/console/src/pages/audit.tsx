@@ -27,9 +27,10 @@ const ACTION_WORDS: Record<AuditAction, string> = {
   'mail_settings.updated': 'E-mail settings changed',
   'partner.customer_emails_changed': "Partner's customer e-mails switched",
   'booking.price_changed': 'Price set by hand',
+  'booking.overbooked': 'Sold past capacity',
 };
 
-const CREATIONS: readonly AuditAction[] = ['activity.created', 'question.added', 'timeslots.generated', 'key.created', 'user.created'];
+const CREATIONS: readonly AuditAction[] = ['activity.created', 'question.added', 'timeslots.generated', 'key.created', 'user.created', 'booking.overbooked'];
 
 const isAction = (value: string | undefined): value is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(value ?? '');
 

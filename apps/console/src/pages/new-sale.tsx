@@ -7,7 +7,7 @@ import { CustomerInputs } from '../components/customer-inputs.js';
 import { Link } from 'wouter';
 import { useAccountTime } from '../api/account-time.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '@backbone/contracts/browser';
-import { PAYMENT_WORDS } from '../components/words.js';
+import { countOf, PAYMENT_WORDS } from '../components/words.js';
 
 const isPaymentMethod = (value: string): value is PaymentMethod => (PAYMENT_METHODS as readonly string[]).includes(value);
 import { ApiProblem } from '../api/client.js';
@@ -58,12 +58,23 @@ export function NewSalePage() {
       : left !== undefined && participants > left
         ? `Only ${left} ${left === 1 ? 'place' : 'places'} left at ${time}.`
         : null;
-  const partyOk = activity !== undefined && Number.isInteger(participants) && participants > 0 && overLimit === null;
+  // Past the places left (not the party size): an owner may sell anyway, once confirmed; staff see the refusal only.
+  const slot = open.find((s) => s.Time === time);
+  const overBy = slot && activity && participants <= activity.MaxParticipants && participants > slot.Available ? participants - slot.Available : 0;
+  const mayOverbook = overBy > 0 && has('overbook');
+  const [confirmingOverbook, setConfirmingOverbook] = useState(false);
+  const partyOk = activity !== undefined && Number.isInteger(participants) && participants > 0 && (overLimit === null || mayOverbook);
   const listTotal = activity ? participants * activity.Price.Amount : 0;
   const asked = activity ? priceAsked(price, listTotal, activity.Price.Currency, has) : null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // Enter in a field past the places left asks the owner first, as the button does.
+    if (mayOverbook) setConfirmingOverbook(true);
+    else sell(false);
+  };
+  const sell = (overbook: boolean) => {
+    setConfirmingOverbook(false);
     if (!activityId || !time || inFlight.current) return;
     inFlight.current = true;
     attemptKey.current ??= crypto.randomUUID();
@@ -86,6 +97,7 @@ export function NewSalePage() {
           ...(form.PaymentReference ? { PaymentReference: form.PaymentReference } : {}),
           ...(isPaymentMethod(form.PaymentMethod) ? { PaymentMethod: form.PaymentMethod } : {}),
           ...(asked?.override ? { PriceOverride: asked.override } : {}),
+          ...(overbook ? { Overbook: true } : {}),
         },
       },
       {
@@ -220,10 +232,39 @@ export function NewSalePage() {
                 </span>
               </p>
             )}
-            <button type="submit" disabled={sale.isPending || !time || overLimit !== null || (asked?.error ?? null) !== null}>
-              {sale.isPending ? 'Selling…' : 'Sell'}
-            </button>
+            {mayOverbook ? (
+              <button
+                type="button"
+                className="danger"
+                aria-expanded={confirmingOverbook}
+                disabled={sale.isPending || (asked?.error ?? null) !== null}
+                onClick={() => setConfirmingOverbook(true)}
+              >
+                Sell anyway (overbook by {overBy})
+              </button>
+            ) : (
+              <button type="submit" disabled={sale.isPending || !time || overLimit !== null || (asked?.error ?? null) !== null}>
+                {sale.isPending ? 'Selling…' : 'Sell'}
+              </button>
+            )}
           </div>
+          {mayOverbook && confirmingOverbook && slot && (
+            <div className="confirm" role="alertdialog" aria-label={`Overbook ${slot.Time} by ${overBy}?`}>
+              <p>
+                {slot.Time} has {slot.Available === 0 ? 'no places' : `only ${countOf(slot.Available, 'place')}`} left of {slot.Capacity}. Selling{' '}
+                {countOf(participants, 'place')} puts it at {slot.Booked + participants}/{slot.Capacity}, {overBy} past its capacity; partners and the booking
+                page still see no places. The audit log records it.
+              </p>
+              <div className="action-row">
+                <button type="button" className="danger small" onClick={() => sell(true)} autoFocus>
+                  Overbook by {overBy}
+                </button>
+                <button type="button" className="secondary small" onClick={() => setConfirmingOverbook(false)}>
+                  Keep within capacity
+                </button>
+              </div>
+            </div>
+          )}
         </form>
       )}
     </div>

@@ -48,6 +48,11 @@ export const saleRequestSchema = {
     },
     PaymentReference: { ...saleProperties.PaymentReference, description: "The till's receipt or the card terminal's reference." },
     PaymentMethod: { type: 'string', enum: PAYMENT_METHODS, description: 'How it was paid: cash, card or other (the cash-up sums by it).' },
+    Overbook: {
+      type: 'boolean',
+      description:
+        "An owner's confirmation to sell past the timeslot's capacity when it has too few places left (the grant overbook: owners only). The places count as booked (the timeslot shows e.g. 8/6); partners and the booking page still see none. Without it a full timeslot is a 409.",
+    },
     PriceOverride: {
       ...priceOverrideSchema,
       description: "The total charged when it is not the activity's price times the party (a discount, or an owner's override), with the reason.",
@@ -76,7 +81,10 @@ export const createSaleOperation = {
       description:
         '`/insufficient-capacity` (detail and `Available` say how many places are left) or `/timeslot-unavailable` (closed, started or no such timeslot).',
     },
-    403: { description: '`/forbidden`: a PriceOverride the role may not set (staff may discount, only owners charge more than the list price).' },
+    403: {
+      description:
+        '`/forbidden`: a PriceOverride the role may not set (staff may discount, only owners charge more than the list price), or Overbook from a role without the grant (owners only).',
+    },
     422: {
       description:
         "Invalid body, an unknown activity, too many participants, invalid answers, or a PriceOverride in another currency than the activity's or without a reason.",

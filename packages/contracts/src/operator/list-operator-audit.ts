@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   'mail_settings.updated',
   'partner.customer_emails_changed',
   'booking.price_changed',
+  'booking.overbooked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -35,6 +35,11 @@ export const OPERATOR_GRANTS = {
     operations: ['createSale', 'changeOperatorBooking'],
     summary: 'Charge more than the list price, with a reason',
   },
+  overbook: {
+    roles: ['owner'],
+    operations: ['createSale'],
+    summary: "Sell past a timeslot's capacity, confirmed (`Overbook: true`)",
+  },
 } as const satisfies Record<string, { roles: OperatorRoles; operations: readonly OperatorOperationId[]; summary: string }>;
 export type OperatorGrant = keyof typeof OPERATOR_GRANTS;
 

@@ -4,7 +4,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OPERATOR_OPERATIONS, OPERATOR_PERMISSIONS } from '@backbone/contracts';
+import { OPERATOR_GRANTS, OPERATOR_OPERATIONS, OPERATOR_PERMISSIONS } from '@backbone/contracts';
 import { repoRoot } from '../dev-env.js';
 
 export const PERMISSIONS_DOC = path.join(repoRoot, 'docs', 'permissions.md');
@@ -29,6 +29,17 @@ export function permissionsMarkdown(): string {
     '| Operation | What it does | Method and path | Roles |',
     '|---|---|---|---|',
     ...rows,
+    '',
+    '## Within an operation',
+    '',
+    'Some requests do more or less depending on what they ask (a sale at the list price, or at a discount). Each such grant',
+    'names the roles that have it; a request that asks for one its role lacks gets `403` `/forbidden` and changes nothing.',
+    '',
+    '| Grant | What it allows | In | Roles |',
+    '|---|---|---|---|',
+    ...Object.entries(OPERATOR_GRANTS).map(
+      ([grant, g]) => `| \`${grant}\` | ${g.summary} | ${g.operations.map((op) => `\`${op}\``).join(', ')} | ${g.roles.join(', ')} |`,
+    ),
     '',
   ].join('\n');
 }

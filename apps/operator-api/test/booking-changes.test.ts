@@ -60,7 +60,7 @@ describe('cancel', () => {
     const first = await staff.send('POST', path(Reference, '/cancel'), { Reason: 'Storm warning' });
     expect(first.status, first.text).toBe(200);
     expect(first.body).toMatchObject({ Reference, Status: 'cancelled', CancellationReason: 'Storm warning', Participants: 3 });
-    expect(first.body.Price).toEqual({ UnitPriceMinor: 4500, Currency: 'EUR', TotalMinor: 13500, Source: 'sale' });
+    expect(first.body.Price).toEqual({ UnitPriceMinor: 4500, Currency: 'EUR', TotalMinor: 13500, ListTotalMinor: 13500, Reason: null, Source: 'sale' });
     const again = await staff.send('POST', path(Reference, '/cancel'));
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);

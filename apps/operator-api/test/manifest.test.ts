@@ -79,7 +79,7 @@ describe('the manifest', () => {
     const [early, alphaTen, kayak] = body.Timeslots;
     expect(early).toMatchObject({ Capacity: 4, Booked: 0, Closed: false, Bookings: [], Totals: { Bookings: 0, Participants: 0, CheckedIn: 0 } });
     expect(alphaTen.Bookings.map((b: { Reference: string }) => b.Reference)).toEqual([refs.alpha]);
-    expect(alphaTen.Bookings[0].Price).toEqual({ UnitPriceMinor: 3000, Currency: 'EUR', TotalMinor: 9000, Source: 'sale' });
+    expect(alphaTen.Bookings[0].Price).toEqual({ UnitPriceMinor: 3000, Currency: 'EUR', TotalMinor: 9000, ListTotalMinor: 9000, Reason: null, Source: 'sale' });
     expect(kayak.Bookings.map((b: { Reference: string }) => b.Reference)).toEqual([refs.partner, refs.walkIn, refs.held]);
     expect(kayak.StartsAt).toMatch(new RegExp(`^${day}T10:00:00[+-]\\d\\d:\\d\\d$`));
     expect(kayak).toMatchObject({ Capacity: 6, Booked: 4, Totals: { Bookings: 3, Participants: 4, CheckedIn: 1 } });

@@ -91,7 +91,7 @@ export const bookingCancelledPayloadSchema = {
 } as const;
 
 /** The members a change may touch, as booking.updated names them. */
-export const BOOKING_CHANGE_MEMBERS = ['ActivityID', 'Date', 'Time', 'Participants', 'Customer', 'Answers', 'Note', 'PaymentReference'] as const;
+export const BOOKING_CHANGE_MEMBERS = ['ActivityID', 'Date', 'Time', 'Participants', 'Customer', 'Answers', 'Note', 'PaymentReference', 'Price'] as const;
 export type BookingChangeMember = (typeof BOOKING_CHANGE_MEMBERS)[number];
 
 /** A live booking changed (moved, another party size, customer, answers, note, payment reference): its timeslot now, and the one before. */

@@ -100,7 +100,7 @@ export async function writeBookingChange(
               WHERE t.id = d.id AND ${tenantIs('t.account_id', '$1')}
            ), changed AS (
              UPDATE bookings SET activity_id = $5, timeslot_id = $6, participants = $7, customer = $8, answers = $9, note = $10,
-                    payment_reference = $20
+                    payment_reference = $20, price_override_minor = $22, price_reason = $23
               WHERE id = $2 AND ${tenantIs('account_id', '$1')}
              RETURNING unit_price_minor, currency, price_source
            ), history AS (
@@ -130,10 +130,39 @@ export async function writeBookingChange(
       JSON.stringify(history.changes),
       write.paymentReference,
       booking.test,
+      write.price.overrideMinor,
+      write.price.reason,
     ],
   });
   const row = rows[0]!;
   return { unitPriceMinor: Number(row.unit_price_minor), currency: row.currency, priceAtSale: row.price_source === 'sale' };
+}
+
+/**
+ * The price set by hand on a sale at the desk, written in the sale's transaction with its history row (repriced: from
+ * the list price to the total charged, and why).
+ */
+export async function recordSalePrice(
+  db: Db,
+  accountId: string,
+  reference: string,
+  price: { overrideMinor: number; reason: string; listTotalMinor: number; currency: string },
+  actor: BookingActor,
+): Promise<void> {
+  const changes = {
+    Price: { From: { Amount: price.listTotalMinor, Currency: price.currency }, To: { Amount: price.overrideMinor, Currency: price.currency } },
+  };
+  await db.query({
+    name: 'booking-sale-price',
+    text: `WITH priced AS (
+             UPDATE bookings SET price_override_minor = $3, price_reason = $4
+              WHERE ${tenantIs('account_id', '$1')} AND reference = $2
+             RETURNING id
+           )
+           INSERT INTO booking_history (account_id, booking_id, action, actor_kind, partner_id, api_key_id, user_id, reason, changes)
+           SELECT $1, id, 'repriced', $5, $6, $7, $8, $4, $9::jsonb FROM priced`,
+    values: [accountId, reference, price.overrideMinor, price.reason, ...actorColumns(actor), JSON.stringify(changes)],
+  });
 }
 
 /** How a sale at the desk was paid, written in the sale's transaction. */

@@ -59,6 +59,9 @@ export interface BookingRow {
   unitPriceMinor: number;
   currency: string;
   priceAtSale: boolean;
+  /** The total charged when set by hand at the desk (a discount or an owner's override), and why; null otherwise. */
+  priceOverrideMinor: number | null;
+  priceReason: string | null;
   note: string | null;
   checkedInAt: Date | null;
   /** How many of the party were checked in; the whole party when null (and checkedInAt is set). */
@@ -117,6 +120,8 @@ const MEMBER_SQL: Record<BookingMember, string> = {
   unitPriceMinor: 'b.unit_price_minor',
   currency: 'b.currency',
   priceAtSale: `b.price_source = 'sale'`,
+  priceOverrideMinor: 'b.price_override_minor',
+  priceReason: 'b.price_reason',
   note: 'b.note',
   checkedInAt: 'b.checked_in_at',
   checkedInParticipants: 'b.checked_in_participants',
@@ -188,6 +193,8 @@ export const BOOKING_RECORD_MEMBERS = [
   'unitPriceMinor',
   'currency',
   'priceAtSale',
+  'priceOverrideMinor',
+  'priceReason',
   'note',
   'checkedInAt',
   'checkedInParticipants',

@@ -1,6 +1,7 @@
 // Bookings. The reservation is one statement: a conditional UPDATE takes the places only if the timeslot is open,
 // not started and has room (PostgreSQL re-checks the condition on the latest row version, so concurrent bookings
-// queue on the row and never oversell; the CHECK on timeslots is the backstop), and data-modifying CTEs insert the
+// queue on the row and never oversell; the CHECK on timeslots is the backstop; an owner's explicit overbooking is the
+// same statement with the room condition waived, counting how far past the capacity it sold), and data-modifying CTEs insert the
 // booking and its booking.created outbox event in the same statement, so the row lock is held for one round trip.
 // It commits without waiting for the disk (COMMIT_WITHOUT_FLUSH), so the next booking of the timeslot does not wait
 // for this one's flush; the use case awaits durability before it answers.
@@ -31,6 +32,8 @@ export function createBookingStore(db: Db): BookingStore {
         // On the pool, the reservations of a timeslot that arrive together are made together (reservation-batches.ts).
         // A booking that takes files does so in the transaction that locked them.
         if (reservation.fileIds.length > 0 && db instanceof pg.Pool) throw new Error('a booking that references files is made in a transaction');
+        // The lanes batch what fits; an owner's overbooking is the desk's, made in the sale's transaction.
+        if (reservation.overbook && db instanceof pg.Pool) throw new Error('an overbooking is made in a transaction');
         outcome =
           db instanceof pg.Pool
             ? await reserveInLane(db, reservation, (r) => reserveOnce(db, r))
@@ -83,14 +86,15 @@ async function findBookableActivity(
 }
 
 async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> {
-  const { rows } = await db.query<{ created_at: Date; expires_at: Date | null; unit_price_minor: string; currency: string }>({
+  const { rows } = await db.query<{ created_at: Date; expires_at: Date | null; unit_price_minor: string; currency: string; over: number }>({
     name: 'bookings-reserve',
     text: `WITH slot AS (
-             UPDATE timeslots SET booked = booked + CASE WHEN $17 THEN 0 ELSE $5 END, test_booked = test_booked + CASE WHEN $17 THEN $5 ELSE 0 END
+             UPDATE timeslots SET booked = booked + CASE WHEN $17 THEN 0 ELSE $5 END, test_booked = test_booked + CASE WHEN $17 THEN $5 ELSE 0 END,
+                                  overbooked = CASE WHEN $18 THEN greatest(overbooked, booked + $5 - capacity) ELSE overbooked END
               WHERE account_id = $1 AND activity_id = $2 AND local_date = $3 AND local_time = $4
-                AND status = 'open' AND starts_at > now() AND CASE WHEN $17 THEN test_booked ELSE booked END + $5 <= capacity
+                AND status = 'open' AND starts_at > now() AND (CASE WHEN $17 THEN test_booked ELSE booked END + $5 <= capacity OR $18)
                 AND ${COMMIT_WITHOUT_FLUSH}
-             RETURNING id
+             RETURNING id, greatest(0, booked - capacity) - greatest(0, booked - $5 - capacity) AS over
            ), booking AS (
              INSERT INTO bookings (account_id, reference, activity_id, timeslot_id, channel, participants, customer,
                                    payment_reference, answers, api_key_id, partner_id, status, expires_at, created_by_user_id, test)
@@ -103,7 +107,7 @@ async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> 
              SELECT $1, $12, 'booking.created', $13::jsonb || jsonb_build_object('OccurredAt', floor(extract(epoch FROM created_at))::bigint)
                FROM booking
            )
-           SELECT created_at, expires_at, unit_price_minor, currency FROM booking`,
+           SELECT created_at, expires_at, unit_price_minor, currency, (SELECT over FROM slot) AS over FROM booking`,
     values: [
       r.accountId,
       r.activity.id,
@@ -122,6 +126,8 @@ async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> 
       r.holdMinutes,
       r.createdByUserId,
       r.test,
+      // An owner's overbooking takes the places whatever is left (never test places: the desk sells live ones).
+      r.overbook === true && !r.test,
     ],
   });
   const booked = rows[0];
@@ -131,6 +137,7 @@ async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> 
       createdAt: booked.created_at,
       expiresAt: booked.expires_at,
       price: { unitPriceMinor: Number(booked.unit_price_minor), currency: booked.currency },
+      overbookedBy: booked.over,
     };
   return { kind: 'refused', timeslot: await timeslotState(db, r) };
 }
@@ -139,7 +146,7 @@ async function reserveOnce(db: Db, r: Reservation): Promise<ReservationOutcome> 
 async function timeslotState(db: Db, r: Reservation): Promise<TimeslotState | null> {
   const { rows } = await db.query<{ id: number; status: 'open' | 'closed'; started: boolean; available: number; lapsed: number }>({
     name: 'bookings-timeslot-state',
-    text: `SELECT t.id, t.status, t.starts_at <= now() AS started, t.capacity - CASE WHEN $5 THEN t.test_booked ELSE t.booked END AS available,
+    text: `SELECT t.id, t.status, t.starts_at <= now() AS started, greatest(0, t.capacity - CASE WHEN $5 THEN t.test_booked ELSE t.booked END) AS available,
                   CASE WHEN $5 THEN ${LAPSED_TEST_HOLDS} ELSE ${LAPSED_HOLDS} END AS lapsed
              FROM timeslots t WHERE t.account_id = $1 AND t.activity_id = $2 AND t.local_date = $3 AND t.local_time = $4`,
     values: [r.accountId, r.activity.id, r.date, r.time, r.test],

@@ -23,6 +23,8 @@ const LISTED = [
   'unitPriceMinor',
   'currency',
   'priceAtSale',
+  'priceOverrideMinor',
+  'priceReason',
   'note',
   'checkedInAt',
   'checkedInParticipants',
@@ -67,13 +69,23 @@ export function checkedInCount(b: { checkedInAt: unknown; checkedInParticipants:
   return Math.min(b.checkedInParticipants ?? b.participants, b.participants);
 }
 
-/** The price as sold, and the party's total (bigint columns arrive as text). */
+/** The price as sold, the party's list total, and the total charged (a price set by hand, with its reason). */
 export function operatorBookingPrice(b: {
   unitPriceMinor: number | string;
   currency: string;
   priceAtSale: boolean;
   participants: number;
+  priceOverrideMinor: number | string | null;
+  priceReason: string | null;
 }): OperatorBooking['Price'] {
   const unit = Number(b.unitPriceMinor);
-  return { UnitPriceMinor: unit, Currency: b.currency, TotalMinor: unit * b.participants, Source: b.priceAtSale ? 'sale' : 'migration' };
+  const list = unit * b.participants;
+  return {
+    UnitPriceMinor: unit,
+    Currency: b.currency,
+    TotalMinor: b.priceOverrideMinor === null ? list : Number(b.priceOverrideMinor),
+    ListTotalMinor: list,
+    Reason: b.priceReason,
+    Source: b.priceAtSale ? 'sale' : 'migration',
+  };
 }

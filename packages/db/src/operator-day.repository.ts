@@ -43,6 +43,8 @@ interface ManifestBookingRow {
   checked_in_participants: number | null;
   note: string | null;
   unit_price_minor: string;
+  price_override_minor: number | null;
+  price_reason: string | null;
   currency: string;
   price_at_sale: boolean;
 }
@@ -60,7 +62,8 @@ const MANIFEST_BOOKINGS = `SELECT b.id, b.timeslot_id, b.activity_id, b.referenc
                   b.customer->>'LastName' AS last_name, b.customer->>'Email' AS email, b.customer->>'Phone' AS phone, b.participants,
                   b.channel, b.partner_id, p.name AS partner_name, b.answer_keys,
                   to_char(b.checked_in_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS checked_in_at, b.checked_in_participants,
-                  b.note, b.unit_price_minor, b.currency, b.price_source = 'sale' AS price_at_sale
+                  b.note, b.unit_price_minor, b.currency, b.price_source = 'sale' AS price_at_sale,
+                  b.price_override_minor, b.price_reason
              FROM activities a
              JOIN timeslots t ON t.activity_id = a.id AND t.local_date = $2::date
              JOIN bookings b ON b.timeslot_id = t.id AND b.account_id = a.account_id AND ${LIVE} AND NOT b.test
@@ -128,7 +131,14 @@ export async function getManifest(db: Db, accountId: string, date: string, activ
       CheckedInAt: row.checked_in_at,
       CheckedInParticipants: checkedIn,
       Note: row.note,
-      Price: operatorBookingPrice({ unitPriceMinor: row.unit_price_minor, currency: row.currency, priceAtSale: row.price_at_sale, participants }),
+      Price: operatorBookingPrice({
+        unitPriceMinor: row.unit_price_minor,
+        currency: row.currency,
+        priceAtSale: row.price_at_sale,
+        participants,
+        priceOverrideMinor: row.price_override_minor,
+        priceReason: row.price_reason,
+      }),
     });
     // Booked counts the live bookings' places (a lapsed hold the sweeper has not yet released is not in it).
     slot.Booked += participants;

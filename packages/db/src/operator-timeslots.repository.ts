@@ -99,3 +99,25 @@ export async function setTimeslotCapacity(db: Db, accountId: string, timeslotId:
   ]);
   return rowCount === 1 ? 'changed' : 'below-booked';
 }
+
+/**
+ * A booking's timeslot as its sale left it, read in the sale's transaction (which holds the timeslot's row lock since
+ * its reservation): how many are booked against the capacity, and its label for the audit log.
+ */
+export async function findBookingTimeslotLoad(
+  db: Db,
+  accountId: string,
+  reference: string,
+): Promise<{ timeslotId: string; booked: number; capacity: number; label: string } | null> {
+  const { rows } = await db.query<{ timeslotId: string; booked: number; capacity: number; label: string }>({
+    name: 'booking-timeslot-load',
+    text: `SELECT t.id::text AS "timeslotId", t.booked, t.capacity,
+                  a.name || ', ' || to_char(t.local_date, 'YYYY-MM-DD') || ' ' || to_char(t.local_time, 'HH24:MI') AS label
+             FROM bookings b
+             JOIN timeslots t ON t.account_id = b.account_id AND t.id = b.timeslot_id
+             JOIN activities a ON a.account_id = t.account_id AND a.id = t.activity_id
+            WHERE b.account_id = $1 AND b.reference = $2`,
+    values: [accountId, reference],
+  });
+  return rows[0] ?? null;
+}

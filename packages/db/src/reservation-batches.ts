@@ -131,6 +131,7 @@ async function reserveBatch(pool: pg.Pool, batch: readonly Reservation[]): Promi
           createdAt: row.created_at,
           expiresAt: row.expires_at,
           price: { unitPriceMinor: Number(row.unit_price_minor), currency: row.currency },
+          overbookedBy: 0,
         }
       : { kind: 'alone' };
   });

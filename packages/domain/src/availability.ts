@@ -31,7 +31,8 @@ export function toAvailableTimeslot(slot: BookableTimeslot, timeZone: string): A
     StartsAt: formatInZone(slot.startsAt, timeZone),
     EndsAt: formatInZone(slot.endsAt, timeZone),
     Capacity: slot.capacity,
-    Available: slot.capacity - slot.booked,
+    // An owner's overbooking leaves booked past the capacity: still no places.
+    Available: Math.max(0, slot.capacity - slot.booked),
   };
 }
 

@@ -4,13 +4,14 @@
 // time. The places move in one transaction with the same conditional rule as a create: the target has room, or
 // nothing changes.
 import { randomUUID } from 'node:crypto';
-import type { BookingAnswer, BookingChangeMember, BookingStatus, BookingUpdatedPayload } from '@backbone/contracts';
+import type { BookingAnswer, BookingChangeMember, BookingStatus, BookingUpdatedPayload, OperatorRole, PriceOverride } from '@backbone/contracts';
 import { assertBeforeCutoff, insufficientCapacity, partySizeError, timeslotUnavailable } from './booking-rules.js';
 import { DomainError, notFound, ValidationError } from './errors.js';
 import type { OperatorActor } from './audit.js';
 import { effectiveStatus, type BookingState, type CustomerDetails } from './booking-lifecycle.js';
 import type { AnswerFile } from './files.js';
 import { checkAnswers, referencedFileIds, type StoredAnswer } from './waiver-answers.js';
+import { decidePriceOverride, LIST_PRICE, type ChargedPrice } from './price-override.js';
 import type { WaiverQuestion } from './waiver-questions.js';
 
 /**
@@ -56,7 +57,8 @@ export function placesToTake(
   if (take <= 0) return { take, verdict: 'fits' };
   if (target.status === 'closed') throw timeslotUnavailable(target, 'closed');
   if (target.started) throw timeslotUnavailable(target, 'started');
-  const free = target.capacity - target.booked;
+  // An overbooked timeslot (an owner's choice) has no free places, never fewer than none.
+  const free = Math.max(0, target.capacity - target.booked);
   if (take <= free) return { take, verdict: 'fits' };
   if (take <= free + target.lapsed) return { take, verdict: 'release-lapsed' };
   throw insufficientCapacity(target, { places: take, verb: 'needed' }, free + target.lapsed);
@@ -102,6 +104,11 @@ export interface BookingChangeRequest {
   note?: string | null;
   /** The partner's payment reference (OCTO's resellerReference); null removes it. */
   paymentReference?: string | null;
+  /**
+   * The operator's price set by hand for the party after the change (null: back to the list price), asked by a user
+   * of `role`. Left out, a price set by hand stays while the party and the activity do, and is dropped otherwise.
+   */
+  price?: { override: PriceOverride | null; role: OperatorRole };
   /** Why (recorded in the booking's history). */
   reason?: string | null;
 }
@@ -129,6 +136,11 @@ export interface ChangeableBooking {
   answers: unknown[];
   note: string | null;
   paymentReference: string | null;
+  /** The unit price as sold and its currency; the total charged when set by hand, and why. */
+  unitPriceMinor: number;
+  currency: string;
+  priceOverrideMinor: number | null;
+  priceReason: string | null;
   /** The database's now, in the change's transaction. */
   now: Date;
 }
@@ -149,6 +161,8 @@ export interface BookingChangeWrite {
   answers: unknown[];
   note: string | null;
   paymentReference: string | null;
+  /** The total charged when set by hand, and why (null members: the list price). */
+  price: ChargedPrice;
   /** Places to add to (negative: give back to) each timeslot, by id; zero entries are left out. */
   places: ReadonlyMap<number, number>;
 }
@@ -247,10 +261,16 @@ export async function applyBookingChange(
   const note = request.note === undefined ? booking.note : request.note;
   const paymentReference = request.paymentReference === undefined ? booking.paymentReference : request.paymentReference;
 
+  const price = chargedAfter(booking, request, activity.activityId, participants);
+
   const moved = timeslotId !== booking.timeslotId;
   const date = request.move?.date ?? booking.date;
   const time = request.move?.time ?? booking.time;
   const changed = changedMembers(booking, { activityId: activity.activityId, date, time, participants, customer, answers, note, paymentReference });
+  // A move to another activity takes that activity's price, which says enough; otherwise a price set by hand, changed
+  // or dropped, is a change of its own.
+  const repriced = activity.activityId === booking.activityId && (price.overrideMinor !== booking.priceOverrideMinor || price.reason !== booking.priceReason);
+  if (repriced) changed.push('Price');
   if (changed.length === 0) return { changed, releasedLapsedHolds: false };
 
   let releasedLapsedHolds = false;
@@ -281,6 +301,11 @@ export async function applyBookingChange(
     else if (member === 'Answers') history.Answers = { From: booking.answers.length, To: answers.length };
     else if (member === 'Note') history.Note = { From: booking.note, To: note };
     else if (member === 'PaymentReference') history.PaymentReference = { From: booking.paymentReference, To: paymentReference };
+    else if (member === 'Price')
+      history.Price = {
+        From: { Amount: chargedTotal(booking.unitPriceMinor, booking.participants, booking.priceOverrideMinor), Currency: booking.currency },
+        To: { Amount: chargedTotal(booking.unitPriceMinor, participants, price.overrideMinor), Currency: booking.currency },
+      };
     else history[member] = { From: previous[member], To: after[member] };
   }
   const payload: Omit<BookingUpdatedPayload, 'OccurredAt'> = {
@@ -297,9 +322,15 @@ export async function applyBookingChange(
   };
   await store.writeChange(
     booking,
-    { activityInternalId: activity.id, timeslotId, participants, customer, answers, note, paymentReference, places },
+    { activityInternalId: activity.id, timeslotId, participants, customer, answers, note, paymentReference, price, places },
     { eventId: payload.EventID, payload },
-    { action: moved || activity.id !== booking.activityInternalId ? 'rescheduled' : 'edited', actor, reason: request.reason ?? null, changes: history },
+    {
+      action: moved || activity.id !== booking.activityInternalId ? 'rescheduled' : 'edited',
+      actor,
+      // A new price set by hand says why in the history; the change's own reason first.
+      reason: request.reason ?? (repriced ? price.reason : null),
+      changes: history,
+    },
   );
   if (request.answers) {
     const fileIds = referencedFileIds(request.answers);
@@ -307,6 +338,34 @@ export async function applyBookingChange(
     if (attached !== fileIds.length) throw new Error(`booking ${booking.reference} took ${attached} of its ${fileIds.length} files`);
   }
   return { changed, releasedLapsedHolds };
+}
+
+/**
+ * The price a change leaves: the one asked for (the operator's, for a booking of no partner, within its activity), the
+ * one set by hand before while the party and the activity stay, else the list price.
+ */
+function chargedAfter(booking: ChangeableBooking, request: BookingChangeRequest, activityId: string, participants: number): ChargedPrice {
+  if (request.price !== undefined) {
+    if (booking.partnerId !== null) {
+      throw new ValidationError([{ field: 'PriceOverride', message: "A partner's booking keeps the price the partner sold it at." }]);
+    }
+    if (activityId !== booking.activityId) {
+      throw new ValidationError([{ field: 'PriceOverride', message: 'Set the price after the move: the booking takes the other activity’s price.' }]);
+    }
+    if (request.price.override === null) return LIST_PRICE;
+    return decidePriceOverride(
+      { unitPriceMinor: booking.unitPriceMinor, currency: booking.currency, participants },
+      request.price.override,
+      request.price.role,
+    );
+  }
+  if (activityId !== booking.activityId || participants !== booking.participants) return LIST_PRICE;
+  return { overrideMinor: booking.priceOverrideMinor, reason: booking.priceReason };
+}
+
+/** The total charged: the one set by hand, else the unit price times the party. */
+function chargedTotal(unitPriceMinor: number, participants: number, overrideMinor: number | null): number {
+  return overrideMinor ?? unitPriceMinor * participants;
 }
 
 async function targetActivity(

@@ -39,6 +39,8 @@ export interface NewBooking {
   paymentReference: string | null;
   /** Undefined when the client sent no answers (it may collect the waiver later); [] means "answered nothing". */
   answers: readonly BookingAnswer[] | undefined;
+  /** An owner's confirmed sale past the timeslot's capacity (the desk's, in a transaction); false by default. */
+  overbook?: boolean;
 }
 
 export interface BookableActivity {
@@ -69,6 +71,8 @@ export interface Reservation {
   holdMinutes: number | null;
   /** A sandbox reservation (a test key's): it takes the timeslot's test places, never live ones. */
   test: boolean;
+  /** An owner's overbooking: the places are taken even past the capacity (still only in an open, future timeslot). */
+  overbook?: boolean;
   eventId: string;
   /** The booking.created payload; the store adds OccurredAt, the commit time of the booking. */
   event: Omit<BookingCreatedPayload, 'OccurredAt'>;
@@ -87,7 +91,14 @@ export interface TimeslotState {
 
 export type ReservationOutcome =
   /** The price is the activity's at the instant the booking was written (the store records it with the booking). */
-  | { kind: 'booked'; createdAt: Date; expiresAt: Date | null; price: { unitPriceMinor: number; currency: string } }
+  | {
+      kind: 'booked';
+      createdAt: Date;
+      expiresAt: Date | null;
+      price: { unitPriceMinor: number; currency: string };
+      /** How many of the party's places are past the timeslot's capacity (an owner's overbooking); 0 otherwise. */
+      overbookedBy: number;
+    }
   | { kind: 'refused'; timeslot: TimeslotState | null }
   /** The random reference already belongs to another booking (the unique index said so): draw another one. */
   | { kind: 'reference-taken' };
@@ -149,6 +160,7 @@ export async function reserveBooking(store: BookingStore, request: NewBooking): 
       createdByUserId: request.createdByUserId ?? null,
       holdMinutes: request.hold?.minutes ?? null,
       test: request.test ?? false,
+      overbook: request.overbook ?? false,
       eventId,
       event: {
         EventID: eventId,
@@ -179,12 +191,21 @@ export async function reserveBooking(store: BookingStore, request: NewBooking): 
   throw new Error(`no free booking reference after ${ATTEMPTS} attempts`);
 }
 
-/** The price a booking was sold at: its unit price and currency then, and the total for its party now. */
-export function bookingPrice(booking: { unitPriceMinor: number; currency: string; priceAtSale: boolean; participants: number }): BookingPrice {
+/**
+ * The price a booking was sold at: its unit price and currency then, and the total for its party now (the total set by
+ * hand at the desk, when there is one).
+ */
+export function bookingPrice(booking: {
+  unitPriceMinor: number;
+  currency: string;
+  priceAtSale: boolean;
+  participants: number;
+  priceOverrideMinor?: number | null;
+}): BookingPrice {
   return {
     Currency: booking.currency,
     UnitAmount: booking.unitPriceMinor,
-    TotalAmount: booking.unitPriceMinor * booking.participants,
+    TotalAmount: booking.priceOverrideMinor ?? booking.unitPriceMinor * booking.participants,
     AtSale: booking.priceAtSale,
   };
 }

@@ -25,7 +25,9 @@ export type DomainErrorCode =
   | 'too-many-holds'
   | 'slug-taken'
   | 'places-available'
-  | 'link-not-valid';
+  | 'link-not-valid'
+  /** A role asks for something within an operation that its grants do not allow (the permission table's grants). */
+  | 'forbidden';
 
 export class DomainError extends Error {
   override name = 'DomainError';

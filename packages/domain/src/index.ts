@@ -21,3 +21,4 @@ export * from './staff-mails.js';
 export * from './orders.js';
 export * from './booking-pages.js';
 export * from './waitlist.js';
+export * from './price-override.js';

@@ -278,6 +278,10 @@ const booking = (overrides: Partial<ChangeableBooking> = {}): ChangeableBooking 
   answers: [],
   note: null,
   paymentReference: 'pay_1',
+  unitPriceMinor: 4500,
+  currency: 'EUR',
+  priceOverrideMinor: null,
+  priceReason: null,
   now: NOW,
   ...overrides,
 });
@@ -536,5 +540,47 @@ describe('applyBookingChange: answers', () => {
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(DomainError);
     expect((error as Error).message).toBe('booking ABCD2345 took 0 of its 1 files');
+  });
+});
+
+describe('applyBookingChange: a price set by hand', () => {
+  const desk = (overrides: Partial<ChangeableBooking> = {}) => booking({ partnerId: null, ...overrides });
+  const price = (TotalMinor: number, Reason?: string, role: 'owner' | 'staff' = 'staff') => ({
+    price: { override: { TotalMinor, Currency: 'EUR', ...(Reason !== undefined ? { Reason } : {}) }, role },
+  });
+
+  it('records a discount with its reason, in the history as money', async () => {
+    const { store, log } = fakeStore(world());
+    const result = await change(store, price(8000, '  regulars  '), operator, desk());
+    expect(result.changed).toEqual(['Price']);
+    const written = log.written[0]!;
+    expect(written.write.price).toEqual({ overrideMinor: 8000, reason: 'regulars' });
+    expect(written.history.reason).toBe('regulars');
+    expect(written.history.changes.Price).toEqual({ From: { Amount: 9000, Currency: 'EUR' }, To: { Amount: 8000, Currency: 'EUR' } });
+  });
+
+  it('refuses a price without a reason, in another currency, above the list price for staff, or on a partner booking', async () => {
+    const { store, log } = fakeStore(world());
+    await expect(change(store, price(8000), operator, desk())).rejects.toMatchObject({ errors: [{ field: 'PriceOverride.Reason' }] });
+    await expect(change(store, price(8000, ' '), operator, desk())).rejects.toMatchObject({ errors: [{ field: 'PriceOverride.Reason' }] });
+    await expect(
+      change(store, { price: { override: { TotalMinor: 8000, Currency: 'USD', Reason: 'x' }, role: 'owner' } }, operator, desk()),
+    ).rejects.toMatchObject({ errors: [{ field: 'PriceOverride.Currency' }] });
+    await expect(change(store, price(9500, 'private guide'), operator, desk())).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(change(store, price(8000, 'regulars'), operator, booking())).rejects.toMatchObject({ errors: [{ field: 'PriceOverride' }] });
+    expect(log.written).toEqual([]);
+    expect((await change(store, price(9500, 'private guide', 'owner'), operator, desk())).changed).toEqual(['Price']);
+  });
+
+  it('keeps a price set by hand over a move within the activity and drops it with a new party', async () => {
+    const { store, log } = fakeStore(world());
+    const discounted = desk({ priceOverrideMinor: 8000, priceReason: 'regulars' });
+    await change(store, { move: { date: '2026-06-10', time: '11:00' } }, operator, discounted);
+    expect(log.written[0]!.write.price).toEqual({ overrideMinor: 8000, reason: 'regulars' });
+    await change(store, { participants: 3 }, operator, discounted);
+    expect(log.written[1]!.write.price).toEqual({ overrideMinor: null, reason: null });
+    expect(log.written[1]!.history.changes.Price).toEqual({ From: { Amount: 8000, Currency: 'EUR' }, To: { Amount: 13500, Currency: 'EUR' } });
+    // The list price asked for is no override: no reason needed.
+    expect((await change(store, price(9000), operator, desk())).changed).toEqual([]);
   });
 });

@@ -61,7 +61,13 @@ const request = (overrides: Partial<NewBooking> = {}): NewBooking => ({
   ...overrides,
 });
 
-const booked: ReservationOutcome = { kind: 'booked', createdAt: CREATED_AT, expiresAt: null, price: { unitPriceMinor: 4500, currency: 'EUR' } };
+const booked: ReservationOutcome = {
+  kind: 'booked',
+  createdAt: CREATED_AT,
+  expiresAt: null,
+  price: { unitPriceMinor: 4500, currency: 'EUR' },
+  overbookedBy: 0,
+};
 const refused = (timeslot: { status: 'open' | 'closed'; started: boolean; available: number } | null): ReservationOutcome => ({
   kind: 'refused',
   timeslot: timeslot && { ...timeslot, lapsed: 0 },

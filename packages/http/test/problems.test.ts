@@ -33,6 +33,7 @@ const DOMAIN_CODES = {
   'slug-taken': true,
   'places-available': true,
   'link-not-valid': true,
+  forbidden: true,
 } as const satisfies Record<DomainErrorCode, true>;
 
 const json = (document: object) => JSON.parse(JSON.stringify(document)) as Record<string, unknown>;

@@ -4,7 +4,7 @@
 // leave the old timeslot and take the new one with the same rule as a create, so the booking fits or nothing changes.
 // Partners (the partner API, OCTO) may change until the activity's cancellation cutoff, the operator at any time. A
 // request that changes nothing answers the booking as it is, and records nothing.
-import type { BookingDetails } from '@backbone/contracts';
+import type { BookingChangeMember, BookingDetails } from '@backbone/contracts';
 import { createBookingChangeStore, findBooking, inTransaction, type BookingRecord, type Db, type Pool } from '@backbone/db';
 import { applyBookingChange, type BookingActor, type BookingChangeRequest } from '@backbone/domain';
 import { lockedBooking, type BookingRef } from './booking-lifecycle.js';
@@ -16,6 +16,8 @@ export type { BookingChangeRequest };
 export interface BookingChangeOptions {
   /** Writes of the caller's own (OCTO's unit items) that commit or roll back with the change, under its row lock. */
   withinChange?: (tx: Db, booking: BookingRecord) => Promise<void>;
+  /** Writes of the caller's own after a change that changed something (the audit of a price set by hand), in its transaction. */
+  afterChange?: (tx: Db, before: BookingRecord, after: BookingRecord, changed: readonly BookingChangeMember[]) => Promise<void>;
 }
 
 export async function changeBooking(
@@ -56,6 +58,7 @@ export async function changeBookingWithin(
   await options.withinChange?.(tx, booking);
   const { changed, releasedLapsedHolds } = await applyBookingChange(createBookingChangeStore(tx, booking.test), booking, request, actor);
   if (changed.length === 0) return { booking: toBookingDetails(booking), releasedLapsedHolds };
-  const changedBooking = await findBooking(tx, ref.owner, booking.reference);
-  return { booking: toBookingDetails(changedBooking!), releasedLapsedHolds };
+  const changedBooking = (await findBooking(tx, ref.owner, booking.reference))!;
+  await options.afterChange?.(tx, booking, changedBooking, changed);
+  return { booking: toBookingDetails(changedBooking), releasedLapsedHolds };
 }

@@ -14,8 +14,11 @@ export interface BookingDeps {
 }
 
 export interface CreateBookingOptions {
-  /** Writes of the caller's own (OCTO's uuid and unit items) that commit with the booking, or not at all. */
-  withinBooking?: (tx: Db, booking: Booking) => Promise<void>;
+  /**
+   * Writes of the caller's own (OCTO's uuid and unit items, the desk's payment and price) that commit with the booking,
+   * or not at all; answering a booking replaces the one answered (a price set by hand changes its total).
+   */
+  withinBooking?: (tx: Db, booking: Booking) => Promise<Booking | void>;
 }
 
 export async function createBooking(
@@ -37,8 +40,7 @@ export async function createBooking(
         inOneTransaction
           ? inTransaction(db, async (tx) => {
               const booking = await reserveBooking(createBookingStore(tx), request);
-              await within?.(tx, booking);
-              return booking;
+              return (await within?.(tx, booking)) ?? booking;
             })
           : reserveBooking(createBookingStore(db), request),
       { durable: true },

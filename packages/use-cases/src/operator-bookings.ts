@@ -1,9 +1,18 @@
 // The operator's changes to a booking (the console's booking panel and manifest): cancel, move, resize or edit, check
 // in. Cancel and the changes are the lifecycle's and changeBooking's, with the operator's rules (no partner cutoff);
 // each answers the booking as the console shows it, read after the commit.
-import type { BookingDetail, BookingHistory, HistoryItem, OperatorBookingChange, OperatorCancelRequest, RescheduleRequest } from '@backbone/contracts';
+import type {
+  BookingDetail,
+  BookingHistory,
+  HistoryItem,
+  OperatorBookingChange,
+  OperatorCancelRequest,
+  OperatorRole,
+  RescheduleRequest,
+} from '@backbone/contracts';
 import { findBookingOrigin, findOperatorBooking, inTransaction, listBookingHistory, writeCheckIn, type Pool } from '@backbone/db';
 import { arrivedOf, decideCheckIn, notFound, type BookingActor } from '@backbone/domain';
+import { auditBookingPrice } from './booking-price-audit.js';
 import { cancelBooking, lockedBooking, stateOf, type BookingRef } from './booking-lifecycle.js';
 import { changeBooking } from './change-booking.js';
 import type { IdempotencyRequest, Replayable } from './idempotency.js';
@@ -51,6 +60,8 @@ export async function changeOperatorBooking(
   request: OperatorBookingChange,
   actor: BookingActor,
   idempotency: IdempotencyRequest | null = null,
+  /** The user's role (its grants decide a price set by hand); an admin key acts as an owner. */
+  role: OperatorRole = 'owner',
 ): Promise<Replayable<BookingDetail>> {
   const change = {
     ...(request.Participants !== undefined ? { participants: request.Participants } : {}),
@@ -58,8 +69,16 @@ export async function changeOperatorBooking(
     ...(request.Answers !== undefined ? { answers: request.Answers } : {}),
     // An emptied note is no note.
     ...(request.Note !== undefined ? { note: request.Note === '' ? null : request.Note } : {}),
+    ...(request.PriceOverride !== undefined ? { price: { override: request.PriceOverride, role } } : {}),
   };
-  const { replayed } = await changeBooking(deps, asOperator(ref), change, actor, idempotency);
+  const { replayed } = await changeBooking(deps, asOperator(ref), change, actor, idempotency, {
+    afterChange: async (tx, before, after, changed) => {
+      if (!changed.includes('Price') || actor.kind !== 'operator') return;
+      const charged = (b: typeof before) => ({ totalMinor: b.priceOverrideMinor ?? b.unitPriceMinor * b.participants, reason: b.priceReason });
+      const booking = { Reference: after.reference, Customer: after.customer as { FirstName?: string; LastName?: string } };
+      await auditBookingPrice(tx, ref.accountId, actor, booking, { from: charged(before), to: charged(after), currency: after.currency });
+    },
+  });
   return { value: await shown(deps.pool, ref), replayed };
 }
 
@@ -93,6 +112,7 @@ const RECORDED_ACTIONS: Record<string, HistoryItem['Action']> = {
   rescheduled: 'rescheduled',
   edited: 'edited',
   extended: 'edited',
+  repriced: 'repriced',
   checked_in: 'checked-in',
   check_in_undone: 'check-in-undone',
   cancelled: 'cancelled',

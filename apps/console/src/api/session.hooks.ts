@@ -7,8 +7,10 @@ import {
   changeOwnPasswordOperation,
   completePasswordResetOperation,
   getOperatorSessionOperation,
+  operatorHasGrant,
   operatorMay,
   requestPasswordResetOperation,
+  type OperatorGrant,
   signInOperation,
   signOutOperation,
   type InvitationAcceptance,
@@ -35,6 +37,13 @@ export function useMay(): (operationId: OperatorOperationId) => boolean {
   const session = useSession();
   const role = session.data?.Role;
   return (operationId) => role !== undefined && operatorMay(role, operationId);
+}
+
+/** Whether the signed-in user's role has a grant within an operation (a discount, an override, an overbooking). */
+export function useGrant(): (grant: OperatorGrant) => boolean {
+  const session = useSession();
+  const role = session.data?.Role;
+  return (grant) => role !== undefined && operatorHasGrant(role, grant);
 }
 
 export function useSignIn() {

@@ -9,7 +9,8 @@ import { useTimeslots } from '../api/availability.hooks.js';
 import { ActivityPicker } from './activity-picker.js';
 import { formatMoney } from '../api/money.js';
 import { useBookingAction, type BookingAction } from '../api/bookings.hooks.js';
-import { useMay } from '../api/session.hooks.js';
+import { useGrant, useMay } from '../api/session.hooks.js';
+import { priceAsked, priceDraftOf, PriceInputs } from './price-inputs.js';
 import { problemDetail } from './states.js';
 import { useQuestions } from '../api/activities.hooks.js';
 import { draftOf, keptFilesOf, waiverAnswers, WaiverInputs, type WaiverDraft } from './waiver-inputs.js';
@@ -87,8 +88,16 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
   const [waiver, setWaiver] = useState<WaiverDraft>(() => draftOf(booking.Answers));
   const [waiverTouched, setWaiverTouched] = useState(false);
   const keptFiles = keptFilesOf(booking.Answers);
+  // The price: a partner's booking keeps the partner's; a price set by hand is for a party, so it is shown again for the
+  // new one (the API drops it when the party changes without one).
+  const has = useGrant();
+  const priced = booking.Channel !== 'ota';
+  const [price, setPrice] = useState(() => priceDraftOf(booking.Price));
+  const listTotal = booking.Price.UnitPriceMinor * Number(draft.Participants);
+  const asked = priceAsked(price, listTotal, booking.Price.Currency, has);
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (priced && asked.error) return;
     // Only what changed is sent: the API checks room only for a larger party.
     const customer: Record<string, string | null> = {};
     for (const name of ['FirstName', 'LastName', 'Email', 'Phone'] as const) if (draft[name] !== (booking.Customer[name] ?? '')) customer[name] = draft[name];
@@ -96,6 +105,13 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
     if (customer.Phone !== undefined && draft.Phone.trim() === '') customer.Phone = null;
     const participants = Number(draft.Participants);
     const note = draft.Note.trim();
+    const hadOverride = booking.Price.Reason !== null;
+    const repriced = asked.override
+      ? !hadOverride ||
+        participants !== booking.Participants ||
+        asked.override.TotalMinor !== booking.Price.TotalMinor ||
+        asked.override.Reason !== booking.Price.Reason
+      : hadOverride;
     onSave({
       action: 'change',
       changes: {
@@ -103,6 +119,7 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
         ...(Object.keys(customer).length ? { Customer: customer } : {}),
         ...(note !== (booking.Note ?? '') ? { Note: note === '' ? null : note } : {}),
         ...(waiverTouched && questions.data ? { Answers: waiverAnswers(questions.data, waiver, participants, keptFiles) } : {}),
+        ...(priced && repriced ? { PriceOverride: asked.override ?? null } : {}),
       },
     });
   };
@@ -131,7 +148,10 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
           }}
         />
       )}
-      <button type="submit" disabled={pending}>
+      {priced && Number.isInteger(Number(draft.Participants)) && Number(draft.Participants) > 0 && (
+        <PriceInputs draft={price} onChange={setPrice} listTotalMinor={listTotal} currency={booking.Price.Currency} asked={asked} />
+      )}
+      <button type="submit" disabled={pending || (priced && asked.error !== null)}>
         Save changes
       </button>
     </form>

@@ -19,6 +19,7 @@ const ACTION_WORDS: Record<HistoryItem['Action'], string> = {
   'check-in-undone': 'Check-in undone',
   cancelled: 'Cancelled',
   expired: 'Expired',
+  repriced: 'Price set by hand',
 };
 
 // The partner by name; its key's internal id says nothing to the desk (the audit log names keys).

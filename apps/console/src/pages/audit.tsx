@@ -31,9 +31,19 @@ const ACTION_WORDS: Record<AuditAction, string> = {
   'invitation.revoked': 'Invitation withdrawn',
   'invitation.accepted': 'Invitation accepted',
   'password.reset': 'Password reset by e-mail',
+  'booking.price_changed': 'Price set by hand',
+  'booking.overbooked': 'Sold past capacity',
 };
 
-const CREATIONS: readonly AuditAction[] = ['activity.created', 'question.added', 'timeslots.generated', 'key.created', 'user.created', 'invitation.created'];
+const CREATIONS: readonly AuditAction[] = [
+  'activity.created',
+  'question.added',
+  'timeslots.generated',
+  'key.created',
+  'user.created',
+  'invitation.created',
+  'booking.overbooked',
+];
 
 const isAction = (value: string | undefined): value is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(value ?? '');
 

@@ -29,7 +29,7 @@ function CapacityBar({ slot }: { slot: OperatorTimeslot }) {
       role="meter"
       aria-valuemin={0}
       aria-valuemax={slot.Capacity}
-      aria-valuenow={slot.Booked}
+      aria-valuenow={Math.min(slot.Booked, slot.Capacity)}
       aria-label={`${slot.Booked} of ${slot.Capacity} booked`}
     >
       {/* React sets this through the CSSOM, which the CSP's style-src 'self' allows (only inline style markup is refused). */}
@@ -77,7 +77,8 @@ function Slot({ slot, activityId, usualCapacity }: { slot: OperatorTimeslot; act
   const [confirming, setConfirming] = useState<'close' | 'capacity' | null>(null);
   const wanted = Number(capacity);
   // Said before anything is sent: the API refuses a capacity below what is booked, and a typo of a few zeros is asked.
-  const belowBooked = capacity !== '' && Number.isInteger(wanted) && wanted < slot.Booked;
+  // An overbooked timeslot's own capacity is below what is booked (an owner chose so): only a new one is judged.
+  const belowBooked = capacity !== '' && Number.isInteger(wanted) && wanted !== slot.Capacity && wanted < slot.Booked;
   const farAbove = wanted > 2 * Math.max(slot.Capacity, usualCapacity);
   const setTo = () => {
     setConfirming(null);
@@ -101,6 +102,8 @@ function Slot({ slot, activityId, usualCapacity }: { slot: OperatorTimeslot; act
           {slot.Booked}/{slot.Capacity}
         </span>
         {slot.Status === 'closed' && <span className="tag">closed</span>}
+        {/* An owner's overbooking: the places past the capacity, said in words. */}
+        {slot.Booked > slot.Capacity && <span className="tag">{slot.Booked - slot.Capacity} over</span>}
         <Link className="slot-manifest" href={`/manifest?Date=${slot.Date}&ActivityID=${activityId}`} aria-label={`Manifest of ${slot.Date} ${slot.Time}`}>
           Manifest
         </Link>

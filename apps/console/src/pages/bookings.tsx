@@ -1,7 +1,14 @@
 // Bookings of every channel: filters, keyset paging and the open booking live in the URL; the first page is polled so
 // that new bookings (a partner's included) appear without a reload; CSV export of the same filters.
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { BOOKING_CHANNELS, BOOKING_STATUSES, exportOperatorBookingsOperation, type BookingListQuery, type OperatorBooking } from '@backbone/contracts/browser';
+import {
+  BOOKING_CHANNEL_FILTERS,
+  BOOKING_STATUSES,
+  exportOperatorBookingsOperation,
+  type BookingChannelFilter,
+  type BookingListQuery,
+  type OperatorBooking,
+} from '@backbone/contracts/browser';
 import { useAccountTime } from '../api/account-time.js';
 import { operationUrl } from '../api/client.js';
 import { formatMoney } from '../api/money.js';
@@ -19,6 +26,9 @@ const FILTERS = ['From', 'To', 'Channel', 'Status', 'ActivityID', 'Test', 'Sort'
 const URL_STATE = [...FILTERS, 'Cursor', 'Open'] as const;
 
 /** The channel; a partner's booking made through OCTO says so (its reference is the reseller's). */
+/** The channels as the list's badges say them. */
+const CHANNEL_WORDS: Record<BookingChannelFilter, string> = { ota: 'ota (partner API)', octo: 'OCTO', online: 'online', pos: 'pos' };
+
 function ChannelBadge({ booking }: { booking: Pick<OperatorBooking, 'Channel' | 'Octo'> }) {
   return booking.Octo ? <span className="badge badge-ota">OCTO</span> : <span className={`badge badge-${booking.Channel}`}>{booking.Channel}</span>;
 }
@@ -79,10 +89,16 @@ function BookingDetail({ reference, onClose }: { reference: string; onClose: () 
             <dt>Price</dt>
             <dd data-price-total={booking.data.Price.TotalMinor}>
               {formatMoney(booking.data.Price.TotalMinor, booking.data.Price.Currency)}{' '}
-              <span className="muted">
-                ({booking.data.Participants} × {formatMoney(booking.data.Price.UnitPriceMinor, booking.data.Price.Currency)}
-                {booking.data.Price.Source === 'migration' ? ', the price when prices began to be recorded' : ''})
-              </span>
+              {booking.data.Price.Reason === null ? (
+                <span className="muted">
+                  ({booking.data.Participants} × {formatMoney(booking.data.Price.UnitPriceMinor, booking.data.Price.Currency)}
+                  {booking.data.Price.Source === 'migration' ? ', the price when prices began to be recorded' : ''})
+                </span>
+              ) : (
+                <span className="muted price-set">
+                  set by hand, list {formatMoney(booking.data.Price.ListTotalMinor, booking.data.Price.Currency)}: “{booking.data.Price.Reason}”
+                </span>
+              )}
             </dd>
             <dt>Checked in</dt>
             <dd data-checked-in={booking.data.CheckedInAt ?? ''}>
@@ -152,9 +168,9 @@ function Filters({
         Channel
         <select name="Channel" value={values.Channel ?? ''} onChange={set('Channel')}>
           <option value="">All</option>
-          {BOOKING_CHANNELS.map((c) => (
+          {BOOKING_CHANNEL_FILTERS.map((c) => (
             <option key={c} value={c}>
-              {c}
+              {CHANNEL_WORDS[c]}
             </option>
           ))}
         </select>

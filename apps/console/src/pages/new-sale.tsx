@@ -7,7 +7,7 @@ import { CustomerInputs } from '../components/customer-inputs.js';
 import { Link } from 'wouter';
 import { useAccountTime } from '../api/account-time.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '@backbone/contracts/browser';
-import { PAYMENT_WORDS } from '../components/words.js';
+import { countOf, PAYMENT_WORDS } from '../components/words.js';
 
 const isPaymentMethod = (value: string): value is PaymentMethod => (PAYMENT_METHODS as readonly string[]).includes(value);
 import { ApiProblem } from '../api/client.js';
@@ -19,6 +19,8 @@ import { useUrlState } from '../api/url-state.js';
 import { ActivityPicker } from '../components/activity-picker.js';
 import { Empty, ErrorState, FieldError, Loading, problemDetail } from '../components/states.js';
 import { waiverAnswers, WaiverInputs, type WaiverDraft } from '../components/waiver-inputs.js';
+import { LIST_PRICE_DRAFT, priceAsked, PriceInputs, type PriceDraft } from '../components/price-inputs.js';
+import { useGrant } from '../api/session.hooks.js';
 
 const URL_STATE = ['ActivityID', 'Date', 'Time'] as const;
 const EMPTY_FORM = { Participants: '1', FirstName: '', LastName: '', Email: '', Phone: '', PaymentReference: '', PaymentMethod: '' };
@@ -34,6 +36,8 @@ export function NewSalePage() {
   const [form, setForm] = useState(EMPTY_FORM);
   const questions = useQuestions(activityId);
   const [waiver, setWaiver] = useState<WaiverDraft>({});
+  const [price, setPrice] = useState<PriceDraft>(LIST_PRICE_DRAFT);
+  const has = useGrant();
   // One Idempotency-Key per attempt: a second submit of the same attempt (a double click, a retry after a lost
   // answer) is the same sale to the API. The in-flight ref also stops a second submit before React disables the button.
   const attemptKey = useRef<string | null>(null);
@@ -54,9 +58,23 @@ export function NewSalePage() {
       : left !== undefined && participants > left
         ? `Only ${left} ${left === 1 ? 'place' : 'places'} left at ${time}.`
         : null;
+  // Past the places left (not the party size): an owner may sell anyway, once confirmed; staff see the refusal only.
+  const slot = open.find((s) => s.Time === time);
+  const overBy = slot && activity && participants <= activity.MaxParticipants && participants > slot.Available ? participants - slot.Available : 0;
+  const mayOverbook = overBy > 0 && has('overbook');
+  const [confirmingOverbook, setConfirmingOverbook] = useState(false);
+  const partyOk = activity !== undefined && Number.isInteger(participants) && participants > 0 && (overLimit === null || mayOverbook);
+  const listTotal = activity ? participants * activity.Price.Amount : 0;
+  const asked = activity ? priceAsked(price, listTotal, activity.Price.Currency, has) : null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // Enter in a field past the places left asks the owner first, as the button does.
+    if (mayOverbook) setConfirmingOverbook(true);
+    else sell(false);
+  };
+  const sell = (overbook: boolean) => {
+    setConfirmingOverbook(false);
     if (!activityId || !time || inFlight.current) return;
     inFlight.current = true;
     attemptKey.current ??= crypto.randomUUID();
@@ -78,6 +96,8 @@ export function NewSalePage() {
           ...(questions.data && questions.data.length > 0 ? { Answers: waiverAnswers(questions.data, waiver, participants) } : {}),
           ...(form.PaymentReference ? { PaymentReference: form.PaymentReference } : {}),
           ...(isPaymentMethod(form.PaymentMethod) ? { PaymentMethod: form.PaymentMethod } : {}),
+          ...(asked?.override ? { PriceOverride: asked.override } : {}),
+          ...(overbook ? { Overbook: true } : {}),
         },
       },
       {
@@ -85,6 +105,7 @@ export function NewSalePage() {
           attemptKey.current = null;
           setForm(EMPTY_FORM);
           setWaiver({});
+          setPrice(LIST_PRICE_DRAFT);
         },
         // A refused sale is corrected and sent again as a new attempt; without an answer it is the same attempt.
         onError: (error) => {
@@ -163,6 +184,18 @@ export function NewSalePage() {
               <input name="PaymentReference" value={form.PaymentReference} onChange={field('PaymentReference')} autoComplete="off" />
             </label>
           </div>
+          {activity && asked && partyOk && (
+            <PriceInputs
+              draft={price}
+              onChange={(next) => {
+                attemptKey.current = null;
+                setPrice(next);
+              }}
+              listTotalMinor={listTotal}
+              currency={activity.Price.Currency}
+              asked={asked}
+            />
+          )}
           {questions.data && (
             <WaiverInputs
               questions={questions.data}
@@ -189,18 +222,49 @@ export function NewSalePage() {
             </p>
           )}
           <div className="sale-submit">
-            {activity && Number.isInteger(participants) && participants > 0 && overLimit === null && (
-              <p className="sale-total" data-total-minor={participants * activity.Price.Amount}>
-                Total <strong>{formatMoney(participants * activity.Price.Amount, activity.Price.Currency)}</strong>{' '}
+            {activity && partyOk && asked && asked.totalMinor !== null && (
+              <p className="sale-total" data-total-minor={asked.totalMinor}>
+                Total <strong>{formatMoney(asked.totalMinor, activity.Price.Currency)}</strong>{' '}
                 <span className="muted">
-                  ({participants} × {formatMoney(activity.Price.Amount, activity.Price.Currency)})
+                  {asked.totalMinor === listTotal
+                    ? `(${participants} × ${formatMoney(activity.Price.Amount, activity.Price.Currency)})`
+                    : `(list ${formatMoney(listTotal, activity.Price.Currency)})`}
                 </span>
               </p>
             )}
-            <button type="submit" disabled={sale.isPending || !time || overLimit !== null}>
-              {sale.isPending ? 'Selling…' : 'Sell'}
-            </button>
+            {mayOverbook ? (
+              <button
+                type="button"
+                className="danger"
+                aria-expanded={confirmingOverbook}
+                disabled={sale.isPending || (asked?.error ?? null) !== null}
+                onClick={() => setConfirmingOverbook(true)}
+              >
+                Sell anyway (overbook by {overBy})
+              </button>
+            ) : (
+              <button type="submit" disabled={sale.isPending || !time || overLimit !== null || (asked?.error ?? null) !== null}>
+                {sale.isPending ? 'Selling…' : 'Sell'}
+              </button>
+            )}
           </div>
+          {mayOverbook && confirmingOverbook && slot && (
+            <div className="confirm" role="alertdialog" aria-label={`Overbook ${slot.Time} by ${overBy}?`}>
+              <p>
+                {slot.Time} has {slot.Available === 0 ? 'no places' : `only ${countOf(slot.Available, 'place')}`} left of {slot.Capacity}. Selling{' '}
+                {countOf(participants, 'place')} puts it at {slot.Booked + participants}/{slot.Capacity}, {overBy} past its capacity; partners and the booking
+                page still see no places. The audit log records it.
+              </p>
+              <div className="action-row">
+                <button type="button" className="danger small" onClick={() => sell(true)} autoFocus>
+                  Overbook by {overBy}
+                </button>
+                <button type="button" className="secondary small" onClick={() => setConfirmingOverbook(false)}>
+                  Keep within capacity
+                </button>
+              </div>
+            </div>
+          )}
         </form>
       )}
     </div>

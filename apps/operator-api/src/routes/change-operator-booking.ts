@@ -7,7 +7,7 @@ import type { OperatorAppDeps } from '../deps.js';
 export function mountChangeOperatorBooking(routes: OperationRoutes, deps: OperatorAppDeps): void {
   mountOperation(routes, deps, changeOperatorBookingOperation, async ({ params, body, auth, idempotency }) => {
     const ref = { accountId: auth.accountId, reference: params.Reference };
-    const { value, replayed } = await changeOperatorBooking(deps, ref, body, operatorActorOf(auth), idempotency);
+    const { value, replayed } = await changeOperatorBooking(deps, ref, body, operatorActorOf(auth), idempotency, auth.user?.role ?? 'owner');
     return { status: 200, body: value, headers: { ...replayHeaders(replayed), 'Cache-Control': 'no-store' } };
   });
 }

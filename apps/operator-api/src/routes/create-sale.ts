@@ -8,7 +8,7 @@ export function mountCreateSale(routes: OperationRoutes, deps: OperatorAppDeps):
   mountOperation(routes, deps, createSaleOperation, async ({ body, auth, idempotency }) => {
     const { value, replayed } = await createSale(
       deps,
-      { accountId: auth.accountId, apiKeyId: auth.keyId, userId: auth.user?.id ?? null, channel: 'pos', sale: body },
+      { accountId: auth.accountId, apiKeyId: auth.keyId, userId: auth.user?.id ?? null, role: auth.user?.role ?? 'owner', channel: 'pos', sale: body },
       idempotency,
     );
     return { status: 201, body: value, headers: replayHeaders(replayed) };

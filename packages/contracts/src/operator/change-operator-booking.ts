@@ -2,6 +2,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Operation } from '../operation.js';
 import { answerSchema, customerDetailsSchema } from '../partner/create-booking.js';
+import { priceOverrideSchema } from './create-sale.js';
 import { bookingChangeAnswers, operatorBookingParams } from './get-operator-booking.js';
 import { operatorTags } from './shared.schemas.js';
 
@@ -32,6 +33,12 @@ export const operatorBookingChangeSchema = {
       pattern: '^[^\\u0000\\ud800-\\udfff]*$',
       description: "The operator's note (at most 2000 characters); null or an empty string removes it.",
     },
+    PriceOverride: {
+      ...priceOverrideSchema,
+      type: ['object', 'null'],
+      description:
+        "The total charged for the party (after the change) with the reason, when it is not the unit price as sold times the party; null goes back to the list price. A change of the party without it drops a price set by hand: the booking then costs the list price again. Not for a partner's booking (it keeps the price the partner sold it at).",
+    },
   },
 } as const;
 export type OperatorBookingChange = FromSchema<typeof operatorBookingChangeSchema>;
@@ -40,7 +47,7 @@ export const changeOperatorBookingOperation = {
   operationId: 'changeOperatorBooking',
   method: 'patch',
   path: '/api/v2/operator/bookings/:Reference',
-  summary: 'Change the party, customer, answers or note of a booking',
+  summary: 'Change the party, customer, answers, note or price of a booking',
   description:
     'More participants only when the timeslot has room (409 otherwise, nothing changes); fewer free places at once. ' +
     'Not bound by the partner cutoff. Each change (the note too) sends booking.updated; a request that changes nothing answers the booking as it is.',
@@ -58,6 +65,10 @@ export const changeOperatorBookingOperation = {
         '`/insufficient-capacity`: the timeslot cannot take the larger party (`Available`); `/timeslot-unavailable`: a larger party in a closed or started timeslot; ' +
         '`/invalid-transition`: the booking is cancelled or expired.',
     },
-    422: { description: 'Invalid body (nothing to change, unknown members), Participants over the maximum, answers that do not answer the questions.' },
+    403: { description: '`/forbidden`: a PriceOverride the role may not set (staff may discount, only owners charge more than the list price).' },
+    422: {
+      description:
+        "Invalid body (nothing to change, unknown members), Participants over the maximum, answers that do not answer the questions, a PriceOverride in another currency, without a reason, or on a partner's booking.",
+    },
   },
 } as const satisfies Operation;

@@ -29,10 +29,12 @@ export const AUDIT_ACTIONS = [
   'invitation.revoked',
   'invitation.accepted',
   'password.reset',
+  'booking.price_changed',
+  'booking.overbooked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_SUBJECT_TYPES = ['activity', 'timeslot', 'key', 'user', 'booking_page', 'mail_settings', 'partner', 'invitation'] as const;
+export const AUDIT_SUBJECT_TYPES = ['activity', 'timeslot', 'key', 'user', 'booking_page', 'mail_settings', 'partner', 'invitation', 'booking'] as const;
 export const AUDIT_ACTOR_KINDS = ['user', 'key', 'cli', 'system'] as const;
 
 export const auditEntrySchema = {

@@ -5,7 +5,18 @@ import type { Operation } from '../operation.js';
 import { operatorBookingParams } from './get-operator-booking.js';
 import { operatorTags } from './shared.schemas.js';
 
-export const HISTORY_ACTIONS = ['created', 'held', 'confirmed', 'rescheduled', 'edited', 'checked-in', 'check-in-undone', 'cancelled', 'expired'] as const;
+export const HISTORY_ACTIONS = [
+  'created',
+  'held',
+  'confirmed',
+  'rescheduled',
+  'edited',
+  'checked-in',
+  'check-in-undone',
+  'cancelled',
+  'expired',
+  'repriced',
+] as const;
 
 export const historyItemSchema = {
   type: 'object',

@@ -6,11 +6,22 @@ import type { Operation } from '../operation.js';
 import { FILE_CONTENT_TYPES, QUESTION_TYPES } from '../partner/shared.schemas.js';
 import { cursorSchema, limitSchema, nextSchema, operatorTags } from './shared.schemas.js';
 
+/**
+ * The channels the list filters by: a booking's channel, with a partner's bookings made through OCTO as a channel of
+ * their own (the list shows them as OCTO): `ota` is then the partner API's own, `octo` the OCTO interface's.
+ */
+export const BOOKING_CHANNEL_FILTERS = [...BOOKING_CHANNELS, 'octo'] as const;
+export type BookingChannelFilter = (typeof BOOKING_CHANNEL_FILTERS)[number];
+
 /** The filters the list and the CSV export share. */
 export const bookingFilterProperties = {
   From: { ...calendarDateSchema, description: 'Only bookings whose timeslot is on or after this local date.' },
   To: { ...calendarDateSchema, description: 'Only bookings whose timeslot is on or before this local date.' },
-  Channel: { type: 'string', enum: BOOKING_CHANNELS },
+  Channel: {
+    type: 'string',
+    enum: BOOKING_CHANNEL_FILTERS,
+    description: "ota: a partner's bookings made through the partner API; octo: those made through its OCTO interface (Octo true); online; pos.",
+  },
   Status: { type: 'string', enum: BOOKING_STATUSES, description: 'A hold past its ExpiresAt counts as expired.' },
   ActivityID: uuidSchema,
   Test: {
@@ -31,11 +42,13 @@ export const bookingFilterProperties = {
 export const operatorBookingPriceSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['UnitPriceMinor', 'Currency', 'TotalMinor', 'Source'],
+  required: ['UnitPriceMinor', 'Currency', 'TotalMinor', 'ListTotalMinor', 'Reason', 'Source'],
   properties: {
     UnitPriceMinor: { type: 'integer', description: 'Minor units per participant.' },
     Currency: { type: 'string', description: 'ISO 4217.' },
-    TotalMinor: { type: 'integer', description: 'UnitPriceMinor times Participants.' },
+    TotalMinor: { type: 'integer', description: 'The total charged: the price set by hand when there is one, else ListTotalMinor.' },
+    ListTotalMinor: { type: 'integer', description: 'UnitPriceMinor times Participants.' },
+    Reason: { type: ['string', 'null'], description: 'Why the price was set by hand (TotalMinor differs from ListTotalMinor); null otherwise.' },
     Source: {
       type: 'string',
       enum: ['sale', 'migration'],

@@ -18,6 +18,36 @@ function permissionsOf(operations: readonly OperatorOperation[]): Readonly<Recor
   return Object.freeze(table);
 }
 
+/**
+ * What a role may do within an operation it may call, where the same request does more or less depending on what it
+ * asks (a sale at the list price, or a discount): the API refuses a grant the role lacks with 403 `/forbidden`, and the
+ * console shows the control only to the roles granted it. As at the best back offices' desks: staff give a discount
+ * with a reason (recorded and audited), only owners charge more than the list price or sell past a timeslot's capacity.
+ */
+export const OPERATOR_GRANTS = {
+  discount: {
+    roles: ['owner', 'staff'],
+    operations: ['createSale', 'changeOperatorBooking'],
+    summary: 'Charge less than the list price (a discount), with a reason',
+  },
+  overridePrice: {
+    roles: ['owner'],
+    operations: ['createSale', 'changeOperatorBooking'],
+    summary: 'Charge more than the list price, with a reason',
+  },
+  overbook: {
+    roles: ['owner'],
+    operations: ['createSale'],
+    summary: "Sell past a timeslot's capacity, confirmed (`Overbook: true`)",
+  },
+} as const satisfies Record<string, { roles: OperatorRoles; operations: readonly OperatorOperationId[]; summary: string }>;
+export type OperatorGrant = keyof typeof OPERATOR_GRANTS;
+
+/** Whether a user of `role` has the grant; an admin API key acts as an owner. */
+export function operatorHasGrant(role: OperatorRole, grant: OperatorGrant): boolean {
+  return (OPERATOR_GRANTS[grant].roles as readonly OperatorRole[]).includes(role);
+}
+
 /** Whether a user of `role` may call the operation; an admin API key acts as an owner. */
 export function operatorMay(role: OperatorRole, operationId: OperatorOperationId): boolean {
   return OPERATOR_PERMISSIONS[operationId].includes(role);

@@ -91,7 +91,11 @@ export const bookingPriceSchema = {
   properties: {
     Currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency.' },
     UnitAmount: { type: 'integer', minimum: 0, description: 'Price per participant in minor units, as it was when the booking was made.' },
-    TotalAmount: { type: 'integer', minimum: 0, description: 'UnitAmount times Participants, in minor units.' },
+    TotalAmount: {
+      type: 'integer',
+      minimum: 0,
+      description: "UnitAmount times Participants, in minor units; or the total set by hand at the operator's desk (a discount or an override).",
+    },
     AtSale: {
       type: 'boolean',
       description: "False for a booking made before prices were recorded with bookings: its UnitAmount is the activity's price on the day they began to be.",

@@ -58,7 +58,6 @@ export function resolveQueuePrefix(env: Env = process.env): string {
  * what is live stays around 30 MB. The young generation keeps 16 MB semi-spaces: with 4 MB, a 1,000-entry batch or a
  * 500-booking sync page outlived several scavenges and was copied into the old generation, and garbage collection
  * took 15% of the usage API's CPU under batch load (API CPU per batch 17-19 ms with 4 MB, 13 ms with 16 MB; partner
- * API CPU per sync page 17.4 ms against 13.4 ms); peak RSS under batch load 148 MB. The mail worker runs with them too:
- * sending 100,000 reminders it peaked at 520 MB without, 170 MB with, at the same rate.
+ * API CPU per sync page 17.4 ms against 13.4 ms); peak RSS under batch load 148 MB.
  */
 export const API_NODE_OPTIONS = '--max-old-space-size=128 --max-semi-space-size=16';

@@ -307,13 +307,7 @@ async function main(): Promise<void> {
     runApp('webhook-worker', { ...shared, ...webhookHosts, ...metricsEnv('webhook-worker') }),
     runApp('booking-worker', { ...shared, ...metricsEnv('booking-worker') }),
     // The e-mails' manage links open the booking page through the gateway started below.
-    runApp('mail-worker', {
-      ...shared,
-      NODE_OPTIONS: api.NODE_OPTIONS,
-      ...metricsEnv('mail-worker'),
-      SMTP_URL: smtpUrl,
-      PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`,
-    }),
+    runApp('mail-worker', { ...shared, ...metricsEnv('mail-worker'), SMTP_URL: smtpUrl, PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}` }),
   ]);
   await Promise.all([waitUntilReady(partnerUrl, 'partner-api'), waitUntilReady(usageUrl, 'usage-api'), waitUntilReady(operatorUrl, 'operator-api')]);
 

@@ -7,7 +7,6 @@ import nodemailer from 'nodemailer';
 import { startSmtpCatcher } from '@backbone/mail-worker/smtp-catcher';
 import type { BenchContext } from '../lib/context.js';
 import { addDays, createBenchAccount, insertActivity, insertTimeslots } from '../lib/fixtures.js';
-import { API_NODE_OPTIONS } from '../../scripts/dev-env.js';
 import { ensureRunning, startProcess } from '../lib/processes.js';
 import { fmt, type Row, type Section } from '../lib/report.js';
 
@@ -54,7 +53,6 @@ function startMailWorker(ctx: BenchContext, name: string, smtpUrl: string) {
       MAIL_INTERVAL_MS: '20',
       MAIL_BATCH_SIZE: String(BATCH),
       MAIL_SMTP_CONNECTIONS: String(CONNECTIONS),
-      NODE_OPTIONS: API_NODE_OPTIONS,
     },
   });
 }
@@ -213,7 +211,7 @@ export async function mailSection(ctx: BenchContext): Promise<Section> {
   return {
     title: 'Customer e-mails (issue 38)',
     method: [
-      `${fmt.int(count)} messages to a local SMTP server (smtp-server, in the bench process). Bare: nodemailer, ${CONNECTIONS} pooled connections, ${BATCH} messages in flight, after a warm-up of 500. Worker: the mail worker's bundle (NODE_OPTIONS \`${API_NODE_OPTIONS}\`, as npm start and docker-compose.yml run it) on the same messages (pre-rendered test rows) falling due at one instant, ${CONNECTIONS} connections, batches of ${BATCH}, clock from the due instant to the last row recorded sent (polled every 100 ms).`,
+      `${fmt.int(count)} messages to a local SMTP server (smtp-server, in the bench process). Bare: nodemailer, ${CONNECTIONS} pooled connections, ${BATCH} messages in flight, after a warm-up of 500. Worker: the mail worker's bundle on the same messages (pre-rendered test rows) falling due at one instant, ${CONNECTIONS} connections, batches of ${BATCH}, clock from the due instant to the last row recorded sent (polled every 100 ms).`,
       `Reminders: ${fmt.int(reminders)} confirmed point-of-sale bookings over 100 timeslots, each with the reminder row the booking trigger writes (kind reminder, its dedupe key), all due at one instant 20 s ahead; two mail worker processes claim (FOR UPDATE SKIP LOCKED), render each from its booking, activity and account, send and record it. The catcher counts every message received and the first arrival per address; "before due" counts arrivals earlier than the rows' due instant.`,
     ],
     rows,

@@ -95,7 +95,8 @@ describe('console: e-mail templates and the E-mails page', () => {
       for (const name of ['email-templates', 'emails']) {
         await page.goto(`${operatorApi.url}/console/${name}`);
         await page.locator('main h1').waitFor();
-        await page.locator('.state[role="status"]').waitFor({ state: 'detached' });
+        // A page may show several loading states at once (users and invitations): wait until none is left.
+        await page.waitForFunction(() => document.querySelector('.state[role="status"]') === null);
         for (const problem of await layoutProblems(page)) problems.push(`${name} at ${width}: ${problem}`);
       }
     }

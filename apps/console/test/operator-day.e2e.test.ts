@@ -472,7 +472,8 @@ describe('console: layout of every page', () => {
         const from = name === 'reports' ? `&From=${dayFromNow(-1)}&To=${dayFromNow(30)}` : '';
         await page.goto(`${operatorApi.url}/console/${name}?ActivityID=${operator.activity.activityId}&Week=${date}&Date=${date}${from}`);
         await page.locator('main h1').waitFor();
-        await page.locator('.state[role="status"]').waitFor({ state: 'detached' });
+        // A page may show several loading states at once (users and invitations): wait until none is left.
+        await page.waitForFunction(() => document.querySelector('.state[role="status"]') === null);
         if (name === 'availability') await page.getByText('Generate timeslots from a weekly pattern').click();
         for (const problem of await layoutProblems(page)) problems.push(`${name} at ${width}: ${problem}`);
         await screenshot(page, `layout-${name}`);

@@ -18,7 +18,7 @@ import {
 } from '@backbone/db';
 import type { EventPublisher } from '@backbone/publisher';
 import { isStaffMailKind } from '@backbone/domain';
-import { issueMailManageToken, issueStaffLinkToken } from '@backbone/use-cases';
+import { issueMailManageTokens, issueStaffLinkToken } from '@backbone/use-cases';
 import { carriesManageLink, carriesStaffLink, composeMail, substituteManageToken, substituteStaffLinkToken } from './compose-mail.js';
 import type { MailSender } from './smtp-sender.js';
 
@@ -48,20 +48,21 @@ function withdrawn(mail: DueMail): string | null {
   return null;
 }
 
-async function attempt(mail: DueMail, options: MailDeliveryOptions): Promise<{ rendered: DueMail['rendered']; outcome: MailOutcome }> {
+type Attempt = { rendered: DueMail['rendered']; outcome: MailOutcome };
+
+/** The message as it would leave, or the outcome that stops it before any link is minted (withdrawn, does not render). */
+function prepare(mail: DueMail, publicBaseUrl: string): { rendered: NonNullable<DueMail['rendered']> } | { settled: Attempt } {
   const reason = withdrawn(mail);
-  if (reason) return { rendered: null, outcome: { kind: 'cancelled', reason } };
-  let rendered: NonNullable<DueMail['rendered']>;
+  if (reason) return { settled: { rendered: null, outcome: { kind: 'cancelled', reason } } };
   try {
-    rendered = composeMail(mail, options.publicBaseUrl);
+    return { rendered: composeMail(mail, publicBaseUrl) };
   } catch (error) {
-    return { rendered: null, outcome: { kind: 'failed', error: `does not render: ${(error as Error).message}` } };
+    return { settled: { rendered: null, outcome: { kind: 'failed', error: `does not render: ${(error as Error).message}` } } };
   }
-  // Outside the batch's transaction on purpose: the token commits before the message leaves, so a message sent by a
-  // worker killed before its batch committed still opens its booking (or its invitation, its reset).
-  let outgoing = rendered;
-  if (mail.booking && carriesManageLink(rendered))
-    outgoing = substituteManageToken(rendered, await issueMailManageToken(options.pool, { accountId: mail.accountId, bookingId: mail.booking.id }));
+}
+
+async function attempt(mail: DueMail, rendered: NonNullable<DueMail['rendered']>, manageToken: string | undefined, options: MailDeliveryOptions): Promise<Attempt> {
+  let outgoing = manageToken === undefined ? rendered : substituteManageToken(rendered, manageToken);
   const staff = isStaffMailKind(mail.kind);
   if (staff && carriesStaffLink(rendered)) {
     const token = await issueStaffLinkToken(options.pool, mail.id);
@@ -84,6 +85,28 @@ async function attempt(mail: DueMail, options: MailDeliveryOptions): Promise<{ r
   return { rendered, outcome: { kind: 'retry', error: result.error, nextAttemptAt: new Date(Date.now() + wait) } };
 }
 
+/** Renders, mints the batch's manage links in one statement, and sends; answers each message's outcome in order. */
+async function attemptBatch(due: readonly DueMail[], options: MailDeliveryOptions): Promise<Attempt[]> {
+  const prepared = due.map((mail) => prepare(mail, options.publicBaseUrl));
+  const linked = due.flatMap((mail, i) => {
+    const ready = prepared[i]!;
+    return 'rendered' in ready && mail.booking && carriesManageLink(ready.rendered) ? [i] : [];
+  });
+  // Outside the batch's transaction on purpose: the tokens commit before the messages leave, so a message sent by a
+  // worker killed before its batch committed still opens its booking.
+  const tokens = await issueMailManageTokens(
+    options.pool,
+    linked.map((i) => ({ accountId: due[i]!.accountId, bookingId: due[i]!.booking!.id })),
+  );
+  const tokenOf = new Map(linked.map((i, n) => [i, tokens[n]!]));
+  return Promise.all(
+    due.map((mail, i) => {
+      const ready = prepared[i]!;
+      return 'settled' in ready ? ready.settled : attempt(mail, ready.rendered, tokenOf.get(i), options);
+    }),
+  );
+}
+
 /** Sends up to a batch of due messages; answers how many it claimed. */
 export async function deliverDueMail(options: MailDeliveryOptions): Promise<number> {
   const claimed = await withTransaction(options.pool, async (client) => {
@@ -91,7 +114,7 @@ export async function deliverDueMail(options: MailDeliveryOptions): Promise<numb
     if (due.length === 0) return 0;
     // A booking commits without waiting for the disk: its e-mail must not leave before the booking is durable.
     await awaitDurable(options.pool);
-    const results = await Promise.all(due.map(async (mail) => ({ id: mail.id, ...(await attempt(mail, options)) })));
+    const results = (await attemptBatch(due, options)).map((result, i) => ({ id: due[i]!.id, ...result }));
     await recordMailOutcomes(client, results);
     for (const { id, outcome } of results) if (outcome.kind !== 'sent') options.logger.info({ mailId: id, outcome }, 'mail not sent');
     return due.length;

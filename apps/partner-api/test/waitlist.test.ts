@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '@backbone/db';
 import type { Activity } from '@backbone/domain';
 import { createTestTimeslot, futureDate } from '@backbone/testkit';
-import { cancelBooking, changeBooking, createBooking, issueMailManageToken, offerFreedPlaces } from '@backbone/use-cases';
+import { cancelBooking, changeBooking, createBooking, issueMailManageTokens, offerFreedPlaces } from '@backbone/use-cases';
 import { CUSTOMER, createShopOperator, shopClient, type ShopOperator } from './shop-support.js';
 import { databaseFingerprint, PROBLEM_BASE, usePartnerApi } from './support.js';
 
@@ -99,9 +99,9 @@ async function offerMail(entryId: number): Promise<{ to_address: string; data: R
   return rows[0]!;
 }
 
-/** The token of the claim link the mail worker sends for this offer: minted for the held booking as it does (issueMailManageToken). */
-const tokenOf = (mail: { account_id: string; booking_id: string }) =>
-  issueMailManageToken(db.pool, { accountId: mail.account_id, bookingId: Number(mail.booking_id) });
+/** The token of the claim link the mail worker sends for this offer: minted for the held booking as it does (issueMailManageTokens). */
+const tokenOf = async (mail: { account_id: string; booking_id: string }) =>
+  (await issueMailManageTokens(db.pool, [{ accountId: mail.account_id, bookingId: Number(mail.booking_id) }]))[0]!;
 
 describe('joining', () => {
   it('takes a party on a full timeslot, and the same address again is the same entry', async () => {

@@ -91,12 +91,16 @@ export async function findBookingByToken(db: Db, accountId: string, tokenHash: B
  * own, before the message leaves: a link that was sent always opens its booking, and one that never left is a hash
  * nobody holds.
  */
-export async function insertMailBookingToken(db: Db, token: { accountId: string; bookingId: number; tokenHash: Buffer }): Promise<void> {
+/** Tokens of several messages' manage links in one statement (the mail worker's batch); throws when a booking is gone. */
+export async function insertMailBookingTokens(db: Db, tokens: readonly { accountId: string; bookingId: number; tokenHash: Buffer }[]): Promise<void> {
+  if (tokens.length === 0) return;
   const { rowCount } = await db.query({
-    name: 'booking-token-insert-mail',
+    name: 'booking-tokens-insert-mail',
     text: `INSERT INTO booking_tokens (booking_id, account_id, token_hash)
-           SELECT b.id, b.account_id, $3 FROM bookings b WHERE b.account_id = $1 AND b.id = $2`,
-    values: [token.accountId, token.bookingId, token.tokenHash],
+           SELECT b.id, b.account_id, t.token_hash
+             FROM unnest($1::uuid[], $2::bigint[], $3::bytea[]) AS t(account_id, booking_id, token_hash)
+             JOIN bookings b ON b.account_id = t.account_id AND b.id = t.booking_id`,
+    values: [tokens.map((t) => t.accountId), tokens.map((t) => t.bookingId), tokens.map((t) => t.tokenHash)],
   });
-  if (rowCount !== 1) throw new Error(`booking ${token.bookingId} not found for its token`);
+  if (rowCount !== tokens.length) throw new Error(`${tokens.length - (rowCount ?? 0)} of ${tokens.length} bookings not found for their tokens`);
 }

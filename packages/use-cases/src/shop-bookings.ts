@@ -2,7 +2,7 @@
 // booking a token opens within the page's account (that one alone), and the booking as its customer sees it.
 import { createHash, randomBytes } from 'node:crypto';
 import type { ShopBooking } from '@backbone/contracts';
-import { findBooking, findBookingByToken, insertMailBookingToken, type BookingPage, type BookingRecord, type Db } from '@backbone/db';
+import { findBooking, findBookingByToken, insertMailBookingTokens, type BookingPage, type BookingRecord, type Db } from '@backbone/db';
 import { bookingPrice, effectiveStatus, notFound } from '@backbone/domain';
 import type { BookingRef } from './booking-lifecycle.js';
 
@@ -18,14 +18,17 @@ export const newBookingToken = (): string => randomBytes(32).toString('base64url
 export const hashBookingToken = (token: string): Buffer => createHash('sha256').update(token).digest();
 
 /**
- * A new token for the manage link of one e-mail of the booking (the mail worker's), committed before it is answered
- * so that the message never carries a link that opens nothing. Only its hash is kept: the clear token leaves in the
- * message alone.
+ * New tokens for the manage links of e-mails of bookings (the mail worker's, one per message, answered in order), committed
+ * before they are answered so that no message carries a link that opens nothing. Only their hashes are kept: each clear
+ * token leaves in its message alone.
  */
-export async function issueMailManageToken(db: Db, booking: { accountId: string; bookingId: number }): Promise<string> {
-  const token = newBookingToken();
-  await insertMailBookingToken(db, { accountId: booking.accountId, bookingId: booking.bookingId, tokenHash: hashBookingToken(token) });
-  return token;
+export async function issueMailManageTokens(db: Db, bookings: readonly { accountId: string; bookingId: number }[]): Promise<string[]> {
+  const tokens = bookings.map(() => newBookingToken());
+  await insertMailBookingTokens(
+    db,
+    bookings.map((booking, i) => ({ accountId: booking.accountId, bookingId: booking.bookingId, tokenHash: hashBookingToken(tokens[i]!) })),
+  );
+  return tokens;
 }
 
 /** The booking the token opens in the page's account; 404 for any other token (unknown, of another page, malformed). */

@@ -4,7 +4,7 @@
 // deadline, all traffic goes to 127.0.0.1, and every child process is stopped at the end or on Ctrl+C.
 //
 // Knobs (environment): BENCH_DURATION (s per run, 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (32),
-// BENCH_WORKER_JOBS (100000), BENCH_WORKER_CONCURRENCY (the worker's default WORKER_CONCURRENCY), BENCH_USAGE_ENTRIES (10000000), BENCH_LOG_LEVEL
+// BENCH_WORKER_JOBS (100000), BENCH_MAIL_MESSAGES (3000), BENCH_MAIL_ROUNDS (5), BENCH_MAIL_REMINDERS (100000), BENCH_WORKER_CONCURRENCY (the worker's default WORKER_CONCURRENCY), BENCH_USAGE_ENTRIES (10000000), BENCH_LOG_LEVEL
 // (info), BENCH_ONLY (comma list of partner, lifecycle, usage, worker, console, booking-page, million, webhooks, overhead, files, operator-day, octo, mail: a partial run, written to
 // bench/.tmp/RESULTS.partial.md instead), CHROMIUM_PATH (the console's browser, /usr/bin/chromium),
 // DATABASE_URL / REDIS_URL / BENCH_DATABASE_URL, PGOPTIONS (passed to every process, e.g. '-c jit=off') and

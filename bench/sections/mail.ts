@@ -138,48 +138,62 @@ async function remindersAtOnce(ctx: BenchContext, count: number): Promise<Remind
   }
 }
 
-/** The worker against the bare loop on a backlog of pre-rendered messages: rows of the table. */
-async function workerAgainstBare(ctx: BenchContext, count: number): Promise<Row[]> {
+/**
+ * The worker against the bare loop on backlogs of pre-rendered messages, in alternating rounds (bare, worker, bare,
+ * worker...): one sample of each swings with whatever else the machine does, so the ratio is the median of the rounds'.
+ */
+async function workerAgainstBare(ctx: BenchContext, count: number, rounds: number): Promise<Row[]> {
   const catcher = await startSmtpCatcher();
   try {
-    ctx.log(`mail: bare nodemailer loop, ${fmt.int(count)} messages`);
-    await bareLoop(catcher.url, Math.min(500, count)); // warm-up: connections, JIT
-    const bare = await bareLoop(catcher.url, count);
-    ctx.log(`  bare: ${bare.toFixed(0)} msg/s`);
-
     const accountId = await createBenchAccount(ctx.pool, 'bench mail operator', 'UTC');
-    // The backlog falls due together a few seconds from now, once the worker is up; the clock starts at that instant.
-    const dueInMs = 15_000;
-    await ctx.pool.query(
-      `INSERT INTO mail_messages (account_id, kind, dedupe_key, to_address, subject, text_body, html_body, next_attempt_at)
-       SELECT $1, 'test', 'bench:' || i, 'worker-' || i || '@example.com', $2, $3, $4, now() + make_interval(secs => $5 / 1000.0)
-         FROM generate_series(1, $6) AS i`,
-      [accountId, MESSAGE.subject, MESSAGE.text, MESSAGE.html, dueInMs, count],
-    );
-    const due = Date.now() + dueInMs;
+    await bareLoop(catcher.url, Math.min(500, count)); // warm-up: connections, JIT
     const worker = startMailWorker(ctx, 'mail-worker', catcher.url);
     try {
-      const sentCount = async () =>
-        (await ctx.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM mail_messages WHERE account_id = $1 AND status = 'sent'`, [accountId])).rows[0]!.n;
-      const early = await sentCount();
-      const deadline = due + 600_000;
-      let sent = 0;
-      while ((sent = await sentCount()) < count) {
-        ensureRunning(worker);
-        if (Date.now() > deadline) throw new Error(`mail worker: ${sent} of ${count} sent in 10 minutes`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      const sentCount = async (round: number) =>
+        (
+          await ctx.pool.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM mail_messages WHERE account_id = $1 AND status = 'sent' AND dedupe_key LIKE $2`,
+            [accountId, `bench:${round}:%`],
+          )
+        ).rows[0]!.n;
+      const samples: { bare: number; worker: number; early: number }[] = [];
+      for (let round = 0; round < rounds; round++) {
+        const bare = await bareLoop(catcher.url, count);
+        // The backlog falls due together a moment from now (the worker is up and polling); the clock starts at that instant.
+        const dueInMs = 3_000;
+        await ctx.pool.query(
+          `INSERT INTO mail_messages (account_id, kind, dedupe_key, to_address, subject, text_body, html_body, next_attempt_at)
+           SELECT $1, 'test', 'bench:' || $7 || ':' || i, 'worker-' || i || '@example.com', $2, $3, $4, now() + make_interval(secs => $5 / 1000.0)
+             FROM generate_series(1, $6) AS i`,
+          [accountId, MESSAGE.subject, MESSAGE.text, MESSAGE.html, dueInMs, count, round],
+        );
+        const due = Date.now() + dueInMs;
+        const early = await sentCount(round);
+        const deadline = due + 600_000;
+        let sent = 0;
+        while ((sent = await sentCount(round)) < count) {
+          ensureRunning(worker);
+          if (Date.now() > deadline) throw new Error(`mail worker: ${sent} of ${count} sent in 10 minutes`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        const rate = count / ((Date.now() - due) / 1000);
+        samples.push({ bare, worker: rate, early });
+        ctx.log(`  round ${round + 1}: bare ${bare.toFixed(0)} msg/s, worker ${rate.toFixed(0)} msg/s (${((rate / bare) * 100).toFixed(0)}%)`);
       }
-      const rate = count / ((Date.now() - due) / 1000);
       const caught = catcher.messages.filter((m) => m.envelope.to[0]?.startsWith('worker-')).length;
-      ctx.log(`  worker: ${rate.toFixed(0)} msg/s (${caught} received)`);
+      const early = samples.reduce((sum, sample) => sum + sample.early, 0);
+      const ratios = samples.map((sample) => sample.worker / sample.bare);
+      const median = <T>(values: T[], by: (value: T) => number) => [...values].sort((a, b) => by(a) - by(b))[Math.floor(values.length / 2)]!;
+      const middle = median(samples, (sample) => sample.worker / sample.bare);
+      const ratio = middle.worker / middle.bare;
       return [
-        { metric: 'bare nodemailer loop: messages/s', ours: `${bare.toFixed(0)} msg/s` },
+        { metric: 'bare nodemailer loop: messages/s (the median round)', ours: `${middle.bare.toFixed(0)} msg/s` },
         {
           metric: 'mail worker: messages/s (claim, send, record, publish the metered event)',
-          ours: `${rate.toFixed(0)} msg/s (${fmt.int(caught)} received, ${early} before due)`,
-          ratio: `${((rate / bare) * 100).toFixed(0)}% of bare`,
+          ours: `${middle.worker.toFixed(0)} msg/s (${fmt.int(caught)} received of ${fmt.int(count * rounds)}, ${early} before due)`,
+          ratio: `${(ratio * 100).toFixed(0)}% of bare (rounds ${ratios.map((r) => `${(r * 100).toFixed(0)}%`).join(', ')})`,
           target: `>= ${TARGET_SHARE * 100}% of bare, each once, none early`,
-          pass: rate >= bare * TARGET_SHARE && caught === count && early === 0,
+          pass: ratio >= TARGET_SHARE && caught === count * rounds && early === 0,
         },
       ];
     } finally {
@@ -200,7 +214,8 @@ export async function mailSection(ctx: BenchContext): Promise<Section> {
     `UPDATE mail_messages SET status = 'cancelled', last_error = 'bench: withdrawn before the mail section' WHERE status = 'queued'`,
   );
   ctx.log(`mail: ${fmt.int(withdrawn.rowCount ?? 0)} messages of earlier sections withdrawn`);
-  const rows = await workerAgainstBare(ctx, count);
+  const rounds = Number(process.env.BENCH_MAIL_ROUNDS ?? 5);
+  const rows = await workerAgainstBare(ctx, count, rounds);
   const run = await remindersAtOnce(ctx, reminders);
   rows.push({
     metric: `${fmt.int(run.count)} reminders due at one instant, two mail workers`,
@@ -211,7 +226,7 @@ export async function mailSection(ctx: BenchContext): Promise<Section> {
   return {
     title: 'Customer e-mails (issue 38)',
     method: [
-      `${fmt.int(count)} messages to a local SMTP server (smtp-server, in the bench process). Bare: nodemailer, ${CONNECTIONS} pooled connections, ${BATCH} messages in flight, after a warm-up of 500. Worker: the mail worker's bundle on the same messages (pre-rendered test rows) falling due at one instant, ${CONNECTIONS} connections, batches of ${BATCH}, clock from the due instant to the last row recorded sent (polled every 100 ms).`,
+      `${fmt.int(count)} messages to a local SMTP server (smtp-server, in the bench process). Bare: nodemailer, ${CONNECTIONS} pooled connections, ${BATCH} messages in flight, after a warm-up of 500. Worker: the mail worker's bundle (started once) on the same messages (pre-rendered test rows) falling due at one instant, ${CONNECTIONS} connections, batches of ${BATCH}, clock from the due instant to the last row recorded sent (polled every 50 ms). ${rounds} rounds, bare then worker in each; the ratio is the median round's.`,
       `Reminders: ${fmt.int(reminders)} confirmed point-of-sale bookings over 100 timeslots, each with the reminder row the booking trigger writes (kind reminder, its dedupe key), all due at one instant 20 s ahead; two mail worker processes claim (FOR UPDATE SKIP LOCKED), render each from its booking, activity and account, send and record it. The catcher counts every message received and the first arrival per address; "before due" counts arrivals earlier than the rows' due instant.`,
     ],
     rows,

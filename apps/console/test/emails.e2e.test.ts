@@ -96,7 +96,7 @@ describe('console: e-mail templates and the E-mails page', () => {
         await page.goto(`${operatorApi.url}/console/${name}`);
         await page.locator('main h1').waitFor();
         // A page may show several loading states at once (users and invitations): wait until none is left.
-        await page.waitForFunction(() => document.querySelector('.state[role="status"]') === null);
+        await page.waitForFunction(() => document.querySelectorAll('.state[role="status"]').length === 0);
         for (const problem of await layoutProblems(page)) problems.push(`${name} at ${width}: ${problem}`);
       }
     }

@@ -473,7 +473,7 @@ describe('console: layout of every page', () => {
         await page.goto(`${operatorApi.url}/console/${name}?ActivityID=${operator.activity.activityId}&Week=${date}&Date=${date}${from}`);
         await page.locator('main h1').waitFor();
         // A page may show several loading states at once (users and invitations): wait until none is left.
-        await page.waitForFunction(() => document.querySelector('.state[role="status"]') === null);
+        await page.waitForFunction(() => document.querySelectorAll('.state[role="status"]').length === 0);
         if (name === 'availability') await page.getByText('Generate timeslots from a weekly pattern').click();
         for (const problem of await layoutProblems(page)) problems.push(`${name} at ${width}: ${problem}`);
         await screenshot(page, `layout-${name}`);

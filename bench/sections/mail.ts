@@ -151,10 +151,10 @@ async function workerAgainstBare(ctx: BenchContext, count: number, rounds: numbe
     try {
       const sentCount = async (round: number) =>
         (
-          await ctx.pool.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM mail_messages WHERE account_id = $1 AND status = 'sent' AND dedupe_key LIKE $2`,
-            [accountId, `bench:${round}:%`],
-          )
+          await ctx.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM mail_messages WHERE account_id = $1 AND status = 'sent' AND dedupe_key LIKE $2`, [
+            accountId,
+            `bench:${round}:%`,
+          ])
         ).rows[0]!.n;
       const samples: { bare: number; worker: number; early: number }[] = [];
       for (let round = 0; round < rounds; round++) {

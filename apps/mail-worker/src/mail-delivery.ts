@@ -61,7 +61,12 @@ function prepare(mail: DueMail, publicBaseUrl: string): { rendered: NonNullable<
   }
 }
 
-async function attempt(mail: DueMail, rendered: NonNullable<DueMail['rendered']>, manageToken: string | undefined, options: MailDeliveryOptions): Promise<Attempt> {
+async function attempt(
+  mail: DueMail,
+  rendered: NonNullable<DueMail['rendered']>,
+  manageToken: string | undefined,
+  options: MailDeliveryOptions,
+): Promise<Attempt> {
   let outgoing = manageToken === undefined ? rendered : substituteManageToken(rendered, manageToken);
   const staff = isStaffMailKind(mail.kind);
   if (staff && carriesStaffLink(rendered)) {
@@ -102,7 +107,7 @@ async function attemptBatch(due: readonly DueMail[], options: MailDeliveryOption
   return Promise.all(
     due.map((mail, i) => {
       const ready = prepared[i]!;
-      return 'settled' in ready ? ready.settled : attempt(mail, ready.rendered, tokenOf.get(i), options);
+      return 'settled' in ready ? Promise.resolve(ready.settled) : attempt(mail, ready.rendered, tokenOf.get(i), options);
     }),
   );
 }

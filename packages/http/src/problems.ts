@@ -12,6 +12,7 @@ export const PROBLEMS = {
   'invalid-credentials': { status: 401, title: 'Unauthorized' },
   forbidden: { status: 403, title: 'Forbidden' },
   'password-change-required': { status: 403, title: 'Forbidden' },
+  'account-choice-required': { status: 403, title: 'Forbidden' },
   'not-found': { status: 404, title: 'Not Found' },
   'method-not-allowed': { status: 405, title: 'Method Not Allowed' },
   'request-timeout': { status: 408, title: 'Request Timeout' },

@@ -6,7 +6,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { consoleLinkIn, deliverMailOnce, startSmtpCatcher, type SmtpCatcher } from '@backbone/test-apps/mail-worker';
-import { bookDirect, createConsoleOperator, createSlot, dayFromNow, layoutProblems, PASSWORD, screenshot, signIn, useConsole, type ConsoleOperator } from './support.js';
+import {
+  bookDirect,
+  createConsoleOperator,
+  createSlot,
+  dayFromNow,
+  layoutProblems,
+  PASSWORD,
+  screenshot,
+  signIn,
+  useConsole,
+  type ConsoleOperator,
+} from './support.js';
 
 const { db, operatorApi, browser } = useConsole();
 

@@ -199,10 +199,12 @@ describe('one person in two accounts', () => {
       person,
     ]);
     await expect(
-      db.pool.query(
-        `INSERT INTO operator_sessions (id_hash, person_id, user_id, account_id, expires_at) VALUES ($1, $2, $3, $4, now() + interval '1 hour')`,
-        [createHash('sha256').update(randomBytes(32)).digest(), rows[0]!.person_id, rows[0]!.id, b.account.id],
-      ),
+      db.pool.query(`INSERT INTO operator_sessions (id_hash, person_id, user_id, account_id, expires_at) VALUES ($1, $2, $3, $4, now() + interval '1 hour')`, [
+        createHash('sha256').update(randomBytes(32)).digest(),
+        rows[0]!.person_id,
+        rows[0]!.id,
+        b.account.id,
+      ]),
     ).rejects.toThrow(/operator_sessions_membership_fkey/);
   });
 

@@ -113,9 +113,7 @@ export async function findOperatorPerson(db: Db, email: string): Promise<Operato
     [email],
   );
   const row = rows[0];
-  return row
-    ? { id: row.id, email: row.email, passwordHash: row.password_hash, passwordMustChange: row.password_must_change, accounts: row.accounts }
-    : null;
+  return row ? { id: row.id, email: row.email, passwordHash: row.password_hash, passwordMustChange: row.password_must_change, accounts: row.accounts } : null;
 }
 
 /**

@@ -164,7 +164,10 @@ export async function acceptOperatorInvitation(
     if (typeof locked === 'string') throw linkNotValid(locked);
     const person = existing ?? (await insertOperatorPerson(client, { email: locked.email, passwordHash: passwordHash!, passwordMustChange: false }));
     // Made a person by another invitation's acceptance since the password was checked: that one's password counts now.
-    if (!person) throw new ValidationError([{ field: 'Password', message: 'was just chosen for this address by another invitation; sign in with it, then open this link again.' }]);
+    if (!person)
+      throw new ValidationError([
+        { field: 'Password', message: 'was just chosen for this address by another invitation; sign in with it, then open this link again.' },
+      ]);
     const user = await insertOperatorUser(client, locked.accountId, { person, name: locked.name, role: locked.role });
     if (!user) throw new ValidationError([{ field: 'Email', message: 'is already a user of this account; sign in instead.' }]);
     await markInvitationAccepted(client, locked.accountId, locked.id, user.id);
@@ -187,10 +190,7 @@ async function newPasswordHash(password: string): Promise<string> {
 }
 
 /** An existing person's password, checked as a sign-in checks it (the same throttle, the same turns for the hash). */
-async function provePassword(
-  deps: { throttle: SignInThrottle },
-  check: { email: string; address: string; password: string; stored: string },
-): Promise<void> {
+async function provePassword(deps: { throttle: SignInThrottle }, check: { email: string; address: string; password: string; stored: string }): Promise<void> {
   const caller = { email: check.email, address: check.address };
   const standing = await deps.throttle.standing(caller);
   if (standing.pairWaitSeconds > 0) throw new SignInError('rate-limited', standing.pairWaitSeconds);

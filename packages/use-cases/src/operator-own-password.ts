@@ -2,7 +2,15 @@
 // not be enough to take the account over), counted by the sign-in throttle like a failed sign-in, and the new one
 // replaces it. The password is the person's, in every account of theirs: their other sessions end, in every account;
 // the one it was changed in goes on, no longer bound to change it. Each of their accounts' audit logs records it.
-import { deletePersonSessions, findOperatorPasswordHash, listPersonAccounts, recordAudit, updateOperatorPassword, withTransaction, type Db } from '@backbone/db';
+import {
+  deletePersonSessions,
+  findOperatorPasswordHash,
+  listPersonAccounts,
+  recordAudit,
+  updateOperatorPassword,
+  withTransaction,
+  type Db,
+} from '@backbone/db';
 import { DomainError, ValidationError } from '@backbone/domain';
 import { SignInError } from './errors.js';
 import { checkPassword, userSubject, type OperatorDeps, type SignInThrottle } from './operator-users.js';

@@ -58,10 +58,7 @@ export async function requestPasswordReset(
  * change audited and a new session opened (bound at once when they have one account), in one transaction. A link that
  * opens nothing changes nothing (410).
  */
-export async function completePasswordReset(
-  deps: OperatorDeps,
-  input: { token: string; newPassword: string; absoluteLifetimeMs: number },
-): Promise<SignedIn> {
+export async function completePasswordReset(deps: OperatorDeps, input: { token: string; newPassword: string; absoluteLifetimeMs: number }): Promise<SignedIn> {
   checkPassword(input.newPassword, 'NewPassword');
   const passwordHash = await hashPassword(input.newPassword);
   return withTransaction(deps.pool, async (client) => {

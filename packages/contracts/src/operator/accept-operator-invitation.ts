@@ -26,7 +26,7 @@ export const acceptOperatorInvitationOperation = {
   path: '/api/v2/operator/invitations/accept',
   summary: 'Accept an invitation',
   description:
-    'Creates the invited user and signs them in to the invitation\'s account (204 with the session cookie, like signIn). The link works once. ' +
+    "Creates the invited user and signs them in to the invitation's account (204 with the session cookie, like signIn). The link works once. " +
     'An address that signs in already (a user of another account) gives its password, checked and counted like a sign-in; ' +
     'an invitation never replaces a password. ' +
     "Sent by the console: the Origin must be the service's own (or, without one, Sec-Fetch-Site: same-origin).",

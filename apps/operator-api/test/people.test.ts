@@ -193,6 +193,17 @@ describe('one person in two accounts', () => {
     expect(desk.cookie).toBe(inA);
     expect(seen).toContain(inB);
 
+    // A page still showing A after this browser switched to B (another tab did it): refused, read or write.
+    expect(await accountIdOf(browser)).toBe(b.account.id);
+    const stale = { 'x-backbone-account': a.account.id };
+    const read = await browser.send('GET', '/api/v2/operator/bookings', undefined, stale);
+    expect(read.status).toBe(409);
+    expect(read.body).toMatchObject({ type: `${PROBLEM_BASE}/account-switched`, AccountID: b.account.id });
+    const write = await browser.send('POST', `/api/v2/operator/bookings/${bookings.b}/cancel`, { Reason: 'stale tab' }, stale);
+    expect(write.status).toBe(409);
+    expect((await browser.send('GET', `/api/v2/operator/bookings/${bookings.b}`)).body.Status).toBe('confirmed');
+    expect((await browser.send('GET', '/api/v2/operator/bookings', undefined, { 'x-backbone-account': b.account.id })).status).toBe(200);
+
     // The database itself refuses a session whose account is not its user's.
     const { rows } = await db.pool.query<{ id: string; person_id: string }>(`SELECT id, person_id FROM operator_users WHERE account_id = $1 AND email = $2`, [
       a.account.id,

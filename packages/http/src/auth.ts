@@ -153,6 +153,8 @@ export interface OperatorUserContext {
 }
 
 export const SESSION_COOKIE = 'backbone_session';
+/** The account whose page sent a console request (its id): a session now bound to another answers 409 `/account-switched`. */
+export const SHOWN_ACCOUNT_HEADER = 'x-backbone-account';
 
 export interface SessionLifetimes {
   idleTimeoutMs: number;
@@ -245,7 +247,8 @@ function parsedOrigin(value: string): string | null {
  * allows owners) or the console's session cookie (same-origin checked on state changes), whose user's role must be
  * one of the operation's `roles`: 403 otherwise. A user who signed in with a one-time password gets 403
  * `/password-change-required` from every operation but those allowed `beforePasswordChange`; a session not bound to an
- * account yet gets 403 `/account-choice-required` from every one, with the accounts to choose from.
+ * account yet gets 403 `/account-choice-required` from every one, with the accounts to choose from; a request whose
+ * page showed another account than the session's (X-Backbone-Account) gets 409 `/account-switched`.
  */
 export async function authorizeOperator(
   req: Request,
@@ -260,6 +263,13 @@ export async function authorizeOperator(
   assertSameOrigin(req);
   if ('unbound' in context)
     throw new HttpProblem('account-choice-required', 'Choose the account to work in first (chooseOperatorAccount).', { Accounts: context.accounts });
+  // The console names the account its page shows: after a switch in another tab (one cookie per browser) that page would
+  // otherwise read, and write to, the other account under this one's name.
+  const shown = req.headers[SHOWN_ACCOUNT_HEADER];
+  if (typeof shown === 'string' && shown !== context.accountId)
+    throw new HttpProblem('account-switched', 'This browser now works in another account (switched in another tab); reload to see it.', {
+      AccountID: context.accountId,
+    });
   if (context.user.passwordMustChange && !beforePasswordChange)
     throw new HttpProblem('password-change-required', 'Choose your own password first: the one you signed in with was given to you once.');
   if (!roles.includes(context.user.role)) throw new HttpProblem('forbidden', 'Only an owner of the account may do this.');

@@ -27,6 +27,7 @@ export const PROBLEMS = {
   'webhook-endpoint-limit': { status: 409, title: 'Conflict' },
   'file-in-use': { status: 409, title: 'Conflict' },
   'last-owner': { status: 409, title: 'Conflict' },
+  'account-switched': { status: 409, title: 'Conflict' },
   'slug-taken': { status: 409, title: 'Conflict' },
   'places-available': { status: 409, title: 'Conflict' },
   'link-not-valid': { status: 410, title: 'Gone' },

@@ -22,12 +22,16 @@ import {
   type OwnPasswordChange,
   type PasswordResetCompletion,
 } from '@backbone/contracts/browser';
-import { ApiProblem, call } from './client.js';
+import { ApiProblem, call, showAccount } from './client.js';
 
 export function useSession() {
   return useQuery({
     queryKey: ['session'],
-    queryFn: ({ signal }) => call(getOperatorSessionOperation, {}, signal),
+    queryFn: async ({ signal }) => {
+      const session = await call(getOperatorSessionOperation, {}, signal);
+      showAccount(session.AccountID);
+      return session;
+    },
     retry: (count, error) => !(error instanceof ApiProblem && error.status < 500) && count < 2,
     staleTime: 60_000,
   });
@@ -99,8 +103,9 @@ export function useChooseAccount(onChosen: () => void = () => {}) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (accountId: string) => call(chooseOperatorAccountOperation, { body: { AccountID: accountId } }),
-    // Leave the page's URL first (it may name the other account's booking or timeslot), then ask everything again.
-    onSuccess: () => (onChosen(), client.resetQueries()),
+    // Leave the page's URL first (it may name the other account's booking or timeslot), then ask everything again, as
+    // the chosen account's page.
+    onSuccess: (_answer, accountId) => (onChosen(), showAccount(accountId), client.resetQueries()),
   });
 }
 

@@ -69,6 +69,7 @@ describe('console: one person, several accounts', () => {
     await owner.goto(`${operatorApi.url}/console/users`);
     await owner.getByLabel('Name').fill('Ingrid Marie Solheim-Albuquerque');
     await owner.getByLabel('E-mail').fill(person);
+    await owner.getByLabel('Role').selectOption('owner');
     await owner.getByRole('button', { name: 'Send invitation' }).click();
     await owner.getByText(`Invitation sent to ${person}.`).waitFor();
     await owner.context().clearCookies();
@@ -83,7 +84,7 @@ describe('console: one person, several accounts', () => {
     expect(await phone.getByLabel('New password', { exact: true }).count()).toBe(0);
     await phone.getByLabel('Your password').fill('not my password at all');
     await phone.getByRole('button', { name: 'Join and sign in' }).click();
-    await phone.getByText('is not the password you sign in to the console with', { exact: false }).waitFor();
+    await phone.getByText('Password is not the one you sign in to the console with', { exact: false }).waitFor();
     expect(await layoutProblems(phone)).toEqual([]);
     await screenshot(phone, 'people-join-with-password');
     await phone.getByLabel('Your password').fill(PASSWORD);

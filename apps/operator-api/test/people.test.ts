@@ -105,7 +105,7 @@ describe('one person in two accounts', () => {
     // A new password is not how a person with one joins: it is checked as their password, and refused.
     const wrong = await invitee.send('POST', '/api/v2/operator/invitations/accept', { Token: mail!.token, Password: NEW_PASSWORD });
     expect(wrong.status).toBe(422);
-    expect(wrong.body.errors).toEqual([{ field: 'Password', message: 'is not the password you sign in to the console with.' }]);
+    expect(wrong.body.errors).toEqual([{ field: 'Password', message: 'is not the one you sign in to the console with.' }]);
     expect(invitee.cookie).toBeNull();
     expect((await new SessionClient(server.url).signIn(person, NEW_PASSWORD)).status).toBe(401);
 

@@ -196,7 +196,7 @@ async function provePassword(deps: { throttle: SignInThrottle }, check: { email:
   if (standing.pairWaitSeconds > 0) throw new SignInError('rate-limited', standing.pairWaitSeconds);
   if (!(await deps.throttle.inTurn(() => verifyPassword(check.password, check.stored)))) {
     await deps.throttle.recordFailure(caller);
-    throw new ValidationError([{ field: 'Password', message: 'is not the password you sign in to the console with.' }]);
+    throw new ValidationError([{ field: 'Password', message: 'is not the one you sign in to the console with.' }]);
   }
   await deps.throttle.recordSuccess(caller);
 }

@@ -32,9 +32,11 @@ export function ChooseAccountPage({ accounts }: { accounts: readonly OperatorAcc
             {problemDetail(choose.error)}
           </p>
         )}
-        <button type="button" className="secondary" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-          Sign out
-        </button>
+        <div>
+          <button type="button" className="secondary small" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+            Sign out
+          </button>
+        </div>
       </section>
     </main>
   );

@@ -245,13 +245,17 @@ describe('authorizeOperator', () => {
 describe('who a request is recorded as', () => {
   it("owns an Idempotency-Key by the key's partner, else the signed-in user, else the key", () => {
     expect(idempotencyCallerOf(context({ partnerId: 'partner-1' }))).toBe('partner:partner-1');
-    expect(idempotencyCallerOf(context({ keyId: null, user: { id: 'user-1', personId: 'person-1', email: 'a@b.c', role: 'owner', passwordMustChange: false } }))).toBe('user:user-1');
+    expect(
+      idempotencyCallerOf(context({ keyId: null, user: { id: 'user-1', personId: 'person-1', email: 'a@b.c', role: 'owner', passwordMustChange: false } })),
+    ).toBe('user:user-1');
     expect(idempotencyCallerOf(context({ scopes: ['usage:write'] }))).toBe('key:key-1');
   });
 
   it("records a booking change as the key's partner's, else as the operator's (the user, or the admin key)", () => {
     expect(bookingActorOf(context({ partnerId: 'partner-1' }))).toEqual({ kind: 'partner', partnerId: 'partner-1', apiKeyId: 'key-1' });
-    expect(bookingActorOf(context({ keyId: null, user: { id: 'user-1', personId: 'person-1', email: 'a@b.c', role: 'staff', passwordMustChange: false } }))).toEqual({
+    expect(
+      bookingActorOf(context({ keyId: null, user: { id: 'user-1', personId: 'person-1', email: 'a@b.c', role: 'staff', passwordMustChange: false } })),
+    ).toEqual({
       kind: 'operator',
       userId: 'user-1',
       apiKeyId: null,

@@ -2,7 +2,7 @@
 // with the printed password, a reset ends old sessions and old passwords, a disabled user cannot sign in; each change
 // is in the audit log as the CLI's.
 import { describe, expect, it } from 'vitest';
-import { createAccount, findOperatorCredentials, listAuditEntries } from '@backbone/db';
+import { createAccount, findOperatorPerson, findOperatorUserByEmail, listAuditEntries } from '@backbone/db';
 import { verifyPassword } from '@backbone/use-cases';
 import { useTestDatabase } from '@backbone/testkit';
 import { operatorCommands } from '../admin/operator.commands.js';
@@ -19,13 +19,13 @@ describe('admin CLI: console users', () => {
     const created = await run('create-user', { account: account.id, email: 'Staff@Example.com', role: 'staff' });
     expect(created).toMatchObject({ AccountID: account.id, Email: 'staff@example.com', Role: 'staff', Disabled: false });
     expect(created.Password).toMatch(/^[A-Za-z0-9_-]{20}$/);
-    const stored = (await findOperatorCredentials(db.pool, 'staff@example.com'))!;
+    const stored = (await findOperatorPerson(db.pool, 'staff@example.com'))!;
     expect(stored.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(await verifyPassword(created.Password, stored.passwordHash)).toBe(true);
 
     const reset = await run('reset-password', { account: account.id, email: 'staff@example.com' });
     expect(reset.Password).not.toBe(created.Password);
-    const after = (await findOperatorCredentials(db.pool, 'staff@example.com'))!;
+    const after = (await findOperatorPerson(db.pool, 'staff@example.com'))!;
     expect(await verifyPassword(created.Password, after.passwordHash)).toBe(false);
     expect(await verifyPassword(reset.Password, after.passwordHash)).toBe(true);
 
@@ -55,7 +55,7 @@ describe('admin CLI: console users', () => {
     const account = await createAccount(db.pool, { name: 'One owner' });
     await run('create-user', { account: account.id, email: 'only@example.com', role: 'owner' });
     await expect(run('disable-user', { account: account.id, email: 'only@example.com' })).rejects.toThrow(/last active owner/);
-    expect((await findOperatorCredentials(db.pool, 'only@example.com'))!.disabled).toBe(false);
+    expect((await findOperatorUserByEmail(db.pool, account.id, 'only@example.com'))!.disabled).toBe(false);
     await run('create-user', { account: account.id, email: 'next@example.com', role: 'owner' });
     expect(await run('disable-user', { account: account.id, email: 'only@example.com' })).toMatchObject({ Disabled: true });
     await expect(run('disable-user', { account: account.id, email: 'next@example.com' })).rejects.toThrow(/last active owner/);

@@ -1,13 +1,13 @@
 // The console's shell: who is signed in decides between the sign-in page and the pages; each page has its own URL
-// under /console, so any view can be shared as a link. A user signed in with a one-time password sees only the page
-// that replaces it. The ways in (an invitation's link, a forgotten password) are pages of their own, without a session.
+// under /console, so any view can be shared as a link. A person signed in with several accounts chooses one first; a
+// user signed in with a one-time password sees only the page that replaces it. The ways in (an invitation's link, a forgotten password) are pages of their own, without a session.
 // Each page names the operation it is built on: a role that may not call it (the contracts' permission table, the
 // API's own) finds the page neither in the navigation nor behind its URL.
 import type { ComponentType } from 'react';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { operatorMay, type OperatorOperationId } from '@backbone/contracts/browser';
 import { ApiProblem } from './api/client.js';
-import { needsPasswordChange, useSession } from './api/session.hooks.js';
+import { accountChoiceOf, needsPasswordChange, useSession } from './api/session.hooks.js';
 import { Layout } from './components/layout.js';
 import { ErrorState, Loading } from './components/states.js';
 import { ActivitiesPage } from './pages/activities.js';
@@ -16,6 +16,7 @@ import { AvailabilityPage } from './pages/availability.js';
 import { BookingPagePage } from './pages/booking-page.js';
 import { BookingsPage } from './pages/bookings.js';
 import { ChangePasswordPage, FirstPasswordPage } from './pages/change-password.js';
+import { ChooseAccountPage } from './pages/choose-account.js';
 import { EmailTemplatesPage } from './pages/email-templates.js';
 import { EmailsPage } from './pages/emails.js';
 import { FailedEventsPage } from './pages/failed-events.js';
@@ -83,6 +84,8 @@ export function App() {
   if (session.isError) {
     if (session.error instanceof ApiProblem && session.error.status === 401) return <SignInPage />;
     if (needsPasswordChange(session.error)) return <FirstPasswordPage />;
+    const choice = accountChoiceOf(session.error);
+    if (choice) return <ChooseAccountPage accounts={choice} />;
     return <ErrorState error={session.error} />;
   }
   const role = session.data.Role;

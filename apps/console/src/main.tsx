@@ -1,5 +1,6 @@
 // Entry point: one query client (a 401 while signed in means the session ended: ask who is signed in again, which
-// shows the sign-in page), the router under /console, the app.
+// shows the sign-in page; a 409 /account-switched means another tab changed account: start again in that one), the
+// router under /console, the app.
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -15,6 +16,9 @@ import './styles.css';
 function sessionMayHaveEnded(error: unknown): void {
   if (error instanceof ApiProblem && error.status === 401 && queryClient.getQueryData(['session']) !== undefined)
     void queryClient.invalidateQueries({ queryKey: ['session'] });
+  // Another tab switched this browser's account: everything cached is the other account's; the session, read again,
+  // shows the one the browser is in now.
+  if (error instanceof ApiProblem && error.code === 'account-switched') void queryClient.resetQueries();
 }
 
 const queryClient: QueryClient = new QueryClient({

@@ -58,6 +58,8 @@ import { mountSendTestMail } from './routes/send-test-mail.js';
 import { mountListMailMessages } from './routes/list-mail-messages.js';
 import { mountSetPartnerCustomerEmails } from './routes/set-partner-customer-emails.js';
 import { mountAcceptOperatorInvitation } from './routes/accept-operator-invitation.js';
+import { mountOpenOperatorInvitation } from './routes/open-operator-invitation.js';
+import { mountChooseOperatorAccount } from './routes/choose-operator-account.js';
 import { mountRequestPasswordReset } from './routes/request-password-reset.js';
 import { mountCompletePasswordReset } from './routes/complete-password-reset.js';
 import { mountListOperatorInvitations } from './routes/list-operator-invitations.js';
@@ -80,6 +82,8 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           signIn: mountSignIn,
           getOperatorSession: mountGetOperatorSession,
           signOut: mountSignOut,
+          chooseOperatorAccount: mountChooseOperatorAccount,
+          openOperatorInvitation: mountOpenOperatorInvitation,
           changeOwnPassword: mountChangeOwnPassword,
           acceptOperatorInvitation: mountAcceptOperatorInvitation,
           requestPasswordReset: mountRequestPasswordReset,

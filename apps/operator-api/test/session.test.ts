@@ -26,6 +26,7 @@ describe('sign-in', () => {
       TimeZone: 'Europe/Lisbon',
       Email: operator.owner.email,
       Role: 'owner',
+      Accounts: [{ AccountID: operator.account.id, AccountName: operator.account.name }],
     });
   });
 

@@ -166,10 +166,10 @@ export async function insertLinkToken(db: Db, mailId: number, token: string): Pr
 export type LinkState = 'unknown' | 'expired' | 'used' | 'revoked' | 'replaced';
 
 /**
- * The invitation a link's token opens, locked for the caller's transaction, or why it opens none. A token of an older
- * message of the invitation (before a resend) is 'replaced'.
+ * The invitation a link's token opens, locked for the caller's transaction (or only read, to show the join page), or why
+ * it opens none. A token of an older message of the invitation (before a resend) is 'replaced'.
  */
-export async function lockInvitationByToken(client: DbClient, token: string): Promise<OperatorInvitation | LinkState> {
+export async function lockInvitationByToken(client: Db, token: string, mode: 'lock' | 'read' = 'lock'): Promise<OperatorInvitation | LinkState> {
   const { rows } = await client.query<InvitationRow & { current: boolean; accepted: boolean; revoked: boolean; expired: boolean }>(
     `SELECT ${INVITATION_COLUMNS}, i.mail_id = t.mail_id AS current, i.accepted_at IS NOT NULL AS accepted, i.revoked_at IS NOT NULL AS revoked,
             i.expires_at <= now() AS expired
@@ -178,7 +178,7 @@ export async function lockInvitationByToken(client: DbClient, token: string): Pr
        JOIN operator_invitations i ON i.id = (tm.data->>'InvitationID')::uuid AND i.account_id = tm.account_id
        JOIN mail_messages m ON m.id = i.mail_id
       WHERE t.token_hash = $1
-      FOR UPDATE OF i`,
+      ${mode === 'lock' ? 'FOR UPDATE OF i' : ''}`,
     [hashLinkToken(token)],
   );
   const row = rows[0];
@@ -195,15 +195,18 @@ export async function markInvitationAccepted(client: DbClient, accountId: string
 }
 
 /**
- * A password reset of a user and its e-mail; the user's earlier unused resets end (only the newest link works).
+ * A password reset of a person, sent through one of their users (its account's e-mail), and its e-mail; the person's
+ * earlier unused resets, through whichever user, end (only the newest link works).
  */
 export async function insertPasswordReset(client: DbClient, user: { id: string; accountId: string; email: string }, lifetimeMs: number): Promise<void> {
   const id = randomUUID();
   const expiresAt = new Date(Date.now() + lifetimeMs);
-  await client.query(`UPDATE operator_password_resets SET used_at = now() WHERE account_id = $1 AND user_id = $2 AND used_at IS NULL`, [
-    user.accountId,
-    user.id,
-  ]);
+  await client.query(
+    `UPDATE operator_password_resets SET used_at = now()
+      WHERE used_at IS NULL AND user_id IN (
+        SELECT id FROM operator_users WHERE person_id = (SELECT person_id FROM operator_users WHERE account_id = $1 AND id = $2))`,
+    [user.accountId, user.id],
+  );
   const mailId = await insertStaffMail(client, user.accountId, 'password-reset', user.email, { ResetID: id, ExpiresAt: expiresAt.toISOString() });
   await client.query(`INSERT INTO operator_password_resets (id, account_id, user_id, expires_at, mail_id) VALUES ($1, $2, $3, $4, $5)`, [
     id,
@@ -214,13 +217,22 @@ export async function insertPasswordReset(client: DbClient, user: { id: string; 
   ]);
 }
 
-/** The reset a link's token opens (with its user), locked for the caller's transaction, or why it opens none. */
+/** The reset a link's token opens (with the user it was sent through, and their person), locked for the caller's transaction, or why it opens none. */
 export async function lockPasswordResetByToken(
   client: DbClient,
   token: string,
-): Promise<{ id: string; accountId: string; userId: string; email: string } | Exclude<LinkState, 'revoked' | 'replaced'>> {
-  const { rows } = await client.query<{ id: string; account_id: string; user_id: string; email: string; used: boolean; expired: boolean; disabled: boolean }>(
-    `SELECT r.id, r.account_id, r.user_id, u.email, r.used_at IS NOT NULL AS used, r.expires_at <= now() AS expired, u.disabled_at IS NOT NULL AS disabled
+): Promise<{ id: string; accountId: string; userId: string; personId: string; email: string } | Exclude<LinkState, 'revoked' | 'replaced'>> {
+  const { rows } = await client.query<{
+    id: string;
+    account_id: string;
+    user_id: string;
+    person_id: string;
+    email: string;
+    used: boolean;
+    expired: boolean;
+    disabled: boolean;
+  }>(
+    `SELECT r.id, r.account_id, r.user_id, u.person_id, u.email, r.used_at IS NOT NULL AS used, r.expires_at <= now() AS expired, u.disabled_at IS NOT NULL AS disabled
        FROM operator_link_tokens t
        JOIN operator_password_resets r ON r.mail_id = t.mail_id
        JOIN operator_users u ON u.id = r.user_id AND u.account_id = r.account_id
@@ -232,7 +244,7 @@ export async function lockPasswordResetByToken(
   if (!row || row.disabled) return 'unknown';
   if (row.used) return 'used';
   if (row.expired) return 'expired';
-  return { id: row.id, accountId: row.account_id, userId: row.user_id, email: row.email };
+  return { id: row.id, accountId: row.account_id, userId: row.user_id, personId: row.person_id, email: row.email };
 }
 
 export async function markPasswordResetUsed(client: DbClient, accountId: string, resetId: string): Promise<void> {

@@ -3,7 +3,7 @@
 import type { Request } from 'express';
 import type { OperatorRole, OperatorRoles, Scope } from '@backbone/contracts';
 import type { BookingActor, OperatorActor } from '@backbone/domain';
-import { findActiveApiKey, touchOperatorSession, type ApiKeyRecord, type KeyRateLimitOverride, type Pool } from '@backbone/db';
+import { findActiveApiKey, listPersonAccounts, touchOperatorSession, type ApiKeyRecord, type KeyRateLimitOverride, type Pool } from '@backbone/db';
 import { HttpProblem } from './problems.js';
 
 export interface AuthContext {
@@ -129,13 +129,23 @@ export async function authorize(req: Request, verifier: KeyVerifier, scope: Scop
   return context;
 }
 
-/** What an operator session gives a request: the account and the user's role. */
+/**
+ * What an operator session gives a request: the account and the user's role; or, for a person who signed in with
+ * several accounts and has not chosen one yet, only the names of those accounts (the session opens nothing else).
+ */
 export interface SessionVerifier {
-  verify(sessionId: string): Promise<(AuthContext & { user: OperatorUserContext }) | null>;
+  verify(sessionId: string): Promise<(AuthContext & { user: OperatorUserContext }) | UnboundSession | null>;
+}
+
+export interface UnboundSession {
+  unbound: true;
+  accounts: { AccountID: string; AccountName: string }[];
 }
 
 export interface OperatorUserContext {
   id: string;
+  /** The person this user is: their e-mail and password are theirs in each of their accounts. */
+  personId: string;
   email: string;
   role: OperatorRole;
   /** Signed in with a one-time password: only the operations marked `beforePasswordChange` are allowed. */
@@ -143,6 +153,8 @@ export interface OperatorUserContext {
 }
 
 export const SESSION_COOKIE = 'backbone_session';
+/** The account whose page sent a console request (its id): a session now bound to another answers 409 `/account-switched`. */
+export const SHOWN_ACCOUNT_HEADER = 'x-backbone-account';
 
 export interface SessionLifetimes {
   idleTimeoutMs: number;
@@ -155,6 +167,10 @@ export function createSessionVerifier(pool: Pool, lifetimes: SessionLifetimes): 
     async verify(sessionId) {
       const session = await touchOperatorSession(pool, sessionId, lifetimes.idleTimeoutMs);
       if (!session) return null;
+      if ('unbound' in session) {
+        const accounts = await listPersonAccounts(pool, session.personId);
+        return { unbound: true, accounts: accounts.map((a) => ({ AccountID: a.accountId, AccountName: a.accountName })) };
+      }
       return {
         keyId: null,
         partnerId: null,
@@ -163,7 +179,7 @@ export function createSessionVerifier(pool: Pool, lifetimes: SessionLifetimes): 
         accountId: session.accountId,
         accountTimeZone: session.accountTimeZone,
         scopes: ['admin'],
-        user: { id: session.userId, email: session.email, role: session.role, passwordMustChange: session.passwordMustChange },
+        user: { id: session.userId, personId: session.personId, email: session.email, role: session.role, passwordMustChange: session.passwordMustChange },
       };
     },
   };
@@ -230,7 +246,9 @@ function parsedOrigin(value: string): string | null {
  * The operator API's one authorizer: an `admin` API key (Bearer, for scripts; it acts as an owner, and every operation
  * allows owners) or the console's session cookie (same-origin checked on state changes), whose user's role must be
  * one of the operation's `roles`: 403 otherwise. A user who signed in with a one-time password gets 403
- * `/password-change-required` from every operation but those allowed `beforePasswordChange`.
+ * `/password-change-required` from every operation but those allowed `beforePasswordChange`; a session not bound to an
+ * account yet gets 403 `/account-choice-required` from every one, with the accounts to choose from; a request whose
+ * page showed another account than the session's (X-Backbone-Account) gets 409 `/account-switched`.
  */
 export async function authorizeOperator(
   req: Request,
@@ -243,6 +261,15 @@ export async function authorizeOperator(
   const context = sessionId && verifiers.sessionVerifier ? await verifiers.sessionVerifier.verify(sessionId) : null;
   if (!context) throw new HttpProblem('unauthorized', 'Sign in first, or send an admin API key: Authorization: Bearer <API_KEY>.', {}, CHALLENGE);
   assertSameOrigin(req);
+  if ('unbound' in context)
+    throw new HttpProblem('account-choice-required', 'Choose the account to work in first (chooseOperatorAccount).', { Accounts: context.accounts });
+  // The console names the account its page shows: after a switch in another tab (one cookie per browser) that page would
+  // otherwise read, and write to, the other account under this one's name.
+  const shown = req.headers[SHOWN_ACCOUNT_HEADER];
+  if (typeof shown === 'string' && shown !== context.accountId)
+    throw new HttpProblem('account-switched', 'This browser now works in another account (switched in another tab); reload to see it.', {
+      AccountID: context.accountId,
+    });
   if (context.user.passwordMustChange && !beforePasswordChange)
     throw new HttpProblem('password-change-required', 'Choose your own password first: the one you signed in with was given to you once.');
   if (!roles.includes(context.user.role)) throw new HttpProblem('forbidden', 'Only an owner of the account may do this.');

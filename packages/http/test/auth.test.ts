@@ -159,6 +159,7 @@ describe('assertSameOrigin', () => {
 describe('authorizeOperator', () => {
   const user = (role: OperatorUserContext['role'], passwordMustChange = false): OperatorUserContext => ({
     id: 'user-1',
+    personId: 'person-1',
     email: 'owner@example.com',
     role,
     passwordMustChange,
@@ -224,18 +225,37 @@ describe('authorizeOperator', () => {
     const allowed = await authorizeOperator(read, verifiers, ['owner', 'staff'], true);
     expect(allowed.user).toEqual(user('owner', true));
   });
+
+  it('opens nothing to a session not bound to an account yet, naming the accounts to choose from', async () => {
+    const accounts = [{ AccountID: '00000000-0000-4000-8000-000000000001', AccountName: 'Fjord Kayaks' }];
+    const verifiers = {
+      keyVerifier: verifierOf(admin).verifier,
+      sessionVerifier: { verify: async (id: string) => (id === 'session1' ? { unbound: true as const, accounts } : null) },
+    };
+    for (const beforePasswordChange of [false, true]) {
+      const refused = await problemOf(
+        authorizeOperator(request({ cookie: 'backbone_session=session1' }, { method: 'GET' }), verifiers, ['owner', 'staff'], beforePasswordChange),
+      );
+      expect(refused.code).toBe('account-choice-required');
+      expect(refused.extensions).toEqual({ Accounts: accounts });
+    }
+  });
 });
 
 describe('who a request is recorded as', () => {
   it("owns an Idempotency-Key by the key's partner, else the signed-in user, else the key", () => {
     expect(idempotencyCallerOf(context({ partnerId: 'partner-1' }))).toBe('partner:partner-1');
-    expect(idempotencyCallerOf(context({ keyId: null, user: { id: 'user-1', email: 'a@b.c', role: 'owner', passwordMustChange: false } }))).toBe('user:user-1');
+    expect(
+      idempotencyCallerOf(context({ keyId: null, user: { id: 'user-1', personId: 'person-1', email: 'a@b.c', role: 'owner', passwordMustChange: false } })),
+    ).toBe('user:user-1');
     expect(idempotencyCallerOf(context({ scopes: ['usage:write'] }))).toBe('key:key-1');
   });
 
   it("records a booking change as the key's partner's, else as the operator's (the user, or the admin key)", () => {
     expect(bookingActorOf(context({ partnerId: 'partner-1' }))).toEqual({ kind: 'partner', partnerId: 'partner-1', apiKeyId: 'key-1' });
-    expect(bookingActorOf(context({ keyId: null, user: { id: 'user-1', email: 'a@b.c', role: 'staff', passwordMustChange: false } }))).toEqual({
+    expect(
+      bookingActorOf(context({ keyId: null, user: { id: 'user-1', personId: 'person-1', email: 'a@b.c', role: 'staff', passwordMustChange: false } })),
+    ).toEqual({
       kind: 'operator',
       userId: 'user-1',
       apiKeyId: null,

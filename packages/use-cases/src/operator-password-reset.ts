@@ -1,15 +1,17 @@
-// A forgotten password, reset by e-mail. Asking sends a link to the address when it is a user's, and answers the same
-// whether or not it is, so the form tells nobody which addresses have accounts. Requests are counted per address and
+// A forgotten password, reset by e-mail. Asking sends a link to the address when it is a person's (a user of some
+// account, not disabled), and answers the same whether or not it is, so the form tells nobody which addresses have
+// accounts. The password is the person's: the new one is theirs in every account, and every session of theirs ends. Requests are counted per address and
 // per e-mail (PasswordResetThrottle): past the e-mail's budget no more e-mails go to it (the answer stays the same),
 // past the address's the caller is refused (429). The link works once, for an hour; only the newest link of a user
-// works. Choosing the new password ends every session of the user, records the change, and signs this browser in.
+// works. Choosing the new password ends every session of the person, records the change in the audit log of each of their
+// accounts, and signs this browser in as signing in does (with several accounts, to choose one).
 import {
-  deleteOperatorSessionsOfUser,
-  findOperatorCredentials,
+  deletePersonSessions,
+  findOperatorPerson,
   insertPasswordReset,
+  listPersonAccounts,
   lockPasswordResetByToken,
   markPasswordResetUsed,
-  recordAudit,
   updateOperatorPassword,
   withTransaction,
 } from '@backbone/db';
@@ -17,7 +19,8 @@ import { PASSWORD_RESET_LIFETIME_MS } from '@backbone/domain';
 import { SignInError, waitInWords } from './errors.js';
 import { linkNotValid } from './operator-invitations.js';
 import { hashPassword } from './operator-passwords.js';
-import { checkPassword, openOperatorSession, userSubject, type OperatorDeps, type SignInCaller } from './operator-users.js';
+import { recordPasswordEvent } from './operator-own-password.js';
+import { checkPassword, openPersonSession, type OperatorDeps, type SignedIn, type SignInCaller } from './operator-users.js';
 
 /** Password reset requests counted per e-mail and per address (Redis, shared by every operator API process). */
 export interface PasswordResetThrottle {
@@ -41,19 +44,21 @@ export async function requestPasswordReset(
       `Too many password resets asked from this address; try again in ${waitInWords(verdict.waitSeconds)}.`,
     );
   if (verdict === 'quiet') return;
-  const user = await findOperatorCredentials(deps.pool, email);
-  if (!user || user.disabled) return;
-  await withTransaction(deps.pool, (client) => insertPasswordReset(client, user, PASSWORD_RESET_LIFETIME_MS));
+  const person = await findOperatorPerson(deps.pool, email);
+  // The e-mail leaves through the first of the person's accounts (by name): its sender settings carry it.
+  const through = person?.accounts[0];
+  if (!person || !through) return;
+  await withTransaction(deps.pool, (client) =>
+    insertPasswordReset(client, { id: through.userId, accountId: through.accountId, email: person.email }, PASSWORD_RESET_LIFETIME_MS),
+  );
 }
 
 /**
- * The new password, from the link's token: set, the link used, every session of the user ended, the change audited and
- * a new session opened, in one transaction. A link that opens nothing changes nothing (410).
+ * The new password, from the link's token: set for the person, the link used, every session of the person ended, the
+ * change audited and a new session opened (bound at once when they have one account), in one transaction. A link that
+ * opens nothing changes nothing (410).
  */
-export async function completePasswordReset(
-  deps: OperatorDeps,
-  input: { token: string; newPassword: string; absoluteLifetimeMs: number },
-): Promise<{ sessionId: string }> {
+export async function completePasswordReset(deps: OperatorDeps, input: { token: string; newPassword: string; absoluteLifetimeMs: number }): Promise<SignedIn> {
   checkPassword(input.newPassword, 'NewPassword');
   const passwordHash = await hashPassword(input.newPassword);
   return withTransaction(deps.pool, async (client) => {
@@ -61,14 +66,9 @@ export async function completePasswordReset(
     if (typeof reset === 'string') throw linkNotValid(reset);
     await updateOperatorPassword(client, reset.accountId, reset.userId, passwordHash, false);
     await markPasswordResetUsed(client, reset.accountId, reset.id);
-    await deleteOperatorSessionsOfUser(client, reset.accountId, reset.userId);
-    await recordAudit(client, reset.accountId, {
-      actor: { kind: 'operator', userId: reset.userId, apiKeyId: null },
-      action: 'password.reset',
-      subject: userSubject({ id: reset.userId, email: reset.email }),
-      changes: {},
-    });
-    const sessionId = await openOperatorSession(client, { id: reset.userId, accountId: reset.accountId }, input.absoluteLifetimeMs);
-    return { sessionId };
+    await deletePersonSessions(client, reset.accountId, reset.userId);
+    const person = { id: reset.personId, email: reset.email };
+    await recordPasswordEvent(client, person, 'password.reset');
+    return openPersonSession(client, { id: person.id, accounts: await listPersonAccounts(client, person.id) }, input.absoluteLifetimeMs);
   });
 }

@@ -22,6 +22,16 @@ export function operationUrl<Op extends Operation>(op: Op, input: { params?: unk
   return query ? `${path}?${query}` : path;
 }
 
+/**
+ * The account the console shows (the session's, once read): every call but the session's own names it, so that after
+ * a switch in another tab (one cookie per browser) the API refuses this tab's calls (409 `/account-switched`) instead
+ * of answering with, or writing to, the other account under this one's name.
+ */
+let shownAccount: string | null = null;
+export function showAccount(accountId: string | null): void {
+  shownAccount = accountId;
+}
+
 export async function call<Op extends Operation>(
   op: Op,
   input: Input<Op>,
@@ -29,6 +39,7 @@ export async function call<Op extends Operation>(
   extraHeaders: Record<string, string> = {},
 ): Promise<ResultOf<Op>> {
   const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
+  if (shownAccount !== null && op.operationId !== 'getOperatorSession') headers['X-Backbone-Account'] = shownAccount;
   let body: string | undefined;
   if (input.body !== undefined) {
     headers['Content-Type'] = 'application/json';

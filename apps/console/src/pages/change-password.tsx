@@ -2,9 +2,8 @@
 // owner) it is the only page there is, until the user has chosen their own.
 import { useState, type FormEvent } from 'react';
 import { useChangeOwnPassword, useSignOut } from '../api/session.hooks.js';
+import { PasswordFields, passwordsDiffer } from '../components/password-fields.js';
 import { FieldError, problemDetail } from '../components/states.js';
-
-const MIN_LENGTH = 12;
 
 export function ChangePasswordPage() {
   return <PasswordForm firstSignIn={false} />;
@@ -21,7 +20,7 @@ function PasswordForm({ firstSignIn }: { firstSignIn: boolean }) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [repeated, setRepeated] = useState('');
-  const mismatch = repeated !== '' && repeated !== next;
+  const mismatch = passwordsDiffer(next, repeated);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (mismatch) return;
@@ -48,45 +47,7 @@ function PasswordForm({ firstSignIn }: { firstSignIn: boolean }) {
         </label>
         <FieldError error={change.error} field="CurrentPassword" id="current-error" />
       </div>
-      <div className="field">
-        <label>
-          New password
-          <input
-            name="NewPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={MIN_LENGTH}
-            value={next}
-            onChange={(e) => setNext(e.target.value)}
-            aria-describedby="new-hint new-error"
-          />
-        </label>
-        <span className="hint" id="new-hint">
-          At least {MIN_LENGTH} characters.
-        </span>
-        <FieldError error={change.error} field="NewPassword" id="new-error" />
-      </div>
-      <div className="field">
-        <label>
-          New password again
-          <input
-            name="RepeatedPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            value={repeated}
-            onChange={(e) => setRepeated(e.target.value)}
-            aria-invalid={mismatch}
-            aria-describedby="repeat-error"
-          />
-        </label>
-        {mismatch && (
-          <span className="field-error" id="repeat-error">
-            The two new passwords differ.
-          </span>
-        )}
-      </div>
+      <PasswordFields field="NewPassword" password={next} repeated={repeated} onPassword={setNext} onRepeated={setRepeated} error={change.error} />
       {formError && (
         <p className="form-error" role="alert">
           {formError}
@@ -94,7 +55,7 @@ function PasswordForm({ firstSignIn }: { firstSignIn: boolean }) {
       )}
       {change.isSuccess && !firstSignIn && (
         <p className="ok" role="status">
-          Password changed. Your other sessions were signed out.
+          Password changed. It is yours in each of your accounts; your other sessions were signed out.
         </p>
       )}
       <div className="row">

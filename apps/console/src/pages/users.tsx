@@ -1,7 +1,7 @@
 // Console users (owners): invite someone by e-mail (name, role), the pending invitations with Resend and Revoke, the
 // users with their names, and disabling a user. The invitee chooses their own password from the e-mail's link; nobody
 // else ever sees it.
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { OPERATOR_ROLES, type ConsoleInvitation, type OperatorRole } from '@backbone/contracts/browser';
 import { useAccountTime } from '../api/account-time.js';
 import { useMay, useSession } from '../api/session.hooks.js';
@@ -109,48 +109,33 @@ function PendingInvitations() {
       {invitations.data.length === 0 ? (
         <Empty>No invitation is waiting for an answer.</Empty>
       ) : (
-        <table className="table static">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Role</th>
-              <th scope="col">Link</th>
-              <th scope="col">
-                <span className="sr-only">Resend or revoke</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {invitations.data.map((i) => (
-              <tr key={i.InvitationID}>
-                <td data-label="Name" className="wrap-anywhere">
-                  {i.Name}
-                </td>
-                <td data-label="E-mail" className="wrap-anywhere">
-                  {i.Email}
-                </td>
-                <td data-label="Role">{ROLE_WORDS[i.Role]}</td>
-                <td data-label="Link">
-                  <span>
-                    {i.Expired ? `expired ${clock.dateTime(i.ExpiresAt)}` : `until ${clock.dateTime(i.ExpiresAt)}`}
-                    <span className="muted"> · {MAIL_WORDS[i.MailStatus]}</span>
-                  </span>
-                </td>
-                <td data-label="">
-                  <div className="row-actions">
-                    <button type="button" className="secondary small" onClick={() => resend.mutate(i.InvitationID)} disabled={resend.isPending}>
-                      Resend
-                    </button>
-                    <button type="button" className="secondary small" onClick={() => revoke.mutate(i.InvitationID)} disabled={revoke.isPending}>
-                      Revoke
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <PeopleTable detail="Link" actions="Resend or revoke">
+          {invitations.data.map((i) => (
+            <PersonRow
+              key={i.InvitationID}
+              name={i.Name}
+              email={i.Email}
+              role={i.Role}
+              detailLabel="Link"
+              detail={
+                <span>
+                  {i.Expired ? `expired ${clock.dateTime(i.ExpiresAt)}` : `until ${clock.dateTime(i.ExpiresAt)}`}
+                  <span className="muted"> · {MAIL_WORDS[i.MailStatus]}</span>
+                </span>
+              }
+              actions={
+                <div className="row-actions">
+                  <button type="button" className="secondary small" onClick={() => resend.mutate(i.InvitationID)} disabled={resend.isPending}>
+                    Resend
+                  </button>
+                  <button type="button" className="secondary small" onClick={() => revoke.mutate(i.InvitationID)} disabled={revoke.isPending}>
+                    Revoke
+                  </button>
+                </div>
+              }
+            />
+          ))}
+        </PeopleTable>
       )}
     </section>
   );
@@ -169,47 +154,86 @@ function UserList() {
       {users.isError && <ErrorState error={users.error} />}
       {disable.isError && <ErrorState error={disable.error} />}
       {users.data && (
-        <table className="table static">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Role</th>
-              <th scope="col">Since</th>
-              <th scope="col">
-                <span className="sr-only">Disable</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data.map((u) => (
-              <tr key={u.UserID} className={u.Disabled ? 'revoked' : undefined}>
-                <td data-label="Name" className="wrap-anywhere">
-                  {u.Name ?? <span className="muted">—</span>}
-                </td>
-                <td data-label="E-mail" className="wrap-anywhere">
-                  {u.Email}
-                </td>
-                <td data-label="Role">{ROLE_WORDS[u.Role]}</td>
-                <td data-label="Since">{clock.date(u.CreatedAt)}</td>
-                <td data-label="">
-                  {u.Disabled ? (
-                    <span className="muted">disabled</span>
-                  ) : u.Email === session.data?.Email ? (
-                    <span className="muted">you</span>
-                  ) : (
-                    may('disableOperatorUser') && (
-                      <button type="button" className="secondary small" onClick={() => disable.mutate(u.UserID)} disabled={disable.isPending}>
-                        Disable
-                      </button>
-                    )
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <PeopleTable detail="Since" actions="Disable">
+          {users.data.map((u) => (
+            <PersonRow
+              key={u.UserID}
+              className={u.Disabled ? 'revoked' : undefined}
+              name={u.Name}
+              email={u.Email}
+              role={u.Role}
+              detailLabel="Since"
+              detail={clock.date(u.CreatedAt)}
+              actions={
+                u.Disabled ? (
+                  <span className="muted">disabled</span>
+                ) : u.Email === session.data?.Email ? (
+                  <span className="muted">you</span>
+                ) : (
+                  may('disableOperatorUser') && (
+                    <button type="button" className="secondary small" onClick={() => disable.mutate(u.UserID)} disabled={disable.isPending}>
+                      Disable
+                    </button>
+                  )
+                )
+              }
+            />
+          ))}
+        </PeopleTable>
       )}
     </section>
+  );
+}
+
+/** The users' and the invitations' tables: a person per row, the same columns but the fourth and the buttons. */
+function PeopleTable({ detail, actions, children }: { detail: string; actions: string; children: ReactNode }) {
+  return (
+    <table className="table static">
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">E-mail</th>
+          <th scope="col">Role</th>
+          <th scope="col">{detail}</th>
+          <th scope="col">
+            <span className="sr-only">{actions}</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
+function PersonRow({
+  name,
+  email,
+  role,
+  detailLabel,
+  detail,
+  actions,
+  className,
+}: {
+  name: string | null;
+  email: string;
+  role: OperatorRole;
+  /** The fourth column's name, which a phone shows beside its value. */
+  detailLabel: string;
+  detail: ReactNode;
+  actions: ReactNode;
+  className?: string | undefined;
+}) {
+  return (
+    <tr className={className}>
+      <td data-label="Name" className="wrap-anywhere">
+        {name ?? <span className="muted">—</span>}
+      </td>
+      <td data-label="E-mail" className="wrap-anywhere">
+        {email}
+      </td>
+      <td data-label="Role">{ROLE_WORDS[role]}</td>
+      <td data-label={detailLabel}>{detail}</td>
+      <td data-label="">{actions}</td>
+    </tr>
   );
 }

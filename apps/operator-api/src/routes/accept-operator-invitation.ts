@@ -1,4 +1,4 @@
-// POST /api/v2/operator/invitations/accept: the accept use case creates the user and opens a session; the answer sets the cookie.
+// POST /api/v2/operator/invitations/accept: the accept use case creates the user (and person) and opens a session; the answer sets the cookie.
 import { acceptOperatorInvitationOperation } from '@backbone/contracts';
 import { mountOperation, type OperationRoutes } from '@backbone/http';
 import { acceptOperatorInvitation } from '@backbone/use-cases';
@@ -10,6 +10,7 @@ export function mountAcceptOperatorInvitation(routes: OperationRoutes, deps: Ope
     const { sessionId } = await acceptOperatorInvitation(deps, {
       token: body.Token,
       password: body.Password,
+      address: req.ip ?? 'unknown',
       absoluteLifetimeMs: deps.sessions.absoluteLifetimeMs,
     });
     setSessionCookie(req, res, sessionId, deps.sessions.absoluteLifetimeMs);

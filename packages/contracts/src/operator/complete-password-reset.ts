@@ -22,7 +22,7 @@ export const completePasswordResetOperation = {
   path: '/api/v2/operator/password-reset/complete',
   summary: 'Choose a new password from a reset link',
   description:
-    'Sets the password, ends every session of the user and signs this browser in (204 with the session cookie). The link works once. ' +
+    'Sets the password of the person (in every account of theirs), ends every session of theirs and signs this browser in as signIn does (204 with the session cookie). The link works once. ' +
     "Sent by the console: the Origin must be the service's own (or, without one, Sec-Fetch-Site: same-origin).",
   tags: operatorTags,
   scope: 'admin',

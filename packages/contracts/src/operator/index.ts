@@ -44,6 +44,8 @@ export * from './list-operator-invitations.js';
 export * from './resend-operator-invitation.js';
 export * from './revoke-operator-invitation.js';
 export * from './accept-operator-invitation.js';
+export * from './open-operator-invitation.js';
+export * from './choose-operator-account.js';
 export * from './request-password-reset.js';
 export * from './complete-password-reset.js';
 export * from './disable-operator-user.js';

@@ -39,6 +39,8 @@ import { replayFailedEventOperation } from './replay-failed-event.js';
 import { revokeOperatorKeyOperation } from './revoke-operator-key.js';
 import { signInOperation } from './sign-in.js';
 import { signOutOperation } from './sign-out.js';
+import { chooseOperatorAccountOperation } from './choose-operator-account.js';
+import { openOperatorInvitationOperation } from './open-operator-invitation.js';
 import { undoOperatorCheckInOperation } from './undo-operator-check-in.js';
 import { getMailSettingsOperation } from './get-mail-settings.js';
 import { updateMailSettingsOperation } from './update-mail-settings.js';
@@ -65,7 +67,9 @@ export const OPERATOR_OPERATIONS = [
   signInOperation,
   getOperatorSessionOperation,
   signOutOperation,
+  chooseOperatorAccountOperation,
   changeOwnPasswordOperation,
+  openOperatorInvitationOperation,
   acceptOperatorInvitationOperation,
   requestPasswordResetOperation,
   completePasswordResetOperation,

@@ -24,6 +24,7 @@ export const signInOperation = {
   summary: 'Sign in to the operator console',
   description:
     'Answers 204 with an HttpOnly, SameSite=Strict session cookie. A wrong e-mail and a wrong password get the same 401. ' +
+    'A person who is a user of several accounts gets a session bound to none of them: every operation answers it 403 `/account-choice-required` with the `Accounts`, until chooseOperatorAccount binds it. ' +
     'Failed sign-ins are counted per e-mail and address together: over that budget the pair waits, 429 with Retry-After. ' +
     'An address over its much higher ceiling (failures across e-mails) lets only the right password of an e-mail without recent failures through. ' +
     'An address with as many sign-ins in progress as it may have at once (two by default) gets 429 with Retry-After: 1 at once, unchecked and not counted as a failure. ' +

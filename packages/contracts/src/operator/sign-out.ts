@@ -1,4 +1,4 @@
-// DELETE /api/v2/operator/session: ends the caller's session and clears its cookie.
+// DELETE /api/v2/operator/session: ends the caller's session (whatever state it is in) and clears its cookie.
 import type { Operation } from '../operation.js';
 import { operatorTags } from './shared.schemas.js';
 
@@ -9,8 +9,12 @@ export const signOutOperation = {
   summary: 'Sign out of the operator console',
   tags: operatorTags,
   scope: 'admin',
-  auth: 'session-or-key',
-  roles: ['owner', 'staff'],
-  beforePasswordChange: true,
-  responses: { 204: { description: 'Signed out; the session no longer works.' } },
+  description:
+    "Ends any session of the cookie's: bound to an account or not yet, on a one-time password or not (204 also without one). " +
+    "Sent by the console: the Origin must be the service's own (or, without one, Sec-Fetch-Site: same-origin).",
+  auth: 'none',
+  responses: {
+    204: { description: 'Signed out; the session no longer works.' },
+    403: { description: 'The request came from another origin.' },
+  },
 } as const satisfies Operation;

@@ -45,3 +45,15 @@ export const linkNotValidResponse = {
   description:
     '`/link-not-valid`: the link opens nothing; `Reason` says why: `expired`, `used`, `revoked` (an invitation withdrawn), `replaced` (a newer link was sent) or `unknown`. Nothing changed.',
 } as const;
+
+/** The accounts a person may work in (a user of theirs there that is not disabled), by name. */
+export const operatorAccountsSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['AccountID', 'AccountName'],
+    properties: { AccountID: uuidSchema, AccountName: { type: 'string' } },
+  },
+} as const;
+export type OperatorAccountChoice = FromSchema<typeof operatorAccountsSchema>[number];

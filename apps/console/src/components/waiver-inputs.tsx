@@ -5,9 +5,9 @@
 // to remove or replace. A web address stays an answer's only where the booking's answer already is one.
 import { useRef, useState } from 'react';
 import { FILE_CONTENT_TYPES, MAX_FILE_BYTES, type Question, type SaleRequest } from '@backbone/contracts/browser';
-import { ApiProblem } from '../api/client.js';
 import { useUploadFile } from '../api/files.hooks.js';
 import { FILE_KINDS, fileSize } from './answer-value.js';
+import { problemDetail } from './states.js';
 
 type AnswerInput = NonNullable<SaleRequest['Answers']>[number];
 /** A file question's answer in the making: a file uploaded (or kept by the booking), one on its way, or a web address. */
@@ -116,7 +116,7 @@ function FileQuestion({
     } catch (problem) {
       if (attempt !== latest.current) return;
       onChange(before);
-      setError(problem instanceof ApiProblem ? problem.message : 'The upload failed. Try again.');
+      setError(`${chosen.name}: ${problemDetail(problem)}`);
     }
   };
   const remove = () => {

@@ -51,18 +51,18 @@ describe('console: a file answer at the desk', () => {
     const before = await files();
     await question.getByLabel(/: choose a file$/).setInputFiles({ name: 'waiver.png', mimeType: 'image/png', buffer: sampleFile('text', 3_000) });
     await expect.poll(() => question.getByRole('alert').textContent()).toContain('not image/png');
-    expect(await question.locator('.file-chosen').count()).toBe(0);
+    expect(await question.locator('.file-kept').count()).toBe(0);
     expect(await files()).toBe(before);
 
     // Chosen, removed, chosen again.
     await question.getByLabel(/: choose a file$/).setInputFiles({ name: 'wrong-guest.pdf', mimeType: 'application/pdf', buffer: sampleFile('application/pdf', 8_000) });
-    await question.locator('.file-chosen', { hasText: 'wrong-guest.pdf' }).waitFor();
+    await question.locator('.file-kept', { hasText: 'wrong-guest.pdf' }).waitFor();
     await question.getByRole('button', { name: /^Remove file/ }).click();
-    expect(await question.locator('.file-chosen').count()).toBe(0);
+    expect(await question.locator('.file-kept').count()).toBe(0);
     expect(await question.getByRole('alert').count()).toBe(0);
     await question.getByLabel(/: choose a file$/).setInputFiles({ name: LONG_NAME, mimeType: 'image/jpeg', buffer: sampleFile('image/jpeg', 250_000) });
-    await question.locator('.file-chosen', { hasText: LONG_NAME }).waitFor();
-    expect(await question.locator('.file-chosen').textContent()).toBe(`${LONG_NAME} (JPEG, 244 KB)`);
+    await question.locator('.file-kept', { hasText: LONG_NAME }).waitFor();
+    expect(await question.locator('.file-kept').textContent()).toBe(`${LONG_NAME} (JPEG, 244 KB)`);
     expect(await question.getByLabel(/: replace with another file$/).count()).toBe(1);
     // No web address is offered for a new answer: the desk uploads the file.
     expect(await question.locator('input[type=url]').count()).toBe(0);
@@ -73,7 +73,7 @@ describe('console: a file answer at the desk', () => {
     const sold = page.getByRole('status').filter({ hasText: 'Sold' });
     await sold.waitFor();
     const reference = (await sold.getByRole('link').textContent())!;
-    expect(await question.locator('.file-chosen').count()).toBe(0);
+    expect(await question.locator('.file-kept').count()).toBe(0);
 
     await page.goto(`${operatorApi.url}/console/bookings?Open=${reference}`);
     const panel = page.getByRole('complementary', { name: `Booking ${reference}` });
@@ -93,9 +93,9 @@ describe('console: a file answer at the desk', () => {
     await panel.getByRole('button', { name: 'Edit' }).click();
     const edit = panel.getByRole('form', { name: 'Edit the booking' });
     const kept = edit.getByRole('group', { name: /Signed paper waiver/ });
-    expect(await kept.locator('.file-chosen').textContent()).toBe(`${LONG_NAME} (JPEG, 244 KB)`);
+    expect(await kept.locator('.file-kept').textContent()).toBe(`${LONG_NAME} (JPEG, 244 KB)`);
     await kept.getByLabel(/: replace with another file$/).setInputFiles({ name: REPLACEMENT, mimeType: 'image/png', buffer: sampleFile('image/png', 30_000) });
-    await kept.locator('.file-chosen', { hasText: REPLACEMENT }).waitFor();
+    await kept.locator('.file-kept', { hasText: REPLACEMENT }).waitFor();
     expect(await layoutProblems(page)).toEqual([]);
     await screenshot(page, 'desk-file-edit');
     await edit.getByRole('button', { name: 'Save changes' }).click();

@@ -132,7 +132,7 @@ function FileQuestion({
     <fieldset className="file-question" aria-describedby={`${name}-hint`}>
       <legend>{label}</legend>
       {hasFile && (
-        <p className="file-chosen">
+        <p className="file-chosen file-kept">
           <span className="file-name">{file.Name}</span>{' '}
           <span className="file-meta">
             ({FILE_KINDS[file.ContentType] ?? file.ContentType}, {fileSize(file.Size)})
@@ -140,7 +140,7 @@ function FileQuestion({
         </p>
       )}
       {uploading && (
-        <p className="file-chosen" role="status">
+        <p className="file-chosen file-uploading" role="status">
           Uploading <span className="file-name">{file.Uploading}</span>…
         </p>
       )}

@@ -197,7 +197,12 @@ describe('console: completing a waiver from the booking panel', () => {
       const form = panel.getByRole('form', { name: 'Edit the booking' });
       const fields = form.getByRole('group', { name: 'Waiver' });
       await fields.getByLabel('Emergency contact').waitFor();
-      expect(await fields.getByRole('group', { name: /Signed waiver/ }).locator('.file-kept').textContent()).toContain(`Waiver ${i ? 'Phone' : 'Desk'}.pdf`);
+      expect(
+        await fields
+          .getByRole('group', { name: /Signed waiver/ })
+          .locator('.file-kept')
+          .textContent(),
+      ).toContain(`Waiver ${i ? 'Phone' : 'Desk'}.pdf`);
       await fields.getByLabel('Emergency contact').fill('Rui +351 912 345 678');
       expect(await layoutProblems(page)).toEqual([]);
       await screenshot(page, 'panel-waiver-edit');

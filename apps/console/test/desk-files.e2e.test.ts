@@ -30,8 +30,7 @@ beforeAll(async () => {
   await createTestQuestion(db.pool, activity, { question: 'Emergency contact', type: 'text', required: true });
 });
 
-const files = async () =>
-  (await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM files WHERE account_id = $1`, [operator.account.id])).rows[0]!.n;
+const files = async () => (await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM files WHERE account_id = $1`, [operator.account.id])).rows[0]!.n;
 
 describe('console: a file answer at the desk', () => {
   it.each(['desktop', 'phone'] as const)('sells with an uploaded file and replaces it in Edit (%s)', async (which) => {
@@ -55,7 +54,9 @@ describe('console: a file answer at the desk', () => {
     expect(await files()).toBe(before);
 
     // Chosen, removed, chosen again.
-    await question.getByLabel(/: choose a file$/).setInputFiles({ name: 'wrong-guest.pdf', mimeType: 'application/pdf', buffer: sampleFile('application/pdf', 8_000) });
+    await question
+      .getByLabel(/: choose a file$/)
+      .setInputFiles({ name: 'wrong-guest.pdf', mimeType: 'application/pdf', buffer: sampleFile('application/pdf', 8_000) });
     await question.locator('.file-kept', { hasText: 'wrong-guest.pdf' }).waitFor();
     await question.getByRole('button', { name: /^Remove file/ }).click();
     expect(await question.locator('.file-kept').count()).toBe(0);

@@ -176,7 +176,13 @@ describe('a file uploaded at the desk', () => {
     const ota = await operator.keyWith(['ota']);
     const booked = await request(partnerApi.url, 'POST', '/api/v2/ota/partner/booking', {
       key: ota,
-      body: { ActivityID: operator.activity.activityId, Date: date, Time: '11:00', Participants: 1, Customer: { FirstName: 'Ana', LastName: 'Costa', Email: 'ana@example.com' } },
+      body: {
+        ActivityID: operator.activity.activityId,
+        Date: date,
+        Time: '11:00',
+        Participants: 1,
+        Customer: { FirstName: 'Ana', LastName: 'Costa', Email: 'ana@example.com' },
+      },
     });
     expect(booked.status, booked.text).toBe(201);
     const deskFile = await uploaded(staff, sampleFile('image/png', 9_000), 'image/png', 'id-card.png');
@@ -209,7 +215,7 @@ describe('the tenant walls', () => {
     expect(byKey.status).toBe(404);
   });
 
-  it("a partner of the account cannot book with it: 404, nothing booked", async () => {
+  it('a partner of the account cannot book with it: 404, nothing booked', async () => {
     const before = await bookingsOf(operator.account.id);
     const booked = await request(partnerApi.url, 'POST', '/api/v2/ota/partner/booking', {
       key: await operator.keyWith(['ota']),

@@ -130,7 +130,9 @@ export async function reserveBooking(store: BookingStore, request: NewBooking): 
   if (tooLarge) throw new ValidationError([tooLarge]);
   const fileIds = referencedFileIds(request.answers);
   const files =
-    fileIds.length > 0 ? await store.findAnswerFiles({ accountId: request.accountId, partnerId: request.partnerId, operator: request.byOperator === true }, fileIds) : new Map<string, AnswerFile>();
+    fileIds.length > 0
+      ? await store.findAnswerFiles({ accountId: request.accountId, partnerId: request.partnerId, operator: request.byOperator === true }, fileIds)
+      : new Map<string, AnswerFile>();
   const answers =
     request.answers === undefined ? [] : checkAnswers(activity.questions ?? [], request.answers, request.participants, { files, bookingId: null });
   // A hold may wait for the customer's details until its confirm; a booking made at once needs them now (at the

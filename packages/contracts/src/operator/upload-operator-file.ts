@@ -13,7 +13,7 @@ export const uploadOperatorFileOperation = {
   description:
     'The file is the raw request body (not multipart, not JSON), with its media type as Content-Type and its size as Content-Length (411 without, chunked included). ' +
     'At most 10 MiB; its first bytes must be what Content-Type says (a PDF, JPEG, PNG or WebP; 415 otherwise). ' +
-    'An optional file name comes from `Content-Disposition: attachment; filename*=UTF-8\'\'…`. The file is stored durably before the 201. ' +
+    "An optional file name comes from `Content-Disposition: attachment; filename*=UTF-8''…`. The file is stored durably before the 201. " +
     "Send its FileID as a file question's answer in `createSale` or `changeOperatorBooking` within 24 hours, or it is deleted. " +
     "It is the account's: only this account's console users and admin keys can answer a booking with it (any of the account's bookings); " +
     "partners and the booking page cannot, and another account's session gets 404 for it. Counted against the account's file quota (413 /file-quota-exceeded).",

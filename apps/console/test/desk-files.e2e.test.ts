@@ -3,14 +3,16 @@
 // with it, the booking panel and the manifest show it by its name with a download, and Edit replaces it with another
 // file. Long file names wrap inside the form and the panel.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestActivity, createTestQuestion, sampleFile } from '@backbone/testkit';
+import { createTestActivity, createTestQuestion, request, sampleFile } from '@backbone/testkit';
 import { createConsoleOperator, createSlot, layoutProblems, screenshot, signIn, useConsole, type ConsoleOperator } from './support.js';
 
-const { db, operatorApi, browser } = useConsole();
+const { db, operatorApi, partnerApi, browser } = useConsole();
 
 let operator: ConsoleOperator;
 let date: string;
 let activityId: string;
+let waiverId: number;
+let contactId: number;
 
 const LONG_NAME = 'Marta-Isabel-Fernandes-da-Silva-Albuquerque_signed-paper-waiver_scan-2026-11-29_front-and-back_page-1-of-2.jpg';
 const REPLACEMENT = 'Marta Isabel Fernandes da Silva Albuquerque – waiver re-scanned at the desk because the first photo was blurred.png';
@@ -21,13 +23,15 @@ beforeAll(async () => {
   const activity = await createTestActivity(db.pool, operator.account.id, { name: 'Cliff jumping', timeZone: 'Europe/Lisbon', maxParticipants: 6 });
   activityId = activity.activityId;
   await createSlot(db.pool, activity, date, '10:00', 12);
-  await createTestQuestion(db.pool, activity, {
-    question: 'Signed paper waiver (photo or scan)',
-    type: 'file',
-    required: true,
-    options: ['image/jpeg', 'image/png', 'application/pdf'],
-  });
-  await createTestQuestion(db.pool, activity, { question: 'Emergency contact', type: 'text', required: true });
+  waiverId = (
+    await createTestQuestion(db.pool, activity, {
+      question: 'Signed paper waiver (photo or scan)',
+      type: 'file',
+      required: true,
+      options: ['image/jpeg', 'image/png', 'application/pdf'],
+    })
+  ).id;
+  contactId = (await createTestQuestion(db.pool, activity, { question: 'Emergency contact', type: 'text', required: true })).id;
 });
 
 const files = async () => (await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM files WHERE account_id = $1`, [operator.account.id])).rows[0]!.n;
@@ -112,6 +116,41 @@ describe('console: a file answer at the desk', () => {
     await waivers.locator('.answer', { hasText: 'Signed paper waiver' }).getByRole('link', { name: REPLACEMENT }).waitFor();
     expect(await layoutProblems(page)).toEqual([]);
     await screenshot(page, 'desk-file-manifest');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('E-mail').waitFor();
+  });
+
+  it("keeps a partner's web address editable in Edit, and replaces it with an upload", async () => {
+    const booked = await request(partnerApi.url, 'POST', '/api/v2/ota/partner/booking', {
+      key: operator.ota,
+      body: {
+        ActivityID: activityId,
+        Date: date,
+        Time: '10:00',
+        Participants: 1,
+        Customer: { FirstName: 'Ana', LastName: 'Link', Email: 'ana@example.com' },
+        Answers: [
+          { QuestionID: waiverId, Value: 'https://drive.example.com/waivers/ana-link.pdf' },
+          { QuestionID: contactId, Value: 'Rui' },
+        ],
+      },
+    });
+    expect(booked.status, booked.text).toBe(201);
+    const reference = booked.body.Reference as string;
+    const page = browser.desktop;
+    await signIn(page, operatorApi.url, operator.staffEmail);
+    await page.goto(`${operatorApi.url}/console/bookings?Open=${reference}`);
+    const panel = page.getByRole('complementary', { name: `Booking ${reference}` });
+    await panel.getByRole('button', { name: 'Edit' }).click();
+    const question = panel.getByRole('form', { name: 'Edit the booking' }).getByRole('group', { name: /Signed paper waiver/ });
+    expect(await question.getByLabel(/: web address$/).inputValue()).toBe('https://drive.example.com/waivers/ana-link.pdf');
+    await question
+      .getByLabel(/: or upload a file instead$/)
+      .setInputFiles({ name: 'ana.pdf', mimeType: 'application/pdf', buffer: sampleFile('application/pdf', 4_000) });
+    await question.locator('.file-kept', { hasText: 'ana.pdf' }).waitFor();
+    expect(await question.getByLabel(/: web address$/).count()).toBe(0);
+    await panel.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => panel.locator('.answer', { hasText: 'Signed paper waiver' }).getByRole('link').textContent()).toBe('ana.pdf');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('E-mail').waitFor();
   });

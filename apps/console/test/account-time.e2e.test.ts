@@ -42,7 +42,8 @@ describe("console: times in the account's zone", () => {
     expect(checkedInText).not.toContain(clockIn(BROWSER_ZONE, checkedIn));
     // One format: a 24-hour clock (never "12:44 AM"), and the zone named.
     expect(checkedInText).not.toMatch(/AM|PM/);
-    expect(checkedInText).toMatch(/GMT|WET|WEST/);
+    expect(checkedInText).toContain(ACCOUNT_ZONE);
+    expect(checkedInText).not.toMatch(/GMT/);
     const bookedAt = (await panel.locator('dd time').first().getAttribute('datetime'))!;
     expect(await panel.locator('dd time').first().textContent()).toContain(clockIn(ACCOUNT_ZONE, bookedAt));
     const historyTime = panel.locator('.history time').last();
@@ -80,6 +81,6 @@ describe("console: times in the account's zone", () => {
     const created = page.locator('td[data-label="Created"]').first();
     await created.waitFor();
     expect(await created.textContent()).not.toMatch(/AM|PM/);
-    expect(await created.textContent()).toMatch(/GMT|WET|WEST/);
+    expect(await created.textContent()).toContain(ACCOUNT_ZONE);
   });
 });

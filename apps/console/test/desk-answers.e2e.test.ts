@@ -1,7 +1,7 @@
 // Waiver answers at the desk in Chromium at 1280 and 390 px (issue 39.4, 39.13, 39.17): an http(s) URL answer is a link
 // that opens apart (rel="noopener noreferrer"), any other scheme or markup stays text; the sale form asks the
-// activity's waiver questions (every type, per participant where asked) and takes a walk-in without an e-mail address,
-// and the manifest then says the waivers are complete.
+// activity's waiver questions (every type, per participant where asked; a file question takes a file, uploaded at
+// once) and takes a walk-in without an e-mail address, and the manifest then says the waivers are complete.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestQuestion, request, sampleFile } from '@backbone/testkit';
 import { createTestActivity } from '@backbone/testkit';
@@ -106,7 +106,12 @@ describe('console: waivers and walk-ins at the desk', () => {
       await waiver.getByLabel('Date of birth (participant 2)').fill('2012-09-30');
       await waiver.getByLabel(/Swimming level/).fill('3');
       await waiver.getByLabel(/Signature/).fill('Walk In');
-      await waiver.getByLabel(/Medical certificate/).fill('https://drive.example.com/certificates/walk-in.pdf');
+      await waiver.getByLabel(/Medical certificate.*: choose a file/).setInputFiles({
+        name: 'medical-certificate.pdf',
+        mimeType: 'application/pdf',
+        buffer: sampleFile('application/pdf', 20_000),
+      });
+      await waiver.locator('.file-kept', { hasText: 'medical-certificate.pdf' }).waitFor();
       expect(await layoutProblems(page)).toEqual([]);
       await screenshot(page, 'sale-waiver');
       await form.getByRole('button', { name: 'Sell' }).click();
@@ -134,7 +139,7 @@ describe('console: waivers and walk-ins at the desk', () => {
           'Date of birth (participant 2)2012-09-30',
           'Swimming level3',
           'SignatureWalk In',
-          'Medical certificatehttps://drive.example.com/certificates/walk-in.pdf',
+          'Medical certificatemedical-certificate.pdf (PDF, 20 KB)',
         ]),
       );
       await page.goto(`${operatorApi.url}/console/manifest?Date=${date}&ActivityID=${activity.activityId}`);
@@ -143,8 +148,8 @@ describe('console: waivers and walk-ins at the desk', () => {
       // The answers at the door, opened from the manifest.
       await waivers.getByText('waivers complete').click();
       await waivers.locator('.answer', { hasText: 'Emergency contact' }).waitFor();
-      expect(await waivers.locator('.answer', { hasText: 'Medical certificate' }).getByRole('link').getAttribute('href')).toBe(
-        'https://drive.example.com/certificates/walk-in.pdf',
+      expect(await waivers.locator('.answer', { hasText: 'Medical certificate' }).getByRole('link').getAttribute('href')).toMatch(
+        /^\/api\/v2\/operator\/files\/[0-9a-f-]{36}$/,
       );
       expect(await layoutProblems(page)).toEqual([]);
       await screenshot(page, 'manifest-answers');
@@ -155,7 +160,7 @@ describe('console: waivers and walk-ins at the desk', () => {
 });
 
 describe('console: completing a waiver from the booking panel', () => {
-  it('fills in the missing answers in Edit, keeps an uploaded file, and the manifest says the waivers are complete', async () => {
+  it("fills in the missing answers in Edit, keeps a partner's uploaded file, and the manifest says the waivers are complete", async () => {
     const activity = await createTestActivity(db.pool, operator.account.id, { name: 'Coasteering', timeZone: 'Europe/Lisbon', maxParticipants: 6 });
     await createSlot(db.pool, activity, date, '15:00', 6);
     const waiver = await createTestQuestion(db.pool, activity, { question: 'Signed waiver', type: 'file', required: true });
@@ -192,9 +197,12 @@ describe('console: completing a waiver from the booking panel', () => {
       const form = panel.getByRole('form', { name: 'Edit the booking' });
       const fields = form.getByRole('group', { name: 'Waiver' });
       await fields.getByLabel('Emergency contact').waitFor();
-      expect(await fields.getByLabel(/Signed waiver/).evaluate((el) => el.closest('label')?.textContent)).toContain(
-        `Waiver ${i ? 'Phone' : 'Desk'}.pdf is kept`,
-      );
+      expect(
+        await fields
+          .getByRole('group', { name: /Signed waiver/ })
+          .locator('.file-kept')
+          .textContent(),
+      ).toContain(`Waiver ${i ? 'Phone' : 'Desk'}.pdf`);
       await fields.getByLabel('Emergency contact').fill('Rui +351 912 345 678');
       expect(await layoutProblems(page)).toEqual([]);
       await screenshot(page, 'panel-waiver-edit');

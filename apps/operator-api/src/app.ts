@@ -25,6 +25,7 @@ import { mountCreateSale } from './routes/create-sale.js';
 import { mountDisableOperatorUser } from './routes/disable-operator-user.js';
 import { mountEditOperatorActivity } from './routes/edit-operator-activity.js';
 import { mountDownloadOperatorFile } from './routes/download-operator-file.js';
+import { mountUploadOperatorFile } from './routes/upload-operator-file.js';
 import { mountExportOperatorBookings } from './routes/export-operator-bookings.js';
 import { mountGenerateTimeslots } from './routes/generate-timeslots.js';
 import { mountGetOperatorBooking } from './routes/get-operator-booking.js';
@@ -100,6 +101,7 @@ export function createOperatorApp(deps: OperatorAppDeps): Express {
           listOperatorBookingHistory: mountListOperatorBookingHistory,
           getOperatorSalesReport: mountGetOperatorSalesReport,
           downloadOperatorFile: mountDownloadOperatorFile,
+          uploadOperatorFile: mountUploadOperatorFile,
           listOperatorActivities: mountListOperatorActivities,
           createSale: mountCreateSale,
           listOperatorTimeslots: mountListOperatorTimeslots,

@@ -1,5 +1,5 @@
 // The operator API's configuration, parsed once at boot from the environment.
-import { commonEnv, fileStoreEnv, httpEnv, loadConfig, metricsEnv, rateLimitEnv, redisEnv, type ConfigOf } from '@backbone/config';
+import { commonEnv, fileQuotaEnv, fileStoreEnv, httpEnv, loadConfig, metricsEnv, rateLimitEnv, redisEnv, type ConfigOf } from '@backbone/config';
 
 export const operatorApiEnv = {
   type: 'object',
@@ -10,6 +10,7 @@ export const operatorApiEnv = {
     ...httpEnv,
     ...rateLimitEnv,
     ...fileStoreEnv,
+    ...fileQuotaEnv,
     PORT: { ...httpEnv.PORT, default: 3003 },
     ...metricsEnv,
     METRICS_PORT: { ...metricsEnv.METRICS_PORT, default: 9103 },

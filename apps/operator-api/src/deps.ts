@@ -21,8 +21,10 @@ export interface OperatorAppDeps extends RouteDeps {
   queues: EventQueues;
   /** The built console's directory, served under /console; null serves none (API tests). */
   consoleDir: string | null;
-  /** Where partners' uploaded files are kept (FILE_STORE), for the download. */
+  /** Where uploaded files are kept (FILE_STORE): the desk's uploads and the download. */
   fileStore: FileStore;
+  /** Bytes one account's files may take together (FILE_QUOTA_BYTES), counted by the desk's uploads as by the partners'. */
+  fileQuotaBytes: number;
   /** Readiness of Redis, for /readyz. */
   redisReady: () => Promise<boolean>;
 }

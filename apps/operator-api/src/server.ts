@@ -43,6 +43,7 @@ await startApiServer({
       }),
       queues,
       fileStore: openFileStore(config),
+      fileQuotaBytes: config.FILE_QUOTA_BYTES,
       consoleDir: config.CONSOLE_DIR,
       redisReady: async () => (await redis.ping()) === 'PONG',
     });

@@ -77,6 +77,8 @@ interface Call {
   params?: Record<string, string | number>;
   query?: string;
   body?: unknown;
+  /** A body that is not JSON (a file upload): its bytes and media type. */
+  rawBody?: { bytes: Uint8Array; contentType: string };
   status: number;
   /** What an admin key gets, where it differs from a user (it has no password to change). */
   keyStatus?: number;
@@ -101,6 +103,7 @@ const CALLS: { readonly [Id in OperatorOperationId]: () => Promise<Call> } = {
   listOperatorBookingHistory: async () => ({ params: { Reference: reference }, status: 200 }),
   getOperatorSalesReport: async () => ({ query: `From=${dayFromNow(-30)}&To=${dayFromNow(30)}`, status: 200 }),
   downloadOperatorFile: async () => ({ params: { FileID: fileId }, status: 200 }),
+  uploadOperatorFile: async () => ({ rawBody: { bytes: sampleFile('image/png', 1500), contentType: 'image/png' }, status: 201 }),
   listOperatorActivities: async () => ({ status: 200 }),
   createSale: async () => ({
     body: {
@@ -212,8 +215,16 @@ type Caller = 'staff' | 'owner' | 'admin key';
 async function send(caller: Caller, op: (typeof SESSION_OPERATIONS)[number], call: Call, pathFor = pathOf): Promise<ApiResponse> {
   const path = pathFor(op.path, call);
   const method = op.method.toUpperCase();
-  if (caller === 'admin key') return request(server.url, method, path, { key: operator.key, body: call.body });
-  return (caller === 'staff' ? staff : owner).send(method, path, call.body);
+  const raw = call.rawBody ? { rawBody: call.rawBody.bytes, headers: { 'content-type': call.rawBody.contentType } } : { body: call.body };
+  if (caller === 'admin key') return request(server.url, method, path, { key: operator.key, ...raw });
+  const client = caller === 'staff' ? staff : owner;
+  if (call.rawBody) {
+    return request(server.url, method, path, {
+      rawBody: call.rawBody.bytes,
+      headers: { 'content-type': call.rawBody.contentType, origin: server.url, 'x-forwarded-for': client.address, cookie: client.cookie! },
+    });
+  }
+  return client.send(method, path, call.body);
 }
 
 function pathOf(template: string, call: Call): string {
@@ -276,6 +287,7 @@ describe('the permission table', () => {
         'listOperatorBookingHistory',
         'getOperatorSalesReport',
         'downloadOperatorFile',
+        'uploadOperatorFile',
         'createSale',
         'listOperatorActivities',
         'listOperatorQuestions',

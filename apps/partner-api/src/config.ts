@@ -1,5 +1,5 @@
 // The partner API's configuration, parsed once at boot from the environment.
-import { commonEnv, fileStoreEnv, httpEnv, loadConfig, metricsEnv, rateLimitEnv, redisEnv, type ConfigOf } from '@backbone/config';
+import { commonEnv, fileQuotaEnv, fileStoreEnv, httpEnv, loadConfig, metricsEnv, rateLimitEnv, redisEnv, type ConfigOf } from '@backbone/config';
 
 export const partnerApiEnv = {
   type: 'object',
@@ -16,13 +16,7 @@ export const partnerApiEnv = {
     },
     QUEUE_PREFIX: redisEnv.QUEUE_PREFIX,
     ...fileStoreEnv,
-    FILE_QUOTA_BYTES: {
-      type: 'integer',
-      default: 5_000_000_000,
-      minimum: 1,
-      description:
-        "Bytes one account's uploaded files may take together (pending uploads included); an upload beyond it is refused with 413 /file-quota-exceeded.",
-    },
+    ...fileQuotaEnv,
     BOOKING_PAGE_DIR: {
       type: 'string',
       default: 'apps/booking-page/dist',

@@ -205,8 +205,9 @@ export const metricsEnv = {
 } as const;
 
 /**
- * Where uploaded files' bytes are kept (packages/file-store): the partner API writes them, the operator API reads them,
- * the worker that sweeps unreferenced files deletes them; all three must name the same store.
+ * Where uploaded files' bytes are kept (packages/file-store): the partner API (partners' and the booking page's
+ * uploads) and the operator API (the desk's uploads, the download) write and read them, the worker that sweeps
+ * unreferenced files deletes them; all three must name the same store.
  */
 export const fileStoreEnv = {
   FILE_STORE: {
@@ -232,6 +233,17 @@ export const fileStoreEnv = {
     description: "Static credentials for the bucket; empty: the AWS SDK's own chain (instance role, web identity, AWS_* variables).",
   },
   FILE_STORE_S3_SECRET_ACCESS_KEY: { type: 'string', default: '', description: 'The secret of FILE_STORE_S3_ACCESS_KEY_ID.' },
+} as const;
+
+/** The account's file quota, which every API that takes uploads (partner, booking page, the desk) must count alike. */
+export const fileQuotaEnv = {
+  FILE_QUOTA_BYTES: {
+    type: 'integer',
+    default: 5_000_000_000,
+    minimum: 1,
+    description:
+      "Bytes one account's uploaded files may take together (pending uploads included); an upload beyond it is refused with 413 /file-quota-exceeded. Give the partner and operator APIs the same value.",
+  },
 } as const;
 
 /** Where the platform's own e-mails go (the mail worker sends them; docs/emails.md). */

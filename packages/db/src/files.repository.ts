@@ -3,23 +3,29 @@
 // the row becomes 'stored' once the bytes are durable, and only then can a booking reference it. The sweeper claims
 // unreferenced files past their expiry (and pending rows a crash left behind), deletes their bytes, then the rows,
 // giving their bytes back to the quota.
-import type { AnswerFile, FileContentType } from '@backbone/domain';
+import type { AnswerFile, AnswerFileOwner, FileContentType } from '@backbone/domain';
 import { withTransaction, type Db, type Pool } from './pool.js';
 
 /** A pending upload older than this was cut off (a crash, a lost connection): no request lives this long. */
 export const ABANDONED_UPLOAD_AFTER_SECONDS = 3600;
 
+/**
+ * Who uploads a file, which decides who may answer with it: a partner (its own bookings), a customer for one hold of
+ * the booking page (that booking alone), or the account's operator at the desk (a console user, or an admin key:
+ * userId null), whose files answer the account's bookings when the operator sends the answer.
+ */
+export type FileUploader = { partnerId: string } | { holdBookingId: number } | { operator: { userId: string | null } };
+
 export interface NewFileUpload {
   id: string;
   accountId: string;
-  /** Who uploads it: a partner, or (the booking page) a customer for one hold, which alone can take the file. */
-  uploader: { partnerId: string } | { holdBookingId: number };
+  uploader: FileUploader;
   apiKeyId: string | null;
   name: string;
   contentType: FileContentType;
   size: number;
   quotaBytes: number;
-  /** Bytes of the partner's unfinished uploads, this one included, it may have at once. */
+  /** Bytes of the uploader's unfinished uploads (a partner's, a hold's, the desk's), this one included, it may have at once. */
   inProgressLimitBytes: number;
   ttlHours: number;
 }
@@ -39,18 +45,7 @@ export async function reserveFileUpload(pool: Pool, upload: NewFileUpload): Prom
       text: `SELECT pg_advisory_xact_lock(hashtextextended('files-in-progress:' || $1::text || ':' || $2::text, 0))`,
       values: [upload.accountId, uploaderKey(upload)],
     });
-    const { rows: pending } =
-      'partnerId' in upload.uploader
-        ? await tx.query<{ bytes: string }>({
-            name: 'files-in-progress-of-partner',
-            text: `SELECT coalesce(sum(size), 0) AS bytes FROM files WHERE account_id = $1 AND partner_id = $2 AND status = 'pending'`,
-            values: [upload.accountId, upload.uploader.partnerId],
-          })
-        : await tx.query<{ bytes: string }>({
-            name: 'files-in-progress-of-hold',
-            text: `SELECT coalesce(sum(size), 0) AS bytes FROM files WHERE account_id = $1 AND hold_booking_id = $2 AND status = 'pending'`,
-            values: [upload.accountId, upload.uploader.holdBookingId],
-          });
+    const { rows: pending } = await tx.query<{ bytes: string }>(inProgressQuery(upload.accountId, upload.uploader));
     const inProgressBytes = Number(pending[0]?.bytes ?? 0);
     if (inProgressBytes + upload.size > upload.inProgressLimitBytes) return { refused: 'uploads-in-progress', inProgressBytes };
     const reserved = await reserveWithinQuota(tx, upload);
@@ -58,7 +53,31 @@ export async function reserveFileUpload(pool: Pool, upload: NewFileUpload): Prom
   });
 }
 
-const uploaderKey = (upload: NewFileUpload): string => ('partnerId' in upload.uploader ? upload.uploader.partnerId : `hold:${upload.uploader.holdBookingId}`);
+const uploaderKey = ({ uploader }: NewFileUpload): string =>
+  'partnerId' in uploader ? uploader.partnerId : 'holdBookingId' in uploader ? `hold:${uploader.holdBookingId}` : 'operator';
+
+/** The sum of the uploader's pending files; the desk's staff (and admin keys) share one sum per account. */
+function inProgressQuery(accountId: string, uploader: FileUploader): { name: string; text: string; values: unknown[] } {
+  if ('partnerId' in uploader) {
+    return {
+      name: 'files-in-progress-of-partner',
+      text: `SELECT coalesce(sum(size), 0) AS bytes FROM files WHERE account_id = $1 AND partner_id = $2 AND status = 'pending'`,
+      values: [accountId, uploader.partnerId],
+    };
+  }
+  if ('holdBookingId' in uploader) {
+    return {
+      name: 'files-in-progress-of-hold',
+      text: `SELECT coalesce(sum(size), 0) AS bytes FROM files WHERE account_id = $1 AND hold_booking_id = $2 AND status = 'pending'`,
+      values: [accountId, uploader.holdBookingId],
+    };
+  }
+  return {
+    name: 'files-in-progress-of-operator',
+    text: `SELECT coalesce(sum(size), 0) AS bytes FROM files WHERE account_id = $1 AND operator_upload AND status = 'pending'`,
+    values: [accountId],
+  };
+}
 
 async function reserveWithinQuota(db: Db, upload: NewFileUpload): Promise<{ expiresAt: Date } | null> {
   const { rows } = await db.query<{ expires_at: Date }>({
@@ -69,8 +88,8 @@ async function reserveWithinQuota(db: Db, upload: NewFileUpload): Promise<{ expi
              ON CONFLICT (account_id) DO UPDATE SET bytes = q.bytes + excluded.bytes WHERE q.bytes + excluded.bytes <= $8::bigint
              RETURNING account_id
            )
-           INSERT INTO files (id, account_id, partner_id, api_key_id, name, content_type, size, expires_at, hold_booking_id)
-           SELECT $1, $2, $3, $4, $5, $6, $7::bigint, now() + make_interval(hours => $9::int), $10 FROM quota
+           INSERT INTO files (id, account_id, partner_id, api_key_id, name, content_type, size, expires_at, hold_booking_id, operator_upload, uploaded_by_user_id)
+           SELECT $1, $2, $3, $4, $5, $6, $7::bigint, now() + make_interval(hours => $9::int), $10, $11, $12 FROM quota
            RETURNING expires_at`,
     values: [
       upload.id,
@@ -83,6 +102,8 @@ async function reserveWithinQuota(db: Db, upload: NewFileUpload): Promise<{ expi
       upload.quotaBytes,
       upload.ttlHours,
       'holdBookingId' in upload.uploader ? upload.uploader.holdBookingId : null,
+      'operator' in upload.uploader,
+      'operator' in upload.uploader ? upload.uploader.operator.userId : null,
     ],
   });
   return rows[0] ? { expiresAt: rows[0].expires_at } : null;
@@ -110,28 +131,22 @@ export async function discardFileUpload(db: Db, accountId: string, id: string): 
 }
 
 /**
- * The owner's stored files among `ids` that an answer may reference: referenced by a booking already, or not yet
- * expired. The owner is the partner that uploaded them or, for a booking made on the booking page (`id`, no partner),
- * that booking's hold they were uploaded for. Another owner's or account's file, a pending or expired one, is simply
- * not there. `lock` takes their row
- * locks (inside a transaction), so that two bookings cannot both take one file.
+ * The stored files among `ids` that `owner`'s answers may reference (AnswerFileOwner says whose): referenced by a
+ * booking already, or not yet expired. Another owner's or account's file, a pending or expired one, is simply not
+ * there. `lock` takes their row locks (inside a transaction), so that two bookings cannot both take one file.
  */
-export async function findAnswerFiles(
-  db: Db,
-  owner: { accountId: string; partnerId: string | null; id?: number | undefined },
-  ids: readonly string[],
-  options: { lock: boolean },
-): Promise<Map<string, AnswerFile>> {
-  if (ids.length === 0 || (owner.partnerId === null && owner.id === undefined)) return new Map();
+export async function findAnswerFiles(db: Db, owner: AnswerFileOwner, ids: readonly string[], options: { lock: boolean }): Promise<Map<string, AnswerFile>> {
+  if (ids.length === 0 || (owner.partnerId === null && owner.id === undefined && !owner.operator)) return new Map();
   const { rows } = await db.query<{ id: string; name: string; content_type: FileContentType; size: number; booking_id: number | null }>({
     name: options.lock ? 'files-for-answers-locked' : 'files-for-answers',
     text: `SELECT id, name, content_type, size, booking_id FROM files
-            WHERE id = ANY($3::uuid[]) AND account_id = $1 AND (partner_id = $2 OR (partner_id IS NULL AND $2::uuid IS NULL AND hold_booking_id = $4))
+            WHERE id = ANY($3::uuid[]) AND account_id = $1
+              AND (partner_id = $2 OR hold_booking_id = $4 OR booking_id = $4 OR (operator_upload AND $5::boolean))
               AND status = 'stored'
               AND (booking_id IS NOT NULL OR expires_at > now())
             ORDER BY id
             ${options.lock ? 'FOR UPDATE' : ''}`,
-    values: [owner.accountId, owner.partnerId, ids, owner.partnerId === null ? (owner.id ?? null) : null],
+    values: [owner.accountId, owner.partnerId, ids, owner.id ?? null, owner.operator],
   });
   return new Map(
     rows.map((r) => [
@@ -173,7 +188,7 @@ export interface StoredFileRow {
   sha256: string;
 }
 
-/** A stored file of the account (the operator's download): any partner's, referenced or not yet expired. */
+/** A stored file of the account (the operator's download): any uploader's, referenced or not yet expired. */
 export async function findAccountFile(db: Db, accountId: string, id: string): Promise<StoredFileRow | null> {
   const { rows } = await db.query<{ id: string; name: string; content_type: FileContentType; size: number; sha256: string }>({
     name: 'files-find-for-account',

@@ -9,7 +9,7 @@ import { assertBeforeCutoff, insufficientCapacity, partySizeError, timeslotUnava
 import { DomainError, notFound, ValidationError } from './errors.js';
 import type { OperatorActor } from './audit.js';
 import { effectiveStatus, type BookingState, type CustomerDetails } from './booking-lifecycle.js';
-import type { AnswerFile } from './files.js';
+import type { AnswerFile, AnswerFileOwner } from './files.js';
 import { checkAnswers, referencedFileIds, type StoredAnswer } from './waiver-answers.js';
 import { decidePriceOverride, LIST_PRICE, type ChargedPrice } from './price-override.js';
 import type { WaiverQuestion } from './waiver-questions.js';
@@ -183,11 +183,8 @@ export interface BookingChangeStore {
   findTimeslotId(accountId: string, activityInternalId: number, date: string, time: string): Promise<number | null>;
   /** The activity's waiver questions. */
   findQuestions(accountId: string, activityId: string): Promise<WaiverQuestion[]>;
-  /**
-   * The owner's stored files among `ids` that an answer may reference, under their row locks: the partner's, or for a
-   * booking of no partner (`id`, the booking page's) those uploaded for its hold.
-   */
-  findAnswerFiles(owner: { accountId: string; partnerId: string | null; id?: number }, ids: readonly string[]): Promise<ReadonlyMap<string, AnswerFile>>;
+  /** The owner's stored files among `ids` that an answer may reference (AnswerFileOwner says whose), under their row locks. */
+  findAnswerFiles(owner: AnswerFileOwner, ids: readonly string[]): Promise<ReadonlyMap<string, AnswerFile>>;
   /** The timeslots with these ids, each under its row lock, taken in id order. */
   lockTimeslots(accountId: string, ids: readonly number[]): Promise<Map<number, ChangeTimeslot>>;
   /** Releases the timeslot's holds that have lapsed (their places are free from their expiry). */
@@ -204,17 +201,20 @@ export interface BookingChangeStore {
 }
 
 /**
- * Waiver answers sent for a booking (a confirm's, a change's), checked against the activity's questions and the party
- * size; the files they reference must be the booking's owner's, stored, and no other booking's (locked until commit).
+ * Waiver answers sent for a booking (a confirm's, a change's) by `actor`, checked against the activity's questions and
+ * the party size; the files they reference must be ones the actor may answer this booking with (AnswerFileOwner),
+ * stored, and no other booking's (locked until commit).
  */
 export async function checkBookingAnswers(
   store: Pick<BookingChangeStore, 'findQuestions' | 'findAnswerFiles'>,
   booking: Pick<ChangeableBooking, 'id' | 'accountId' | 'partnerId'>,
+  actor: BookingActor,
   activityId: string,
   participants: number,
   answers: readonly BookingAnswer[],
 ): Promise<StoredAnswer[]> {
-  const files = await store.findAnswerFiles(booking, referencedFileIds(answers));
+  const owner = { accountId: booking.accountId, partnerId: booking.partnerId, id: booking.id, operator: actor.kind === 'operator' };
+  const files = await store.findAnswerFiles(owner, referencedFileIds(answers));
   return checkAnswers(await store.findQuestions(booking.accountId, activityId), answers, participants, { files, bookingId: booking.id });
 }
 
@@ -252,7 +252,7 @@ export async function applyBookingChange(
   if (tooLarge) throw new ValidationError([tooLarge]);
   const timeslotId = request.move ? await targetTimeslot(store, booking, activity.id, request.move, actor) : booking.timeslotId;
   const answers: unknown[] = request.answers
-    ? await checkBookingAnswers(store, booking, activity.activityId, participants, request.answers)
+    ? await checkBookingAnswers(store, booking, actor, activity.activityId, participants, request.answers)
     : activity.activityId === booking.activityId
       ? booking.answers
       : // The stored answers answer another activity's questions.

@@ -6,7 +6,7 @@ import { ValidationError } from './errors.js';
 import { insufficientCapacity, partySizeError, timeslotUnavailable } from './booking-rules.js';
 import { generateBookingReference } from './booking-reference.js';
 import { completeCustomer, deskCustomer, type CustomerDetails } from './booking-lifecycle.js';
-import type { AnswerFile } from './files.js';
+import type { AnswerFile, AnswerFileOwner } from './files.js';
 import { checkAnswers, referencedFileIds, type StoredAnswer } from './waiver-answers.js';
 import type { WaiverQuestion } from './waiver-questions.js';
 
@@ -41,6 +41,8 @@ export interface NewBooking {
   answers: readonly BookingAnswer[] | undefined;
   /** An owner's confirmed sale past the timeslot's capacity (the desk's, in a transaction); false by default. */
   overbook?: boolean;
+  /** Sold by the account's operator (the desk, the admin CLI): its answers may reference the files the desk uploaded. */
+  byOperator?: boolean;
 }
 
 export interface BookableActivity {
@@ -107,10 +109,10 @@ export interface BookingStore {
   /** An active activity of the account; with `anyShopfront` false, only one offered in the shopfront. */
   findActivity(accountId: string, activityId: string, options: { withQuestions: boolean; anyShopfront: boolean }): Promise<BookableActivity | null>;
   /**
-   * The partner's stored files among `ids` that an answer may reference, under their row locks until the reservation
+   * The owner's stored files among `ids` that an answer may reference, under their row locks until the reservation
    * commits (a store over a transaction; the caller makes sure of one when there are files).
    */
-  findAnswerFiles(owner: { accountId: string; partnerId: string | null }, ids: readonly string[]): Promise<ReadonlyMap<string, AnswerFile>>;
+  findAnswerFiles(owner: AnswerFileOwner, ids: readonly string[]): Promise<ReadonlyMap<string, AnswerFile>>;
   /** Reserves the places and records booking and event atomically, only if the timeslot is bookable and has room. */
   reserve(reservation: Reservation): Promise<ReservationOutcome>;
 }
@@ -128,7 +130,9 @@ export async function reserveBooking(store: BookingStore, request: NewBooking): 
   if (tooLarge) throw new ValidationError([tooLarge]);
   const fileIds = referencedFileIds(request.answers);
   const files =
-    fileIds.length > 0 ? await store.findAnswerFiles({ accountId: request.accountId, partnerId: request.partnerId }, fileIds) : new Map<string, AnswerFile>();
+    fileIds.length > 0
+      ? await store.findAnswerFiles({ accountId: request.accountId, partnerId: request.partnerId, operator: request.byOperator === true }, fileIds)
+      : new Map<string, AnswerFile>();
   const answers =
     request.answers === undefined ? [] : checkAnswers(activity.questions ?? [], request.answers, request.participants, { files, bookingId: null });
   // A hold may wait for the customer's details until its confirm; a booking made at once needs them now (at the

@@ -1,4 +1,4 @@
-// Files partners upload for waiver answers: what an upload may declare (type, size, name), what its bytes must turn
+// Files uploaded for waiver answers (by partners, customers on the booking page, the desk): what an upload may declare (type, size, name), what its bytes must turn
 // out to be, and how an answer may reference one. The bytes themselves are the file store's; these are the rules.
 import { FILE_CONTENT_TYPES, MAX_FILE_BYTES, type FileContentType } from '@backbone/contracts';
 import { DomainError } from './errors.js';
@@ -80,6 +80,19 @@ export interface AnswerFile {
   size: number;
   /** The booking that references it already, or null. */
   bookingId: number | null;
+}
+
+/**
+ * Whose uploads an answer may reference: the partner's own (partnerId); for an existing booking (id) the files uploaded
+ * for its hold on the booking page and those it keeps already; and when the account's operator sends the answer (the
+ * desk's sale or edit), the files the account's desk uploaded. The desk's files thus answer only the account's bookings,
+ * and never a partner's or the booking page's new answer.
+ */
+export interface AnswerFileOwner {
+  accountId: string;
+  partnerId: string | null;
+  id?: number | undefined;
+  operator: boolean;
 }
 
 /** The media types a file question accepts: its Options, or all four when it lists none. */

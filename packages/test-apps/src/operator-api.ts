@@ -28,8 +28,10 @@ export interface TestOperatorAppOptions {
   rateLimiter?: KeyRateLimiter;
   /** How long a verified key is trusted without a look-up (AUTH_CACHE_TTL_MS); 0 (no cache) by default. */
   authCacheTtlMs?: number;
-  /** Where partners' uploads are read from: a fresh temporary directory unless given. */
+  /** Where uploads are kept: a fresh temporary directory unless given. */
   fileStore?: FileStore;
+  /** FILE_QUOTA_BYTES: 5 GB unless given. */
+  fileQuotaBytes?: number;
 }
 
 export function createTestOperatorApp(options: TestOperatorAppOptions) {
@@ -61,6 +63,7 @@ export function createTestOperatorApp(options: TestOperatorAppOptions) {
     queues: options.queues,
     consoleDir: options.consoleDir ?? null,
     fileStore: options.fileStore ?? createTemporaryFileStore(),
+    fileQuotaBytes: options.fileQuotaBytes ?? 5_000_000_000,
     redisReady: async () => (await options.redis.ping()) === 'PONG',
   });
 }

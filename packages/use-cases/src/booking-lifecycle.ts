@@ -122,7 +122,9 @@ export async function confirmBooking(
       if (mismatched.length > 0) throw new ValidationError(mismatched);
       const customer = completeCustomer(booking.customer, request.Customer);
       const store = createBookingChangeStore(tx, booking.test);
-      const answers = request.Answers ? await checkBookingAnswers(store, booking, booking.activityId, booking.participants, request.Answers) : booking.answers;
+      const answers = request.Answers
+        ? await checkBookingAnswers(store, booking, actor, booking.activityId, booking.participants, request.Answers)
+        : booking.answers;
       const paymentReference = request.PaymentReference ?? booking.paymentReference;
       await markBookingConfirmed(
         tx,

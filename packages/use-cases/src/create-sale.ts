@@ -56,6 +56,7 @@ export function createSale(
       paymentReference: sale.PaymentReference ?? null,
       answers: sale.Answers,
       overbook: sale.Overbook === true,
+      byOperator: true,
     },
     idempotency,
     {

@@ -1,4 +1,4 @@
-// Uploaded files: a partner's upload (streamed from the request into the file store, its type read from its first
+// Uploaded files: a partner's, a customer's (shop-files.ts) or the desk's upload (streamed from the request into the file store, its type read from its first
 // bytes, counted against the account's quota), the operator's download, and the sweep of files nobody referenced.
 // The row is written pending before the first byte is read and turns 'stored' only once the bytes are durable, so
 // an upload cut off anywhere leaves nothing a booking could reference; a pending row a crash left behind is swept.
@@ -13,6 +13,7 @@ import {
   findAccountFile,
   markFileStored,
   reserveFileUpload,
+  type FileUploader,
   type Pool,
   type StoredFileRow,
 } from '@backbone/db';
@@ -38,8 +39,8 @@ export interface FileDeps {
 
 export interface FileUpload {
   accountId: string;
-  /** A partner's upload, or a customer's for one hold of the booking page (shop-files.ts). */
-  uploader: { partnerId: string } | { holdBookingId: number };
+  /** A partner's upload, a customer's for one hold of the booking page (shop-files.ts), or the desk's. */
+  uploader: FileUploader;
   apiKeyId: string | null;
   /** The Content-Type header as sent. */
   contentType: string | undefined;
@@ -76,7 +77,7 @@ export async function uploadFile(deps: FileDeps, upload: FileUpload): Promise<Up
   if ('refused' in reserved && reserved.refused === 'uploads-in-progress') {
     throw new DomainError(
       'uploads-in-progress',
-      `${'partnerId' in upload.uploader ? "This partner's" : "This booking's"} unfinished uploads already take ${reserved.inProgressBytes} bytes; with this one they would pass ${inProgressLimitBytes}. Finish or cancel an upload, then send this one again.`,
+      `${UPLOADER_WORDS[uploaderKind(upload.uploader)]} unfinished uploads already take ${reserved.inProgressBytes} bytes; with this one they would pass ${inProgressLimitBytes}. Finish or cancel an upload, then send this one again.`,
       { InProgressLimitBytes: inProgressLimitBytes },
     );
   }
@@ -130,13 +131,28 @@ export async function uploadFile(deps: FileDeps, upload: FileUpload): Promise<Up
   return { FileID: id, Name: name, ContentType: contentType, Size: inspected.size, SHA256: inspected.sha256, ExpiresAt: reserved.expiresAt.toISOString() };
 }
 
+const uploaderKind = (uploader: FileUploader) => ('partnerId' in uploader ? 'partner' : 'holdBookingId' in uploader ? 'hold' : 'operator');
+const UPLOADER_WORDS = { partner: "This partner's", hold: "This booking's", operator: "The desk's" } as const;
+
+/**
+ * A file the desk uploads for a waiver answer (a photo of a signed paper waiver, an ID scan): the account's, recorded
+ * as its console user's (or admin key's), and only the account's operator can answer a booking with it.
+ */
+export function uploadOperatorFile(
+  deps: FileDeps,
+  caller: { accountId: string; userId: string | null; apiKeyId: string | null },
+  upload: Omit<FileUpload, 'accountId' | 'uploader' | 'apiKeyId'>,
+): Promise<UploadedFile> {
+  return uploadFile(deps, { ...upload, accountId: caller.accountId, uploader: { operator: { userId: caller.userId } }, apiKeyId: caller.apiKeyId });
+}
+
 /** Undoes a failed upload: its bytes (if any reached the store), then its row and quota. */
 async function discard(deps: FileDeps, accountId: string, id: string, key: string): Promise<void> {
   await deps.fileStore.delete(key).catch(() => undefined);
   await discardFileUpload(deps.pool, accountId, id);
 }
 
-/** A stored file of the account and its bytes, for the operator's download; another account's file is a 404. */
+/** A stored file of the account (any uploader's) and its bytes, for the operator's download; another account's file is a 404. */
 export async function downloadOperatorFile(
   deps: { pool: Pool; fileStore: FileStore },
   accountId: string,

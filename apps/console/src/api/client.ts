@@ -48,3 +48,18 @@ export async function call<Op extends Operation>(
   const response = await fetch(operationUrl(op, input), { method: op.method.toUpperCase(), headers, body, credentials: 'same-origin', signal });
   return readAnswer<ResultOf<Op>>(response);
 }
+
+/**
+ * Sends a file as the raw body of an upload operation (the API reads no multipart form): its media type as Content-Type
+ * and its name, percent-encoded (a header carries no other characters), in Content-Disposition's filename*. The browser
+ * sends the Content-Length itself.
+ */
+export async function upload<Op extends Operation>(op: Op, file: File, signal?: AbortSignal): Promise<ResultOf<Op>> {
+  const headers = {
+    Accept: 'application/json',
+    'Content-Type': file.type || 'application/octet-stream',
+    'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+  };
+  const response = await fetch(operationUrl(op), { method: op.method.toUpperCase(), headers, body: file, credentials: 'same-origin', signal });
+  return readAnswer<ResultOf<Op>>(response);
+}

@@ -7,15 +7,15 @@ import { operationUrl } from '../api/client.js';
 
 type Answer = BookingDetail['Answers'][number];
 
-const FILE_KINDS: Record<string, string> = { 'application/pdf': 'PDF', 'image/jpeg': 'JPEG', 'image/png': 'PNG', 'image/webp': 'WebP' };
+export const FILE_KINDS: Record<string, string> = { 'application/pdf': 'PDF', 'image/jpeg': 'JPEG', 'image/png': 'PNG', 'image/webp': 'WebP' };
 
-function fileSize(bytes: number): string {
+export function fileSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** A file a partner uploaded for an answer: its name, type and size, and a download (served as an attachment). */
+/** A file uploaded for an answer (by a partner, a customer or the desk): its name, type and size, and a download (served as an attachment). */
 function FileAnswer({ file }: { file: NonNullable<Answer['File']> }) {
   return (
     <span className="file-answer">

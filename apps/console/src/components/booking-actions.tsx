@@ -13,7 +13,7 @@ import { useGrant, useMay } from '../api/session.hooks.js';
 import { priceAsked, priceDraftOf, PriceInputs } from './price-inputs.js';
 import { problemDetail } from './states.js';
 import { useQuestions } from '../api/activities.hooks.js';
-import { draftOf, keptFilesOf, waiverAnswers, WaiverInputs, type WaiverDraft } from './waiver-inputs.js';
+import { draftOf, waiverAnswers, WaiverInputs, waiverUploading, type WaiverDraft } from './waiver-inputs.js';
 
 type Form = 'edit' | 'reschedule' | 'cancel' | null;
 
@@ -87,7 +87,7 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
   const questions = useQuestions(booking.ActivityID);
   const [waiver, setWaiver] = useState<WaiverDraft>(() => draftOf(booking.Answers));
   const [waiverTouched, setWaiverTouched] = useState(false);
-  const keptFiles = keptFilesOf(booking.Answers);
+  const uploading = waiverUploading(waiver);
   // The price: a partner's booking keeps the partner's; a price set by hand is for a party, so it is shown again for the
   // new one (the API drops it when the party changes without one).
   const has = useGrant();
@@ -97,7 +97,7 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
   const asked = priceAsked(price, listTotal, booking.Price.Currency, has);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (priced && asked.error) return;
+    if ((priced && asked.error) || uploading) return;
     // Only what changed is sent: the API checks room only for a larger party.
     const customer: Record<string, string | null> = {};
     for (const name of ['FirstName', 'LastName', 'Email', 'Phone'] as const) if (draft[name] !== (booking.Customer[name] ?? '')) customer[name] = draft[name];
@@ -118,7 +118,7 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
         ...(participants !== booking.Participants ? { Participants: participants } : {}),
         ...(Object.keys(customer).length ? { Customer: customer } : {}),
         ...(note !== (booking.Note ?? '') ? { Note: note === '' ? null : note } : {}),
-        ...(waiverTouched && questions.data ? { Answers: waiverAnswers(questions.data, waiver, participants, keptFiles) } : {}),
+        ...(waiverTouched && questions.data ? { Answers: waiverAnswers(questions.data, waiver, participants) } : {}),
         ...(priced && repriced ? { PriceOverride: asked.override ?? null } : {}),
       },
     });
@@ -140,19 +140,19 @@ function EditForm({ booking, pending, onSave }: { booking: BookingDetail; pendin
           questions={questions.data}
           participants={Number(draft.Participants)}
           draft={waiver}
-          keptFiles={keptFiles}
           enforceRequired={waiverTouched}
           onChange={(key, value) => {
             setWaiverTouched(true);
-            setWaiver({ ...waiver, [key]: value });
+            // An upload answers later: the draft as it is then, not as it was when the file was chosen.
+            setWaiver((current) => ({ ...current, [key]: value }));
           }}
         />
       )}
       {priced && Number.isInteger(Number(draft.Participants)) && Number(draft.Participants) > 0 && (
         <PriceInputs draft={price} onChange={setPrice} listTotalMinor={listTotal} currency={booking.Price.Currency} asked={asked} />
       )}
-      <button type="submit" disabled={pending || (priced && asked.error !== null)}>
-        Save changes
+      <button type="submit" disabled={pending || uploading || (priced && asked.error !== null)}>
+        {uploading ? 'Uploading…' : 'Save changes'}
       </button>
     </form>
   );

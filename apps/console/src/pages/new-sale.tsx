@@ -18,7 +18,7 @@ import { useCreateSale } from '../api/bookings.hooks.js';
 import { useUrlState } from '../api/url-state.js';
 import { ActivityPicker } from '../components/activity-picker.js';
 import { Empty, ErrorState, FieldError, Loading, problemDetail } from '../components/states.js';
-import { waiverAnswers, WaiverInputs, type WaiverDraft } from '../components/waiver-inputs.js';
+import { waiverAnswers, WaiverInputs, waiverUploading, type WaiverDraft } from '../components/waiver-inputs.js';
 import { LIST_PRICE_DRAFT, priceAsked, PriceInputs, type PriceDraft } from '../components/price-inputs.js';
 import { useGrant } from '../api/session.hooks.js';
 
@@ -66,6 +66,7 @@ export function NewSalePage() {
   const partyOk = activity !== undefined && Number.isInteger(participants) && participants > 0 && (overLimit === null || mayOverbook);
   const listTotal = activity ? participants * activity.Price.Amount : 0;
   const asked = activity ? priceAsked(price, listTotal, activity.Price.Currency, has) : null;
+  const uploading = waiverUploading(waiver);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -75,7 +76,7 @@ export function NewSalePage() {
   };
   const sell = (overbook: boolean) => {
     setConfirmingOverbook(false);
-    if (!activityId || !time || inFlight.current) return;
+    if (!activityId || !time || inFlight.current || uploading) return;
     inFlight.current = true;
     attemptKey.current ??= crypto.randomUUID();
     sale.mutate(
@@ -203,7 +204,8 @@ export function NewSalePage() {
               draft={waiver}
               onChange={(key, value) => {
                 attemptKey.current = null;
-                setWaiver({ ...waiver, [key]: value });
+                // An upload answers later: the draft as it is then, not as it was when the file was chosen.
+                setWaiver((current) => ({ ...current, [key]: value }));
               }}
             />
           )}
@@ -237,14 +239,14 @@ export function NewSalePage() {
                 type="button"
                 className="danger"
                 aria-expanded={confirmingOverbook}
-                disabled={sale.isPending || (asked?.error ?? null) !== null}
+                disabled={sale.isPending || uploading || (asked?.error ?? null) !== null}
                 onClick={() => setConfirmingOverbook(true)}
               >
                 Sell anyway (overbook by {overBy})
               </button>
             ) : (
-              <button type="submit" disabled={sale.isPending || !time || overLimit !== null || (asked?.error ?? null) !== null}>
-                {sale.isPending ? 'Selling…' : 'Sell'}
+              <button type="submit" disabled={sale.isPending || uploading || !time || overLimit !== null || (asked?.error ?? null) !== null}>
+                {sale.isPending ? 'Selling…' : uploading ? 'Uploading…' : 'Sell'}
               </button>
             )}
           </div>

@@ -4,6 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import type { WaitlistEntry } from '@backbone/contracts/browser';
+import { useAccountTime } from '../api/account-time.js';
 import { weekdayLabel } from '../api/dates.js';
 import { useMay } from '../api/session.hooks.js';
 import { useUrlState } from '../api/url-state.js';
@@ -19,8 +20,6 @@ const STATE_LABELS: Record<WaitlistEntry['State'], string> = {
   expired: 'Offer expired',
   removed: 'Removed',
 };
-
-const clock = (iso: string) => new Date(iso).toLocaleString([], { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 
 function AddCaller({ timeslotId }: { timeslotId: number }) {
   const add = useAddWaitlistEntry(timeslotId);
@@ -90,6 +89,7 @@ function AddCaller({ timeslotId }: { timeslotId: number }) {
 function Entries({ entries }: { entries: WaitlistEntry[] }) {
   const act = useWaitlistAction();
   const may = useMay();
+  const clock = useAccountTime();
   const name = (e: WaitlistEntry) => `${e.Customer.FirstName} ${e.Customer.LastName}`;
   return (
     <>
@@ -134,7 +134,7 @@ function Entries({ entries }: { entries: WaitlistEntry[] }) {
                 <td data-label="State">
                   <span>
                     {STATE_LABELS[e.State]}
-                    {e.State === 'offered' && e.OfferExpiresAt && <span className="muted"> until {clock(e.OfferExpiresAt)}</span>}
+                    {e.State === 'offered' && e.OfferExpiresAt && <span className="muted"> until {clock.dateTime(e.OfferExpiresAt)}</span>}
                     {e.BookingReference && (e.State === 'offered' || e.State === 'claimed') && <span className="mono"> {e.BookingReference}</span>}
                   </span>
                 </td>

@@ -1,5 +1,5 @@
-// GET /api/v2/operator/files/:FileID: a partner's upload of this account streamed from the file store as an attachment
-// that no browser renders in the console's origin (nosniff, a sandboxing CSP): the bytes are the partner's, not ours.
+// GET /api/v2/operator/files/:FileID: an upload of this account (a partner's, a customer's, the desk's) streamed from the
+// file store as an attachment that no browser renders in the console's origin (nosniff, a sandboxing CSP).
 import { pipeline } from 'node:stream/promises';
 import { downloadOperatorFileOperation } from '@backbone/contracts';
 import { attachmentHeader, mountOperation, type OperationRoutes } from '@backbone/http';

@@ -1,4 +1,4 @@
-// GET /api/v2/operator/files/{FileID}: a file a partner uploaded for a waiver answer, as an attachment.
+// GET /api/v2/operator/files/{FileID}: a file uploaded for a waiver answer, as an attachment.
 import { uuidSchema } from '../common.schemas.js';
 import type { Operation } from '../operation.js';
 import { FILE_CONTENT_TYPES } from '../partner/shared.schemas.js';
@@ -16,7 +16,7 @@ export const downloadOperatorFileOperation = {
   path: '/api/v2/operator/files/:FileID',
   summary: 'Download a file of a waiver answer',
   description:
-    "The bytes of a file a partner of this account uploaded (a booking's file answers name it in File.FileID), always as a download " +
+    "The bytes of a file uploaded for this account's waiver answers (by a partner, a customer on the booking page or the desk; a booking's file answers name it in File.FileID), always as a download " +
     '(Content-Disposition: attachment), never rendered by the browser in the console (X-Content-Type-Options: nosniff, Content-Security-Policy: sandbox). ' +
     "Another account's file, or one deleted because no booking took it within 24 hours, is a 404.",
   tags: operatorTags,

@@ -15,6 +15,7 @@ export * from './get-operator-manifest.js';
 export * from './list-operator-booking-history.js';
 export * from './get-operator-sales-report.js';
 export * from './download-operator-file.js';
+export * from './upload-operator-file.js';
 export * from './export-operator-bookings.js';
 export * from './list-operator-activities.js';
 export { TIMESLOT_STATUSES, timeslotIdSchema, operatorTimeslotSchema, timeslotParamsSchema, type OperatorTimeslot } from './timeslots.schemas.js';

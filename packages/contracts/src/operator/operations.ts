@@ -14,6 +14,7 @@ import { createOperatorUserOperation } from './create-operator-user.js';
 import { createSaleOperation } from './create-sale.js';
 import { disableOperatorUserOperation } from './disable-operator-user.js';
 import { downloadOperatorFileOperation } from './download-operator-file.js';
+import { uploadOperatorFileOperation } from './upload-operator-file.js';
 import { editOperatorActivityOperation } from './edit-operator-activity.js';
 import { exportOperatorBookingsOperation } from './export-operator-bookings.js';
 import { generateTimeslotsOperation } from './generate-timeslots.js';
@@ -85,6 +86,7 @@ export const OPERATOR_OPERATIONS = [
   listOperatorBookingHistoryOperation,
   getOperatorSalesReportOperation,
   downloadOperatorFileOperation,
+  uploadOperatorFileOperation,
   listOperatorActivitiesOperation,
   createSaleOperation,
   listOperatorTimeslotsOperation,

@@ -48,7 +48,7 @@ export const answerSchema = {
     FileID: {
       ...uuidSchema,
       description:
-        'For a file question, instead of Value: the FileID of a file this partner uploaded (POST .../files) that no other booking uses, of a type the question accepts. The booking keeps the file for as long as it exists.',
+        "For a file question, instead of Value: the FileID of a file the caller uploaded (a partner: POST /api/v2/ota/partner/files; the operator: the desk's, POST /api/v2/operator/files) or one this booking keeps already, that no other booking uses, of a type the question accepts. The booking keeps the file for as long as it exists.",
     },
   },
 } as const;

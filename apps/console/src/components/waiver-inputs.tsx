@@ -158,7 +158,9 @@ function FileQuestion({
         </label>
       )}
       <div className="file-controls">
-        <label className="file-pick">
+        {/* The browser's own picker would say "No file chosen" beside a file just uploaded (its value is cleared at once):
+            it stays in the page for keyboards and screen readers, and the label is what the eye sees, a button. */}
+        <label className="file-pick button secondary">
           {pick}
           <input
             type="file"
